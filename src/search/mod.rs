@@ -1,0 +1,95 @@
+//! Counted, assignment-exact game-tree search over any [`Game`].
+//!
+//! [`minimax`] and [`alphabeta`] are AIMA's Max-Value/Min-Value procedures:
+//! the node counter is incremented once on entry to every call (root, pass
+//! states and terminal states included), successors are tried in the game's
+//! canonical order, and a node keeps the FIRST successor that reaches its
+//! best value. Alpha-beta returns from a MAX node as soon as `v >= beta`
+//! and from a MIN node as soon as `v <= alpha`.
+//!
+//! Both take an optional depth [`Limit`] (plies from the root; a node at the
+//! limit is scored by an [`Evaluator`]) and an [`Observer`] that sees every
+//! node entered and left, which is how traversal logs and tree pictures are
+//! produced without touching the search. Engine searches (ordering,
+//! iterative deepening, transposition tables) live elsewhere and never
+//! change these counts.
+
+mod alphabeta;
+mod minimax;
+mod observer;
+
+pub use alphabeta::{alphabeta, alphabeta_with};
+pub use minimax::{minimax, minimax_with};
+pub use observer::{NoObserver, Node, Observer, Window};
+
+use crate::game::{Evaluator, Game, UtilityEval, Value};
+
+/// The result of a search from one root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome<M> {
+    /// The root's value (MAX's point of view).
+    pub value: Value,
+    /// The first move that reaches `value`; `None` at a terminal root or a
+    /// root at the depth limit.
+    pub best: Option<M>,
+    /// The number of states explored (Max-Value and Min-Value calls).
+    pub nodes: u64,
+}
+
+/// Where a search stops: after `depth` plies (if any), scored by `eval`.
+/// Terminal states are always scored by the game's utility.
+#[derive(Clone, Copy, Debug)]
+pub struct Limit<E> {
+    /// Maximum plies from the root; `None` searches to the end of the game.
+    pub depth: Option<u32>,
+    /// The evaluation of states at the depth limit.
+    pub eval: E,
+}
+
+impl Limit<UtilityEval> {
+    /// No depth limit: search every line to the end of the game.
+    pub const NONE: Limit<UtilityEval> = Limit {
+        depth: None,
+        eval: UtilityEval,
+    };
+}
+
+impl<E> Limit<E> {
+    /// A limit of `depth` plies with evaluation `eval`.
+    pub const fn depth(depth: u32, eval: E) -> Limit<E> {
+        Limit {
+            depth: Some(depth),
+            eval,
+        }
+    }
+}
+
+/// The two counted searches, for callers that choose at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Plain minimax: every node of the tree.
+    Minimax,
+    /// Alpha-beta pruning: same value and move, fewer nodes.
+    AlphaBeta,
+}
+
+impl Algorithm {
+    /// Runs this algorithm from `root` with `limit` and `observer`.
+    pub fn run<G, E, O>(
+        self,
+        game: &G,
+        root: &G::State,
+        limit: &Limit<E>,
+        observer: &mut O,
+    ) -> Outcome<G::Move>
+    where
+        G: Game,
+        E: Evaluator<G>,
+        O: Observer<G>,
+    {
+        match self {
+            Algorithm::Minimax => minimax_with(game, root, limit, observer),
+            Algorithm::AlphaBeta => alphabeta_with(game, root, limit, observer),
+        }
+    }
+}
