@@ -1,0 +1,84 @@
+//! Helpers shared by the integration tests: run a binary, compare stdout
+//! exactly and print a readable diff when it differs.
+
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+/// The `reversi` binary.
+pub fn reversi() -> Command {
+    Command::cargo_bin("reversi").expect("reversi binary")
+}
+
+/// A file under `tests/data/`.
+pub fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+}
+
+/// Reads a file under `tests/data/`.
+pub fn read_data(name: &str) -> String {
+    std::fs::read_to_string(data(name)).unwrap_or_else(|e| panic!("reading {name}: {e}"))
+}
+
+/// A readable line-by-line comparison of `expected` and `actual`, or `None`
+/// when they are equal.
+pub fn diff(expected: &str, actual: &str) -> Option<String> {
+    if expected == actual {
+        return None;
+    }
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.split('\n').collect(), actual.split('\n').collect());
+    let mut out = String::new();
+    for i in 0..e.len().max(a.len()) {
+        let (x, y) = (e.get(i).copied(), a.get(i).copied());
+        if x != y {
+            out.push_str(&format!(
+                "first difference at line {}:\n  expected: {:?}\n  actual:   {:?}\n",
+                i + 1,
+                x.unwrap_or("<end of output>"),
+                y.unwrap_or("<end of output>")
+            ));
+            break;
+        }
+    }
+    out.push_str(&format!("--- expected\n{expected}--- actual\n{actual}---"));
+    Some(out)
+}
+
+/// Runs `cmd` with `stdin`, expects exit 0 and exactly `expected` on stdout;
+/// returns a description of the failure instead of panicking, so callers
+/// can report every failing case at once.
+pub fn check_stdout(cmd: &mut Command, stdin: &str, expected: &str) -> Result<(), String> {
+    let out = cmd.write_stdin(stdin).output().map_err(|e| e.to_string())?;
+    let actual = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!(
+            "exit status {:?}, stderr: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    diff(expected, &actual).map_or(Ok(()), Err)
+}
+
+/// Panics with every failure message if there are any.
+pub fn report(label: &str, total: usize, failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} of {total} {label} failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// Expects `args` to fail with exit status 2, nothing on stdout and a
+/// one-line `error: ` message on stderr containing `needle`.
+pub fn expect_usage_error(cmd: &mut Command, needle: &str) {
+    let out = cmd.output().expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "exit status; stderr: {stderr}");
+    assert!(out.stdout.is_empty(), "stdout not empty: {:?}", String::from_utf8_lossy(&out.stdout));
+    assert!(stderr.starts_with("error: "), "stderr: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "stderr should be one line: {stderr}");
+    assert!(stderr.contains(needle), "stderr {stderr:?} should mention {needle:?}");
+}

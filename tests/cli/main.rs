@@ -1,0 +1,5 @@
+//! Integration tests of the binaries: one test binary, one module per
+//! contract or subcommand, sharing the helpers of `harness`.
+
+mod harness;
+mod tiny;
