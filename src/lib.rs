@@ -4,6 +4,7 @@
 //!   and the [`game::Evaluator`] trait for depth-limited search.
 //! - [`board`]: the Reversi/Othello bitboard for 4x4, 6x6 and 8x8.
 //! - [`reversi`]: Reversi as a `Game` (pass is a successor).
+//! - [`rng`]: a small deterministic random generator for playouts.
 //! - [`search`]: counted minimax and alpha-beta with first-best tie-breaking
 //!   and an observer hook.
 //!
@@ -20,4 +21,5 @@
 pub mod board;
 pub mod game;
 pub mod reversi;
+pub mod rng;
 pub mod search;

@@ -3,6 +3,7 @@
 //! formats the output; errors come back as `anyhow` errors and are printed
 //! once, by [`exit`].
 
+mod play;
 mod tiny;
 
 use anyhow::Result;
@@ -34,7 +35,7 @@ reversi: game-tree search for Reversi/Othello (4x4, 6x6, 8x8)
 
 Usage:
   reversi FLAG PLAYER BOARD     the Reversi Tiny contract (FLAG 100-600)
-  reversi play                  play 4x4 Reversi against alpha-beta
+  reversi play                  play 4x4 Reversi against alpha-beta (stdin/stdout)
 
 The Tiny contract:
   PLAYER is 1 (dark, MAX) or 2 (light, MIN); BOARD is 16 characters 0/1/2
@@ -67,6 +68,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("-V" | "--version") => {
             write_stdout(&format!("reversi {}\n", env!("CARGO_PKG_VERSION")))
         }
+        Some("play") if args.len() == 1 => play::run(),
         Some(_) => tiny::run(&args),
     }
 }

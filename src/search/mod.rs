@@ -17,6 +17,8 @@
 mod alphabeta;
 mod minimax;
 mod observer;
+#[cfg(test)]
+mod tests;
 
 pub use alphabeta::{alphabeta, alphabeta_with};
 pub use minimax::{minimax, minimax_with};
