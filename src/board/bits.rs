@@ -32,20 +32,16 @@ fn shift(b: u64, s: i32, mask: u64) -> u64 {
     }
 }
 
-/// The mask of valid squares for a board of size `n` (4, 6 or 8).
+/// The mask of valid squares for a board of size `n` (4, 6 or 8; any
+/// other size gets the full 8x8 board).
+#[inline]
 #[must_use]
 pub const fn valid_mask(n: u8) -> u64 {
-    if n >= 8 {
-        return !0;
+    match n {
+        4 => 0x0000_0000_0f0f_0f0f,
+        6 => 0x0000_3f3f_3f3f_3f3f,
+        _ => !0,
     }
-    let row: u64 = (1u64 << n) - 1;
-    let mut mask = 0;
-    let mut r = 0;
-    while r < n {
-        mask |= row << (8 * r as u32);
-        r += 1;
-    }
-    mask
 }
 
 /// The legal moves of the player owning `p` against `o`: every empty valid
@@ -53,37 +49,77 @@ pub const fn valid_mask(n: u8) -> u64 {
 #[inline]
 #[must_use]
 pub fn moves(p: u64, o: u64, valid: u64) -> u64 {
+    moves_steps::<6>(p, o, valid)
+}
+
+/// [`moves`] for a board of side `n`: a line holds at most `n - 2`
+/// opponent discs, so smaller boards need fewer propagation steps.
+#[inline]
+#[must_use]
+pub fn moves_on(p: u64, o: u64, n: u8) -> u64 {
+    let valid = valid_mask(n);
+    match n {
+        4 => moves_steps::<2>(p, o, valid),
+        6 => moves_steps::<4>(p, o, valid),
+        _ => moves_steps::<6>(p, o, valid),
+    }
+}
+
+/// The four line directions as left shifts (east, south, south-east,
+/// south-west) with the masks that stop wrapping; each is paired with its
+/// opposite, the same amount shifted right with the mirrored mask.
+const LEFT: [u32; 4] = [1, 8, 9, 7];
+const LEFT_MASK: [u64; 4] = [!FILE_A, !0, !FILE_A, !FILE_H];
+const RIGHT_MASK: [u64; 4] = [!FILE_H, !0, !FILE_H, !FILE_A];
+
+/// Mobility with `STEPS` propagation steps per direction (enough for lines
+/// of up to `STEPS` opponent discs).
+#[inline(always)]
+fn moves_steps<const STEPS: usize>(p: u64, o: u64, valid: u64) -> u64 {
     let empty = valid & !(p | o);
     let mut result = 0;
     for &(s, mask) in &DIRECTIONS {
         let mut t = o & shift(p, s, mask);
-        t |= o & shift(t, s, mask);
-        t |= o & shift(t, s, mask);
-        t |= o & shift(t, s, mask);
-        t |= o & shift(t, s, mask);
-        t |= o & shift(t, s, mask);
+        for _ in 1..STEPS {
+            t |= o & shift(t, s, mask);
+        }
         result |= shift(t, s, mask);
     }
     result & empty
 }
 
 /// The opponent discs that flip when the player owning `p` places a disc on
-/// square `sq` (empty result: the move is illegal).
+/// square `sq` of an 8x8 board (empty result: the move is illegal).
 #[inline]
 #[must_use]
 pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
+    flips_steps::<6>(p, o, sq)
+}
+
+/// [`flips`] for a board of side `n` (fewer steps on smaller boards).
+#[inline]
+#[must_use]
+pub fn flips_on(p: u64, o: u64, sq: u8, n: u8) -> u64 {
+    match n {
+        4 => flips_steps::<2>(p, o, sq),
+        6 => flips_steps::<4>(p, o, sq),
+        _ => flips_steps::<6>(p, o, sq),
+    }
+}
+
+/// Flips by propagation: in each direction, the run of opponent discs that
+/// starts next to `sq`; it flips when the square after it holds a disc of `p`.
+#[inline(always)]
+fn flips_steps<const STEPS: usize>(p: u64, o: u64, sq: u8) -> u64 {
     let start = 1u64 << sq;
     let mut result = 0;
     for &(s, mask) in &DIRECTIONS {
-        let mut line = 0;
-        let mut x = shift(start, s, mask);
-        while x & o != 0 {
-            line |= x;
-            x = shift(x, s, mask);
+        let mut run = o & shift(start, s, mask);
+        for _ in 1..STEPS {
+            run |= o & shift(run, s, mask);
         }
-        if x & p != 0 {
-            result |= line;
-        }
+        let bounded = shift(run, s, mask) & p != 0;
+        result |= run & 0u64.wrapping_sub(u64::from(bounded));
     }
     result
 }
@@ -123,6 +159,13 @@ mod tests {
         assert_eq!(valid_mask(8), !0);
         assert_eq!(valid_mask(4), 0x0f0f_0f0f);
         assert_eq!(valid_mask(6).count_ones(), 36);
+        for n in [4u8, 6] {
+            let mut m = 0u64;
+            for r in 0..n {
+                m |= ((1u64 << n) - 1) << (8 * r);
+            }
+            assert_eq!(valid_mask(n), m);
+        }
     }
 
     #[test]
