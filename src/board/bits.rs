@@ -65,13 +65,6 @@ pub fn moves_on(p: u64, o: u64, n: u8) -> u64 {
     }
 }
 
-/// The four line directions as left shifts (east, south, south-east,
-/// south-west) with the masks that stop wrapping; each is paired with its
-/// opposite, the same amount shifted right with the mirrored mask.
-const LEFT: [u32; 4] = [1, 8, 9, 7];
-const LEFT_MASK: [u64; 4] = [!FILE_A, !0, !FILE_A, !FILE_H];
-const RIGHT_MASK: [u64; 4] = [!FILE_H, !0, !FILE_H, !FILE_A];
-
 /// Mobility with `STEPS` propagation steps per direction (enough for lines
 /// of up to `STEPS` opponent discs).
 #[inline(always)]
