@@ -323,7 +323,10 @@ impl InputError {
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            InputError::Lines(n) => write!(f, "has {n} lines, expected 8 lines of 8 characters"),
+            InputError::Lines(n) => {
+                let s = if *n == 1 { "" } else { "s" };
+                write!(f, "has {n} line{s}, expected 8 lines of 8 characters")
+            }
             InputError::Columns { found, .. } => {
                 write!(f, "has {found} characters, expected 8")
             }
