@@ -188,8 +188,8 @@ pub fn report(args: &[String]) -> Result<()> {
     };
     let mut out = String::new();
     out.push_str("Nodes searched at the first step (task 1 minimax, task 2 alpha-beta, same evaluation):\n\n");
-    out.push_str("| input | depth | task 1 nodes | task 2 nodes | task 2 / task 1 | same first move | same game |\n");
-    out.push_str("| --- | ---: | ---: | ---: | ---: | --- | --- |\n");
+    out.push_str("| input | depth | task 1 nodes | task 2 nodes | task 2 / task 1 | same first move | same game | task 1 nodes, whole game | task 2 nodes, whole game |\n");
+    out.push_str("| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |\n");
     for (input, board) in &boards {
         for depth in 1..=5 {
             let root = Position {
@@ -203,20 +203,22 @@ pub fn report(args: &[String]) -> Result<()> {
             let same_game = format_moves(&g1) == format_moves(&g2);
             let _ = writeln!(
                 out,
-                "| {} | {depth} | {} | {} | {:.0}% | {} | {} |",
+                "| {} | {depth} | {} | {} | {:.0}% | {} | {} | {} | {} |",
                 name(input),
                 t1.nodes,
                 t2.nodes,
                 100.0 * t2.nodes as f64 / t1.nodes as f64,
                 yes(t1.best == t2.best),
                 yes(same_game),
+                total(&g1),
+                total(&g2),
             );
         }
     }
     out.push_str(
         "\nWhole games, task 2 (disc difference) against task 3 (positional weights):\n\n",
     );
-    out.push_str("| input | depth | task 2 first move | task 3 first move | first step that differs | task 2 final X-O | task 3 final X-O | task 2 steps | task 3 steps |\n");
+    out.push_str("| input | depth | task 2 first move | task 3 first move | first step that differs (task 2 / task 3 move) | task 2 final X-O | task 3 final X-O | task 2 steps | task 3 steps |\n");
     out.push_str("| --- | ---: | --- | --- | ---: | --- | --- | ---: | ---: |\n");
     for (input, board) in &boards {
         for depth in 1..=5 {
@@ -231,7 +233,18 @@ pub fn report(args: &[String]) -> Result<()> {
                 .iter()
                 .zip(&g3)
                 .position(|(a, b)| a.search.best != b.search.best || a.board != b.board)
-                .map_or("none".to_string(), |i| (i + 1).to_string());
+                .map_or("none".to_string(), |i| {
+                    let side = match g2[i].to_move {
+                        reversi::board::Color::Black => "BLACK",
+                        reversi::board::Color::White => "WHITE",
+                    };
+                    format!(
+                        "{} ({side} {} / {})",
+                        i + 1,
+                        first_move(&g2[i..]),
+                        first_move(&g3[i..])
+                    )
+                });
             let score = |g: &[reversi::usc::Step]| {
                 let b = g.last().expect("a game has a step").board;
                 format!(
@@ -255,6 +268,11 @@ pub fn report(args: &[String]) -> Result<()> {
         }
     }
     write_stdout(&out)
+}
+
+/// The nodes searched over all steps of a game.
+fn total(game: &[reversi::usc::Step]) -> u64 {
+    game.iter().map(|s| s.search.nodes).sum()
 }
 
 fn yes(b: bool) -> &'static str {
