@@ -409,3 +409,21 @@ fn built_in_weights_are_the_handouts_table() {
         .collect();
     assert_eq!(table, reversi::eval::PositionalWeights::USC_2013.weights);
 }
+
+#[test]
+fn readme_tables_are_the_reports_output() {
+    let out = reversi()
+        .arg("usc-report")
+        .arg(data("usc/input1.txt"))
+        .arg(data("usc/input2.txt"))
+        .output()
+        .expect("run");
+    let report = String::from_utf8_lossy(&out.stdout);
+    let readme = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"));
+    for line in report.lines().filter(|l| l.starts_with('|')) {
+        assert!(
+            readme.lines().any(|r| r == line),
+            "README.md lacks this line of `reversi usc-report`; paste the new output:\n{line}"
+        );
+    }
+}
