@@ -22,18 +22,13 @@ fn best_time<M>(f: impl Fn() -> Outcome<M>) -> (Duration, u64) {
 fn main() {
     let game = Reversi::WIN_LOSS;
     let root = Position::start(4);
-    let runs: [(&str, Box<dyn Fn() -> (Duration, u64)>); 2] = [
-        (
-            "minimax   (FLAG 300)",
-            Box::new(|| best_time(|| minimax(&game, &root))),
-        ),
-        (
-            "alphabeta (FLAG 500)",
-            Box::new(|| best_time(|| alphabeta(&game, &root))),
-        ),
+    let minimax_run = best_time(|| minimax(&game, &root));
+    let alphabeta_run = best_time(|| alphabeta(&game, &root));
+    let runs = [
+        ("minimax   (FLAG 300)", minimax_run),
+        ("alphabeta (FLAG 500)", alphabeta_run),
     ];
-    for (name, run) in runs {
-        let (t, nodes) = run();
+    for (name, (t, nodes)) in runs {
         let rate = nodes as f64 / t.as_secs_f64();
         println!(
             "{name}: {nodes} states in {:.3} ms = {:.1} M states/s",

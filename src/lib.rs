@@ -7,6 +7,10 @@
 //! - [`rng`]: a small deterministic random generator for playouts.
 //! - [`search`]: counted minimax and alpha-beta with first-best tie-breaking
 //!   and an observer hook.
+//! - [`eval`]: static evaluations of Reversi positions (disc difference,
+//!   positional weights).
+//! - [`usc`]: the 8x8 contract of the 2013 USC assignment: Reversi without
+//!   pass nodes, the game loop, the moves file and the traverse log.
 //!
 //! The library never prints; the binaries in `src/main.rs` and `src/bin/`
 //! parse, call and format.
@@ -19,7 +23,9 @@
 //! ```
 
 pub mod board;
+pub mod eval;
 pub mod game;
 pub mod reversi;
 pub mod rng;
 pub mod search;
+pub mod usc;

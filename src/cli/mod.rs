@@ -5,6 +5,7 @@
 
 mod play;
 mod tiny;
+mod usc;
 
 use anyhow::Result;
 use std::ffi::OsString;
@@ -36,6 +37,9 @@ reversi: game-tree search for Reversi/Othello (4x4, 6x6, 8x8)
 Usage:
   reversi FLAG PLAYER BOARD     the Reversi Tiny contract (FLAG 100-600)
   reversi play                  play 4x4 Reversi against alpha-beta (stdin/stdout)
+  reversi -t TASK -d DEPTH -i INPUT -op MOVES -ol LOG
+                                the 8x8 contract: play the game from INPUT
+  reversi usc-report INPUT...   the 8x8 contract's analysis tables
 
 The Tiny contract:
   PLAYER is 1 (dark, MAX) or 2 (light, MIN); BOARD is 16 characters 0/1/2
@@ -49,6 +53,13 @@ The Tiny contract:
 
 Example:
   reversi 300 1 0000021001200000     prints -1 and 224821
+
+The 8x8 contract:
+  INPUT is 8 lines of 8 characters (* empty, X black, O white); black
+  (MAX) moves first. TASK 1 minimax, 2 alpha-beta (evaluation: discs of X
+  minus discs of O), 3 alpha-beta with positional weights. DEPTH >= 1.
+  Writes the game to MOVES and the first step's traverse log to LOG.
+  reversi -t 1 -d 3 -i input1.txt -op output1_moves.txt -ol output1_tlog.txt
 
 Errors go to stderr as `error: ...` with exit status 2.
 ";
@@ -69,6 +80,8 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
             write_stdout(&format!("reversi {}\n", env!("CARGO_PKG_VERSION")))
         }
         Some("play") if args.len() == 1 => play::run(),
+        Some("usc-report") => usc::report(&args[1..]),
+        Some(a) if a.starts_with('-') => usc::run(&args),
         Some(_) => tiny::run(&args),
     }
 }

@@ -4,3 +4,4 @@
 mod harness;
 mod play;
 mod tiny;
+mod usc;
