@@ -54,7 +54,29 @@ pub fn run(args: &[String]) -> Result<()> {
         Ok(b) => b,
         Err(e) => return usage(format!("BOARD {board:?} {e}; use the digits 0, 1, 2")),
     };
+    warn_if_slow(flag, &board);
     write_stdout(&answer(flag, &Position { board, to_move }))
+}
+
+/// Exhaustive search grows about tenfold per empty square (less with
+/// alpha-beta); past these counts an answer takes minutes to forever.
+const MINIMAX_EMPTIES: u32 = 14;
+const ALPHABETA_EMPTIES: u32 = 22;
+
+/// Says on stderr (never stdout) when an exhaustive search may not finish.
+fn warn_if_slow(flag: Flag, board: &Board) {
+    let empties = board.empty().count_ones();
+    let limit = match flag {
+        Flag::MinimaxValue | Flag::MinimaxMove => MINIMAX_EMPTIES,
+        Flag::AlphaBetaValue | Flag::AlphaBetaMove => ALPHABETA_EMPTIES,
+        Flag::Successors | Flag::Terminal => return,
+    };
+    if empties > limit {
+        eprintln!(
+            "warning: an exhaustive search over {empties} empty squares may take very long \
+             (FLAG 300/400 are quick up to about {MINIMAX_EMPTIES}, 500/600 up to about {ALPHABETA_EMPTIES})"
+        );
+    }
 }
 
 /// The exact stdout for `flag` on `root`.

@@ -90,3 +90,21 @@ fn larger_boards_for_flags_100_and_200() {
     let start6 = "000000000000002100001200000000000000";
     check_stdout(reversi().args(["200", "2", start6]), "", "non-terminal\n").unwrap();
 }
+
+#[test]
+fn slow_exhaustive_searches_are_announced_on_stderr_only() {
+    // One black disc and 35 empty squares: finished at once, but big enough
+    // that an exhaustive search in general would not be.
+    let board = format!("1{}", "0".repeat(35));
+    let out = reversi().args(["300", "1", &board]).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "1\n1\n");
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .starts_with("warning: "));
+    let out = reversi()
+        .args(["300", "1", "0000021001200000"])
+        .output()
+        .unwrap();
+    assert!(out.stderr.is_empty());
+}
