@@ -4,6 +4,7 @@
 //!   and the [`game::Evaluator`] trait for depth-limited search.
 //! - [`board`]: the Reversi/Othello bitboard for 4x4, 6x6 and 8x8.
 //! - [`reversi`]: Reversi as a `Game` (pass is a successor).
+//! - [`treblecross`]: (n,k)-Ring Treblecross as a `Game`, and its fast exact solver.
 //! - [`search`]: counted minimax and alpha-beta with first-best tie-breaking
 //!   and an observer hook.
 //!
@@ -21,3 +22,4 @@ pub mod board;
 pub mod game;
 pub mod reversi;
 pub mod search;
+pub mod treblecross;
