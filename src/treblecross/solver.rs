@@ -49,6 +49,7 @@
 use super::{completes, has_run, Ring};
 use crate::game::{Side, Value};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The game-theoretic outcome of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,10 +92,51 @@ pub struct Solver {
     /// K = 3: Grundy values of Treblecross strips by length (filled lazily).
     strips: Vec<u32>,
     /// Quiet positions whose live cells wrap the ring: does the mover win?
-    rings: HashMap<Vec<u64>, bool>,
+    rings: HashMap<Vec<u64>, bool, Fx>,
     /// Grundy values of components, by canonical description.
-    components: HashMap<Vec<u8>, u32>,
+    components: HashMap<Vec<u8>, u32, Fx>,
+    /// The same for descriptions of at most 128 cells, as bit masks
+    /// (length, X cells, live cells).
+    small: HashMap<(u32, u128, u128), u32, Fx>,
 }
+
+/// A small fast hasher (multiply-rotate) for the memo keys.
+#[derive(Clone, Copy, Debug, Default)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    fn add(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.add(u64::from(v));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.add(v as u64);
+        self.add((v >> 64) as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+}
+
+type Fx = BuildHasherDefault<FxHasher>;
 
 impl Solver {
     /// A solver for rings of `n` cells and runs of `k` (both at least 1).
@@ -104,15 +146,20 @@ impl Solver {
             n,
             k,
             strips: Vec::new(),
-            rings: HashMap::new(),
-            components: HashMap::new(),
+            rings: HashMap::default(),
+            components: HashMap::default(),
+            small: HashMap::default(),
         }
     }
 
     /// How many positions the memos hold: (wrapping rings, components, K=3 strip lengths).
     #[must_use]
     pub fn memo_sizes(&self) -> (usize, usize, usize) {
-        (self.rings.len(), self.components.len(), self.strips.len())
+        (
+            self.rings.len(),
+            self.components.len() + self.small.len(),
+            self.strips.len(),
+        )
     }
 
     /// The outcome for the side to move of the ring `cells` (`true` = X).
@@ -291,6 +338,14 @@ impl Solver {
 
     /// The Grundy value of one component description (see the module docs).
     fn component_grundy(&mut self, desc: Vec<u8>) -> u32 {
+        if desc.len() <= 128 {
+            let (mut x, mut live) = (0u128, 0u128);
+            for (i, &c) in desc.iter().enumerate() {
+                x |= u128::from(c == X) << i;
+                live |= u128::from(c == LIVE) << i;
+            }
+            return self.component_grundy_bits(desc.len() as u32, x, live);
+        }
         let rev: Vec<u8> = desc.iter().rev().copied().collect();
         let key = if rev < desc { rev } else { desc };
         if let Some(&g) = self.components.get(&key) {
@@ -323,6 +378,60 @@ impl Solver {
         }
         let g = mex(&mut options);
         self.components.insert(key, g);
+        g
+    }
+
+    /// [`Self::component_grundy`] on bit masks: cell `i` of a description of
+    /// `len <= 128` cells is bit `i` of `x` (an X) or of `live`.
+    fn component_grundy_bits(&mut self, len: u32, x: u128, live: u128) -> u32 {
+        let reverse = |m: u128| m.reverse_bits() >> (128 - len);
+        let key = (len, x, live).min((len, reverse(x), reverse(live)));
+        if let Some(&g) = self.small.get(&key) {
+            return g;
+        }
+        let (_, x, live) = key;
+        let k = self.k as u32;
+        let full = if len == 128 { !0 } else { (1u128 << len) - 1 };
+        let window = (1u128 << k) - 1;
+        let below = |b: u32| if b >= 128 { !0 } else { (1u128 << b) - 1 };
+        let mut options = Vec::new();
+        let mut moves = live;
+        while moves != 0 {
+            let i = moves.trailing_zeros();
+            moves &= moves - 1;
+            let x2 = x | 1 << i;
+            let empty = full & !x2;
+            let mut live2 = live & !(1 << i);
+            // Only the windows holding i changed; one left with fewer than
+            // 3 empty cells kills every live cell in it.
+            for s in i + 1 - k..=i {
+                let w = window << s;
+                if (empty & w).count_ones() < 3 {
+                    live2 &= !w;
+                }
+            }
+            let mut g = 0;
+            while live2 != 0 {
+                let first = live2.trailing_zeros();
+                let mut last = first;
+                loop {
+                    let rest = if last >= 127 { 0 } else { live2 >> (last + 1) };
+                    if rest == 0 || rest.trailing_zeros() + 1 >= k {
+                        break;
+                    }
+                    last += rest.trailing_zeros() + 1;
+                }
+                let from = first + 1 - k;
+                let sub_len = last + k - from;
+                let sub = below(sub_len);
+                let part = live2 & below(last + 1);
+                g ^= self.component_grundy_bits(sub_len, (x2 >> from) & sub, (part >> from) & sub);
+                live2 &= !part;
+            }
+            options.push(g);
+        }
+        let g = mex(&mut options);
+        self.small.insert(key, g);
         g
     }
 
@@ -466,6 +575,27 @@ fn components(live: &[usize], n: usize, k: usize) -> Option<Vec<(usize, usize)>>
 /// The smallest of the ring's rotations and reflections, packed in words.
 fn canonical_ring(cells: &[bool]) -> Vec<u64> {
     let n = cells.len();
+    if n <= 128 {
+        let full = if n == 128 { !0 } else { (1u128 << n) - 1 };
+        let b = cells
+            .iter()
+            .enumerate()
+            .fold(0u128, |m, (i, &c)| m | u128::from(c) << i);
+        let rotations = |m: u128| {
+            (0..n).map(move |r| {
+                if r == 0 {
+                    m
+                } else {
+                    ((m >> r) | (m << (n - r))) & full
+                }
+            })
+        };
+        let best = rotations(b)
+            .chain(rotations(b.reverse_bits() >> (128 - n)))
+            .min()
+            .unwrap_or(0);
+        return vec![best as u64, (best >> 64) as u64];
+    }
     let at = |r: usize, rev: bool, i: usize| {
         if rev {
             cells[(r + n - i) % n]
