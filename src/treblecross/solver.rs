@@ -98,6 +98,8 @@ pub struct Solver {
     /// The same for descriptions of at most 128 cells, as bit masks
     /// (length, X cells, live cells).
     small: HashMap<(u32, u128, u128), u32, Fx>,
+    /// Single components (bit masks) solved for win/loss only.
+    single: HashMap<(u32, u128, u128), bool, Fx>,
 }
 
 /// A small fast hasher (multiply-rotate) for the memo keys.
@@ -149,6 +151,7 @@ impl Solver {
             rings: HashMap::default(),
             components: HashMap::default(),
             small: HashMap::default(),
+            single: HashMap::default(),
         }
     }
 
@@ -157,7 +160,7 @@ impl Solver {
     pub fn memo_sizes(&self) -> (usize, usize, usize) {
         (
             self.rings.len(),
-            self.components.len() + self.small.len(),
+            self.components.len() + self.small.len() + self.single.len(),
             self.strips.len(),
         )
     }
@@ -287,6 +290,17 @@ impl Solver {
         for &c in &live {
             is_live[c] = true;
         }
+        if let &[(first, last)] = comps.as_slice() {
+            let desc = self.describe(cells, &is_live, first, last);
+            return self.component_wins(desc);
+        }
+        let descs: Vec<Vec<u8>> = comps
+            .iter()
+            .map(|&(first, last)| self.describe(cells, &is_live, first, last))
+            .collect();
+        if let Some(mut parts) = descs.iter().map(|d| to_bits(d)).collect::<Option<Vec<_>>>() {
+            return !self.sum_is_zero(&mut parts);
+        }
         let mut g = 0;
         for (first, last) in comps {
             let desc = self.describe(cells, &is_live, first, last);
@@ -314,6 +328,36 @@ impl Solver {
             .collect()
     }
 
+    /// [`Self::quiet_wins`] when the memos already know it, without search.
+    fn known_quiet(&self, cells: &[bool]) -> Option<bool> {
+        let live = live_cells(cells, self.k);
+        if live.is_empty() {
+            return Some(false);
+        }
+        let Some(comps) = components(&live, self.n, self.k) else {
+            return self.rings.get(&canonical_ring(cells)).copied();
+        };
+        let mut is_live = vec![false; self.n];
+        for &c in &live {
+            is_live[c] = true;
+        }
+        if let &[(first, last)] = comps.as_slice() {
+            let key = to_bits(&self.describe(cells, &is_live, first, last))?;
+            let key = canonical_bits(key.0, key.1, key.2);
+            return self
+                .small
+                .get(&key)
+                .map(|&g| g != 0)
+                .or_else(|| self.single.get(&key).copied());
+        }
+        let mut g = 0;
+        for (first, last) in comps {
+            let key = to_bits(&self.describe(cells, &is_live, first, last))?;
+            g ^= self.small.get(&canonical_bits(key.0, key.1, key.2))?;
+        }
+        Some(g != 0)
+    }
+
     /// A quiet position whose live cells form one component around the
     /// whole ring: search over its live cells, memoised by canonical ring.
     fn wrapping_wins(&mut self, cells: &[bool], live: &[usize]) -> bool {
@@ -321,9 +365,37 @@ impl Solver {
         if let Some(&w) = self.rings.get(&key) {
             return w;
         }
+        // Moves far from every X first (the middle of the widest gap): the
+        // search stops at the first winning move.
+        let n = self.n;
+        let mut near = vec![n; n];
+        for _ in 0..2 {
+            let mut d = n;
+            for i in (0..n).chain(0..n) {
+                d = if cells[i] { 0 } else { (d + 1).min(n) };
+                near[i] = near[i].min(d);
+            }
+            let mut d = n;
+            for i in (0..n).rev().chain((0..n).rev()) {
+                d = if cells[i] { 0 } else { (d + 1).min(n) };
+                near[i] = near[i].min(d);
+            }
+        }
+        let mut order = live.to_vec();
+        order.sort_by_key(|&c| std::cmp::Reverse(near[c]));
         let mut child = cells.to_vec();
         let mut wins = false;
-        for &c in live {
+        // First a cheap pass over the memos: a child already known lost.
+        for &c in &order {
+            child[c] = true;
+            let known = self.known_quiet(&child);
+            child[c] = false;
+            if known == Some(false) {
+                self.rings.insert(key, true);
+                return true;
+            }
+        }
+        for c in order {
             child[c] = true;
             let child_wins = self.quiet_wins(&child);
             child[c] = false;
@@ -336,15 +408,18 @@ impl Solver {
         wins
     }
 
+    /// Whether the mover wins one component alone (Grundy value not 0).
+    fn component_wins(&mut self, desc: Vec<u8>) -> bool {
+        match to_bits(&desc) {
+            Some((len, x, live)) => self.component_wins_bits(len, x, live),
+            None => self.component_grundy(desc) != 0,
+        }
+    }
+
     /// The Grundy value of one component description (see the module docs).
     fn component_grundy(&mut self, desc: Vec<u8>) -> u32 {
-        if desc.len() <= 128 {
-            let (mut x, mut live) = (0u128, 0u128);
-            for (i, &c) in desc.iter().enumerate() {
-                x |= u128::from(c == X) << i;
-                live |= u128::from(c == LIVE) << i;
-            }
-            return self.component_grundy_bits(desc.len() as u32, x, live);
+        if let Some((len, x, live)) = to_bits(&desc) {
+            return self.component_grundy_bits(len, x, live);
         }
         let rev: Vec<u8> = desc.iter().rev().copied().collect();
         let key = if rev < desc { rev } else { desc };
@@ -384,55 +459,86 @@ impl Solver {
     /// [`Self::component_grundy`] on bit masks: cell `i` of a description of
     /// `len <= 128` cells is bit `i` of `x` (an X) or of `live`.
     fn component_grundy_bits(&mut self, len: u32, x: u128, live: u128) -> u32 {
-        let reverse = |m: u128| m.reverse_bits() >> (128 - len);
-        let key = (len, x, live).min((len, reverse(x), reverse(live)));
+        let key = canonical_bits(len, x, live);
         if let Some(&g) = self.small.get(&key) {
             return g;
         }
         let (_, x, live) = key;
-        let k = self.k as u32;
-        let full = if len == 128 { !0 } else { (1u128 << len) - 1 };
-        let window = (1u128 << k) - 1;
-        let below = |b: u32| if b >= 128 { !0 } else { (1u128 << b) - 1 };
         let mut options = Vec::new();
+        let mut parts = Vec::new();
         let mut moves = live;
         while moves != 0 {
             let i = moves.trailing_zeros();
             moves &= moves - 1;
-            let x2 = x | 1 << i;
-            let empty = full & !x2;
-            let mut live2 = live & !(1 << i);
-            // Only the windows holding i changed; one left with fewer than
-            // 3 empty cells kills every live cell in it.
-            for s in i + 1 - k..=i {
-                let w = window << s;
-                if (empty & w).count_ones() < 3 {
-                    live2 &= !w;
-                }
-            }
             let mut g = 0;
-            while live2 != 0 {
-                let first = live2.trailing_zeros();
-                let mut last = first;
-                loop {
-                    let rest = if last >= 127 { 0 } else { live2 >> (last + 1) };
-                    if rest == 0 || rest.trailing_zeros() + 1 >= k {
-                        break;
-                    }
-                    last += rest.trailing_zeros() + 1;
-                }
-                let from = first + 1 - k;
-                let sub_len = last + k - from;
-                let sub = below(sub_len);
-                let part = live2 & below(last + 1);
-                g ^= self.component_grundy_bits(sub_len, (x2 >> from) & sub, (part >> from) & sub);
-                live2 &= !part;
+            split_after(self.k as u32, len, x, live, i, &mut parts);
+            for &(l, px, pl) in &parts {
+                g ^= self.component_grundy_bits(l, px, pl);
             }
             options.push(g);
         }
         let g = mex(&mut options);
         self.small.insert(key, g);
         g
+    }
+
+    /// Whether a sum of components (bit masks) has Grundy value 0: equal
+    /// components cancel in pairs, a lone component needs only win/loss.
+    fn sum_is_zero(&mut self, parts: &mut Vec<(u32, u128, u128)>) -> bool {
+        for p in parts.iter_mut() {
+            *p = canonical_bits(p.0, p.1, p.2);
+        }
+        parts.sort_unstable();
+        let mut kept = 0;
+        for i in 0..parts.len() {
+            if kept > 0 && parts[kept - 1] == parts[i] {
+                kept -= 1;
+            } else {
+                parts[kept] = parts[i];
+                kept += 1;
+            }
+        }
+        parts.truncate(kept);
+        let left = std::mem::take(parts);
+        match left.as_slice() {
+            [] => true,
+            &[(l, x, live)] => !self.component_wins_bits(l, x, live),
+            _ => {
+                let mut g = 0;
+                for &(l, x, live) in &left {
+                    g ^= self.component_grundy_bits(l, x, live);
+                }
+                g == 0
+            }
+        }
+    }
+
+    /// Whether the mover wins a single component (its Grundy value is not
+    /// 0), searching only until a winning move is found.
+    fn component_wins_bits(&mut self, len: u32, x: u128, live: u128) -> bool {
+        let key = canonical_bits(len, x, live);
+        if let Some(&g) = self.small.get(&key) {
+            return g != 0;
+        }
+        if let Some(&w) = self.single.get(&key) {
+            return w;
+        }
+        let (_, x, live) = key;
+        // Central moves first: splitting a component in two equal halves is
+        // the typical winning move, and the search stops at the first win.
+        let mut moves: Vec<u32> = (0..len).filter(|&i| live >> i & 1 == 1).collect();
+        moves.sort_by_key(|&i| (2 * i).abs_diff(len - 1));
+        let mut wins = false;
+        let mut parts = Vec::new();
+        for i in moves {
+            if wins {
+                break;
+            }
+            split_after(self.k as u32, len, x, live, i, &mut parts);
+            wins = self.sum_is_zero(&mut parts);
+        }
+        self.single.insert(key, wins);
+        wins
     }
 
     /// K = 3: the Grundy value of a quiet position (the XOR over its gaps).
@@ -523,6 +629,62 @@ impl Solver {
             self.strips
                 .push(u32::try_from(g).expect("small Grundy value"));
         }
+    }
+}
+
+/// A description of at most 128 cells as bit masks (length, X, live).
+fn to_bits(desc: &[u8]) -> Option<(u32, u128, u128)> {
+    if desc.len() > 128 {
+        return None;
+    }
+    let (mut x, mut live) = (0u128, 0u128);
+    for (i, &c) in desc.iter().enumerate() {
+        x |= u128::from(c == X) << i;
+        live |= u128::from(c == LIVE) << i;
+    }
+    Some((desc.len() as u32, x, live))
+}
+
+/// The smaller of a bit-mask description and its mirror image.
+fn canonical_bits(len: u32, x: u128, live: u128) -> (u32, u128, u128) {
+    let reverse = |m: u128| m.reverse_bits() >> (128 - len);
+    (len, x, live).min((len, reverse(x), reverse(live)))
+}
+
+/// The components left after an X on the live cell `i` of a bit-mask
+/// description (see [`Solver::component_grundy`]).
+fn split_after(k: u32, len: u32, x: u128, live: u128, i: u32, parts: &mut Vec<(u32, u128, u128)>) {
+    let full = if len == 128 { !0 } else { (1u128 << len) - 1 };
+    let window = (1u128 << k) - 1;
+    let below = |b: u32| if b >= 128 { !0 } else { (1u128 << b) - 1 };
+    let x2 = x | 1 << i;
+    let empty = full & !x2;
+    let mut live2 = live & !(1 << i);
+    // Only the windows holding i changed; one left with fewer than 3 empty
+    // cells kills every live cell in it.
+    for s in i + 1 - k..=i {
+        let w = window << s;
+        if (empty & w).count_ones() < 3 {
+            live2 &= !w;
+        }
+    }
+    parts.clear();
+    while live2 != 0 {
+        let first = live2.trailing_zeros();
+        let mut last = first;
+        loop {
+            let rest = if last >= 127 { 0 } else { live2 >> (last + 1) };
+            if rest == 0 || rest.trailing_zeros() + 1 >= k {
+                break;
+            }
+            last += rest.trailing_zeros() + 1;
+        }
+        let from = first + 1 - k;
+        let sub_len = last + k - from;
+        let sub = below(sub_len);
+        let part = live2 & below(last + 1);
+        parts.push((sub_len, (x2 >> from) & sub, (part >> from) & sub));
+        live2 &= !part;
     }
 }
 
