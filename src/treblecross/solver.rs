@@ -100,6 +100,9 @@ pub struct Solver {
     small: HashMap<(u32, u128, u128), u32, Fx>,
     /// Single components (bit masks) solved for win/loss only.
     single: HashMap<(u32, u128, u128), bool, Fx>,
+    /// Use the K = 3 closed form and the bit masks (off only in tests, to
+    /// check the general path against them).
+    fast: bool,
 }
 
 /// A small fast hasher (multiply-rotate) for the memo keys.
@@ -152,6 +155,7 @@ impl Solver {
             components: HashMap::default(),
             small: HashMap::default(),
             single: HashMap::default(),
+            fast: true,
         }
     }
 
@@ -255,7 +259,7 @@ impl Solver {
             }
             return out;
         }
-        if k == 3 {
+        if k == 3 && self.fast {
             return self.quiet_children_k3(cells);
         }
         let mut out = Vec::new();
@@ -275,7 +279,7 @@ impl Solver {
     /// Whether the side to move wins the quiet position `cells` (n >= k, no
     /// run, no completing cell): its Grundy value is not 0.
     fn quiet_wins(&mut self, cells: &[bool]) -> bool {
-        if self.k == 3 {
+        if self.k == 3 && self.fast {
             return self.quiet_grundy_k3(cells) != 0;
         }
         let live = live_cells(cells, self.k);
@@ -298,7 +302,11 @@ impl Solver {
             .iter()
             .map(|&(first, last)| self.describe(cells, &is_live, first, last))
             .collect();
-        if let Some(mut parts) = descs.iter().map(|d| to_bits(d)).collect::<Option<Vec<_>>>() {
+        if let Some(mut parts) = descs
+            .iter()
+            .map(|d| self.bits(d))
+            .collect::<Option<Vec<_>>>()
+        {
             return !self.sum_is_zero(&mut parts);
         }
         let mut g = 0;
@@ -342,7 +350,7 @@ impl Solver {
             is_live[c] = true;
         }
         if let &[(first, last)] = comps.as_slice() {
-            let key = to_bits(&self.describe(cells, &is_live, first, last))?;
+            let key = self.bits(&self.describe(cells, &is_live, first, last))?;
             let key = canonical_bits(key.0, key.1, key.2);
             return self
                 .small
@@ -352,7 +360,7 @@ impl Solver {
         }
         let mut g = 0;
         for (first, last) in comps {
-            let key = to_bits(&self.describe(cells, &is_live, first, last))?;
+            let key = self.bits(&self.describe(cells, &is_live, first, last))?;
             g ^= self.small.get(&canonical_bits(key.0, key.1, key.2))?;
         }
         Some(g != 0)
@@ -410,15 +418,24 @@ impl Solver {
 
     /// Whether the mover wins one component alone (Grundy value not 0).
     fn component_wins(&mut self, desc: Vec<u8>) -> bool {
-        match to_bits(&desc) {
+        match self.bits(&desc) {
             Some((len, x, live)) => self.component_wins_bits(len, x, live),
             None => self.component_grundy(desc) != 0,
         }
     }
 
+    /// The bit-mask form of a description, when short enough (and allowed).
+    fn bits(&self, desc: &[u8]) -> Option<(u32, u128, u128)> {
+        if self.fast {
+            to_bits(desc)
+        } else {
+            None
+        }
+    }
+
     /// The Grundy value of one component description (see the module docs).
     fn component_grundy(&mut self, desc: Vec<u8>) -> u32 {
-        if let Some((len, x, live)) = to_bits(&desc) {
+        if let Some((len, x, live)) = self.bits(&desc) {
             return self.component_grundy_bits(len, x, live);
         }
         let rev: Vec<u8> = desc.iter().rev().copied().collect();
@@ -634,7 +651,7 @@ impl Solver {
 
 /// A description of at most 128 cells as bit masks (length, X, live).
 fn to_bits(desc: &[u8]) -> Option<(u32, u128, u128)> {
-    if desc.len() > 128 {
+    if desc.len() > 128 || desc.is_empty() {
         return None;
     }
     let (mut x, mut live) = (0u128, 0u128);
@@ -889,6 +906,69 @@ mod tests {
     fn general_k_matches_minimax_on_every_position() {
         check_exhaustive(12, 1..=2);
         check_exhaustive(12, 4..=5);
+    }
+
+    /// A deterministic sample of positions: random X sets of varied density.
+    fn sample(n: usize, k: usize, count: usize, seed: u64) -> Vec<Vec<bool>> {
+        let mut state = seed;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            state >> 33
+        };
+        (0..count)
+            .map(|i| {
+                if i % 2 == 0 {
+                    let density = 1 + i % 6; // in 20ths: 5% .. 30%
+                    return (0..n).map(|_| next() % 20 < density as u64).collect();
+                }
+                // A quiet position: safe moves played at random.
+                let mut cells = vec![false; n];
+                let steps = next() as usize % (n / 2);
+                for _ in 0..steps {
+                    let safe: Vec<usize> = (0..n)
+                        .filter(|&c| {
+                            let mut after = cells.clone();
+                            after[c] = true;
+                            !cells[c] && !(0..n).any(|d| !after[d] && completes(&after, k, d))
+                        })
+                        .collect();
+                    if safe.is_empty() {
+                        break;
+                    }
+                    cells[safe[next() as usize % safe.len()]] = true;
+                }
+                cells
+            })
+            .collect()
+    }
+
+    /// The fast paths (K = 3 closed form, bit masks) agree with the general
+    /// byte-description path on rings too large for brute force.
+    #[test]
+    fn fast_paths_match_general_path() {
+        for (k, sizes, count) in [(3, 13..=40, 40), (4, 13..=26, 25), (5, 13..=22, 12)] {
+            for n in sizes {
+                let mut fast = Solver::new(n, k);
+                let mut general = Solver::new(n, k);
+                general.fast = false;
+                for cells in sample(n, k, count, (n * 31 + k) as u64) {
+                    for to_move in [Side::Max, Side::Min] {
+                        let state = Ring {
+                            cells: cells.clone(),
+                            to_move,
+                        };
+                        assert_eq!(
+                            fast.successor_values(&state),
+                            general.successor_values(&state),
+                            "n={n} k={k} {state:?}"
+                        );
+                        assert_eq!(fast.best(&state), general.best(&state));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
