@@ -78,6 +78,19 @@ impl Outcome {
     }
 }
 
+/// A quiet position cut into what the solver needs.
+#[derive(Debug)]
+enum Quiet {
+    /// No live cell: the mover loses.
+    NoMoves,
+    /// One component around the whole ring: its canonical key and live cells.
+    Wrapping(Vec<u64>, Vec<usize>),
+    /// Components as canonical bit masks.
+    Bits(Vec<(u32, u128, u128)>),
+    /// Components too long for bit masks.
+    Descs(Vec<Vec<u8>>),
+}
+
 /// Symbols of a component description.
 const DEAD: u8 = 0;
 const X: u8 = 1;
@@ -282,39 +295,85 @@ impl Solver {
         if self.k == 3 && self.fast {
             return self.quiet_grundy_k3(cells) != 0;
         }
+        let q = self.analyse(cells);
+        self.solve(cells, q)
+    }
+
+    /// The live cells of a quiet position (n >= k, k != 3 or general path)
+    /// and their components.
+    fn analyse(&self, cells: &[bool]) -> Quiet {
         let live = live_cells(cells, self.k);
         if live.is_empty() {
-            return false;
+            return Quiet::NoMoves;
         }
-        let comps = components(&live, self.n, self.k);
-        let Some(comps) = comps else {
-            return self.wrapping_wins(cells, &live);
+        let Some(comps) = components(&live, self.n, self.k) else {
+            return Quiet::Wrapping(canonical_ring(cells), live);
         };
         let mut is_live = vec![false; self.n];
         for &c in &live {
             is_live[c] = true;
         }
-        if let &[(first, last)] = comps.as_slice() {
-            let desc = self.describe(cells, &is_live, first, last);
-            return self.component_wins(desc);
-        }
         let descs: Vec<Vec<u8>> = comps
             .iter()
             .map(|&(first, last)| self.describe(cells, &is_live, first, last))
             .collect();
-        if let Some(mut parts) = descs
+        match descs
             .iter()
             .map(|d| self.bits(d))
             .collect::<Option<Vec<_>>>()
         {
-            return !self.sum_is_zero(&mut parts);
+            Some(mut parts) => {
+                for p in &mut parts {
+                    *p = canonical_bits(p.0, p.1, p.2);
+                }
+                Quiet::Bits(parts)
+            }
+            None => Quiet::Descs(descs),
         }
-        let mut g = 0;
-        for (first, last) in comps {
-            let desc = self.describe(cells, &is_live, first, last);
-            g ^= self.component_grundy(desc);
+    }
+
+    /// The outcome of an analysed quiet position if the memos already hold it.
+    fn known(&self, q: &Quiet) -> Option<bool> {
+        match q {
+            Quiet::NoMoves => Some(false),
+            Quiet::Wrapping(key, _) => self.rings.get(key).copied(),
+            Quiet::Bits(parts) => {
+                if let [p] = parts.as_slice() {
+                    return self
+                        .small
+                        .get(p)
+                        .map(|&g| g != 0)
+                        .or_else(|| self.single.get(p).copied());
+                }
+                let mut g = 0;
+                for p in parts {
+                    g ^= self.small.get(p)?;
+                }
+                Some(g != 0)
+            }
+            Quiet::Descs(_) => None,
         }
-        g != 0
+    }
+
+    /// Whether the mover wins the analysed quiet position `cells`.
+    fn solve(&mut self, cells: &[bool], q: Quiet) -> bool {
+        match q {
+            Quiet::NoMoves => false,
+            Quiet::Wrapping(key, live) => self.wrapping_wins(cells, key, &live),
+            Quiet::Bits(mut parts) => {
+                if let &[(l, x, live)] = parts.as_slice() {
+                    return self.component_wins_bits(l, x, live);
+                }
+                !self.sum_is_zero(&mut parts)
+            }
+            Quiet::Descs(descs) => {
+                let mut g = 0;
+                for desc in descs {
+                    g ^= self.component_grundy(desc);
+                }
+                g != 0
+            }
+        }
     }
 
     /// The cells of the ring from `k - 1` before `first` to `k - 1` after `last`.
@@ -336,40 +395,9 @@ impl Solver {
             .collect()
     }
 
-    /// [`Self::quiet_wins`] when the memos already know it, without search.
-    fn known_quiet(&self, cells: &[bool]) -> Option<bool> {
-        let live = live_cells(cells, self.k);
-        if live.is_empty() {
-            return Some(false);
-        }
-        let Some(comps) = components(&live, self.n, self.k) else {
-            return self.rings.get(&canonical_ring(cells)).copied();
-        };
-        let mut is_live = vec![false; self.n];
-        for &c in &live {
-            is_live[c] = true;
-        }
-        if let &[(first, last)] = comps.as_slice() {
-            let key = self.bits(&self.describe(cells, &is_live, first, last))?;
-            let key = canonical_bits(key.0, key.1, key.2);
-            return self
-                .small
-                .get(&key)
-                .map(|&g| g != 0)
-                .or_else(|| self.single.get(&key).copied());
-        }
-        let mut g = 0;
-        for (first, last) in comps {
-            let key = self.bits(&self.describe(cells, &is_live, first, last))?;
-            g ^= self.small.get(&canonical_bits(key.0, key.1, key.2))?;
-        }
-        Some(g != 0)
-    }
-
     /// A quiet position whose live cells form one component around the
     /// whole ring: search over its live cells, memoised by canonical ring.
-    fn wrapping_wins(&mut self, cells: &[bool], live: &[usize]) -> bool {
-        let key = canonical_ring(cells);
+    fn wrapping_wins(&mut self, cells: &[bool], key: Vec<u64>, live: &[usize]) -> bool {
         if let Some(&w) = self.rings.get(&key) {
             return w;
         }
@@ -392,20 +420,22 @@ impl Solver {
         let mut order = live.to_vec();
         order.sort_by_key(|&c| std::cmp::Reverse(near[c]));
         let mut child = cells.to_vec();
-        let mut wins = false;
-        // First a cheap pass over the memos: a child already known lost.
+        let mut children = Vec::with_capacity(order.len());
         for &c in &order {
             child[c] = true;
-            let known = self.known_quiet(&child);
+            let q = self.analyse(&child);
             child[c] = false;
-            if known == Some(false) {
+            // A cheap pass over the memos first: a child already known lost.
+            if self.known(&q) == Some(false) {
                 self.rings.insert(key, true);
                 return true;
             }
+            children.push((c, q));
         }
-        for c in order {
+        let mut wins = false;
+        for (c, q) in children {
             child[c] = true;
-            let child_wins = self.quiet_wins(&child);
+            let child_wins = self.solve(&child, q);
             child[c] = false;
             if !child_wins {
                 wins = true;
@@ -414,14 +444,6 @@ impl Solver {
         }
         self.rings.insert(key, wins);
         wins
-    }
-
-    /// Whether the mover wins one component alone (Grundy value not 0).
-    fn component_wins(&mut self, desc: Vec<u8>) -> bool {
-        match self.bits(&desc) {
-            Some((len, x, live)) => self.component_wins_bits(len, x, live),
-            None => self.component_grundy(desc) != 0,
-        }
     }
 
     /// The bit-mask form of a description, when short enough (and allowed).
