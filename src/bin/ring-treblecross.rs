@@ -4,7 +4,8 @@
 //! README.md.
 
 use reversi::game::{Side, Value};
-use reversi::treblecross::{has_run, Ring, Solver};
+use reversi::search::minimax;
+use reversi::treblecross::{has_run, Ring, RingTreblecross, Solver};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -22,7 +23,9 @@ Usage:
   FLAG 1  every successor with its exact score
   FLAG 2  the principal line (first-best successors) to the end
   FLAG 3  the best successor (the first with the best score)
-  --stats  report the time and memo sizes on stderr
+  --stats    report the time and memo sizes on stderr
+  --minimax  answer FLAG 1-3 by the library's plain minimax instead (the
+             reference: exponential, seconds at N = 11)
 
 Example:
   ring-treblecross 10 3 3 5    prints  Min Node  | X |   |   |   |   | X |   |   |   |   |  Score:  1
@@ -46,7 +49,8 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let stats = args.iter().any(|a| a == "--stats");
-    args.retain(|a| a != "--stats");
+    let plain = args.iter().any(|a| a == "--minimax");
+    args.retain(|a| a != "--stats" && a != "--minimax");
     if let Some(a) = args.iter().find(|a| a.starts_with("--")) {
         return usage(&format!("unknown option {a} (see --help)"));
     }
@@ -56,7 +60,14 @@ fn main() -> ExitCode {
     };
     let start = Instant::now();
     let mut solver = Solver::new(config.n, config.k);
-    let result = run(&config, &mut solver);
+    let result = if plain && config.flag != 0 {
+        run(
+            &config,
+            &mut Plain(RingTreblecross::new(config.n, config.k)),
+        )
+    } else {
+        run(&config, &mut solver)
+    };
     if stats {
         let (rings, comps, strips) = solver.memo_sizes();
         eprintln!(
@@ -133,7 +144,45 @@ fn parse(args: &[String]) -> Result<Config, String> {
     })
 }
 
-fn run(config: &Config, solver: &mut Solver) -> io::Result<()> {
+/// What the output needs from a solver: exact values and first-best moves.
+trait Engine {
+    fn value(&mut self, state: &Ring) -> Value;
+    fn successor_values(&mut self, state: &Ring) -> Vec<(usize, Value)>;
+    fn best(&mut self, state: &Ring) -> Option<(usize, Value)>;
+}
+
+impl Engine for Solver {
+    fn value(&mut self, state: &Ring) -> Value {
+        Solver::value(self, state)
+    }
+    fn successor_values(&mut self, state: &Ring) -> Vec<(usize, Value)> {
+        Solver::successor_values(self, state)
+    }
+    fn best(&mut self, state: &Ring) -> Option<(usize, Value)> {
+        Solver::best(self, state)
+    }
+}
+
+/// The library's plain minimax over [`RingTreblecross`]: the reference.
+struct Plain(RingTreblecross);
+
+impl Engine for Plain {
+    fn value(&mut self, state: &Ring) -> Value {
+        minimax(&self.0, state).value
+    }
+    fn successor_values(&mut self, state: &Ring) -> Vec<(usize, Value)> {
+        state
+            .empty_cells()
+            .map(|c| (c, minimax(&self.0, &state.after(c)).value))
+            .collect()
+    }
+    fn best(&mut self, state: &Ring) -> Option<(usize, Value)> {
+        let out = minimax(&self.0, state);
+        out.best.map(|c| (c, out.value))
+    }
+}
+
+fn run(config: &Config, solver: &mut impl Engine) -> io::Result<()> {
     let root = Ring::new(config.n, &config.positions, Side::Max);
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -190,7 +239,7 @@ fn node_line(out: &mut impl Write, label: &str, cells: &[bool], v: Value) -> io:
 fn play(
     k: usize,
     mut state: Ring,
-    solver: &mut Solver,
+    solver: &mut impl Engine,
     out: &mut impl Write,
     input: &mut impl BufRead,
 ) -> io::Result<()> {

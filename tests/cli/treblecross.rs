@@ -167,3 +167,33 @@ fn help_explains_usage() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("ring-treblecross N K FLAG"));
 }
+
+#[test]
+fn fast_solver_prints_what_plain_minimax_prints() {
+    let cases: &[&[&str]] = &[
+        &["9", "3", "1"],
+        &["9", "3", "2", "4"],
+        &["10", "3", "1", "5"],
+        &["9", "4", "1"],
+        &["9", "4", "2", "0", "4"],
+        &["9", "5", "1", "2"],
+        &["8", "5", "2"],
+        &["8", "2", "1", "3"],
+        &["4", "6", "2", "1"],
+        &["9", "3", "3", "0", "1"],
+    ];
+    let mut failures = Vec::new();
+    for args in cases {
+        let plain = ring_treblecross()
+            .args(*args)
+            .arg("--minimax")
+            .output()
+            .expect("run");
+        assert!(plain.status.success());
+        let expected = String::from_utf8_lossy(&plain.stdout).into_owned();
+        if let Err(e) = check_stdout(ring_treblecross().args(*args), "", &expected) {
+            failures.push(format!("$ ring-treblecross {}\n{e}", args.join(" ")));
+        }
+    }
+    report("comparisons with --minimax", cases.len(), &failures);
+}
