@@ -5,6 +5,7 @@
 //! - [`board`]: the Reversi/Othello bitboard for 4x4, 6x6 and 8x8.
 //! - [`reversi`]: Reversi as a `Game` (pass is a successor).
 //! - [`rng`]: a small deterministic random generator for playouts.
+//! - [`treblecross`]: (n,k)-Ring Treblecross as a `Game`, and its fast exact solver.
 //! - [`search`]: counted minimax and alpha-beta with first-best tie-breaking
 //!   and an observer hook.
 //! - [`eval`]: static evaluations of Reversi positions (disc difference,
@@ -28,4 +29,5 @@ pub mod game;
 pub mod reversi;
 pub mod rng;
 pub mod search;
+pub mod treblecross;
 pub mod usc;

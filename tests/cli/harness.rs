@@ -96,3 +96,8 @@ pub fn expect_usage_error(cmd: &mut Command, needle: &str) {
         "stderr {stderr:?} should mention {needle:?}"
     );
 }
+
+/// The `ring-treblecross` binary.
+pub fn ring_treblecross() -> Command {
+    Command::cargo_bin("ring-treblecross").expect("ring-treblecross binary")
+}

@@ -4,4 +4,5 @@
 mod harness;
 mod play;
 mod tiny;
+mod treblecross;
 mod usc;
