@@ -21,3 +21,4 @@ pub mod board;
 pub mod game;
 pub mod reversi;
 pub mod search;
+pub mod study;

@@ -1,0 +1,340 @@
+//! The study's engine search: alpha-beta (or minimax) on
+//! [`Reversi::DISC_DIFFERENCE`] with move ordering and iterative deepening,
+//! stoppable by a deadline.
+//!
+//! It searches the same tree as the library's counted searches (a pass is a
+//! ply; at the depth bound a position gets the evaluation; a finished game
+//! its final disc difference) and counts every visited state, so at the same
+//! depth it finds the same value. With [`Order::Natural`] and a single
+//! iteration it visits exactly the nodes of [`crate::search::alphabeta_with`].
+
+use crate::board::Square;
+use crate::game::{Evaluator, Game, Side, Value, INFINITY};
+use crate::reversi::{Move, Position, Reversi};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
+
+/// The order in which successors are searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// The game's canonical order (reading order of the squares).
+    Natural,
+    /// Best first: the best move of the previous iteration at this position,
+    /// then corners, then moves that leave the opponent the fewest replies;
+    /// squares next to empty corners last.
+    Best,
+}
+
+/// What one engine search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The value of the deepest finished iteration (black's point of view).
+    pub value: Value,
+    /// Its first best move; `None` at a terminal root.
+    pub best: Option<Move>,
+    /// States visited, over all iterations (the stopped one included).
+    pub nodes: u64,
+    /// The depth of the deepest finished iteration.
+    pub depth: u32,
+}
+
+/// The settings of an engine search.
+#[derive(Clone, Copy, Debug)]
+pub struct Engine<E> {
+    /// Successor order.
+    pub order: Order,
+    /// Prune (alpha-beta) or not (minimax).
+    pub prune: bool,
+    /// The evaluation at the depth bound.
+    pub eval: E,
+}
+
+/// A fast hasher for positions (the derived `Hash` writes two words and a few bytes).
+#[derive(Default)]
+struct PosHasher(u64);
+
+impl Hasher for PosHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Table = HashMap<Position, Move, BuildHasherDefault<PosHasher>>;
+
+struct Run<'a, E> {
+    engine: &'a Engine<E>,
+    game: Reversi,
+    depth: u32,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    /// Whether some line stopped at the depth bound (else the game was
+    /// searched to its end and deeper iterations change nothing).
+    horizon: bool,
+    table: Table,
+}
+
+/// How often (in nodes) the clock is read.
+const CLOCK_EVERY: u64 = 256;
+
+impl<E: Evaluator<Reversi>> Engine<E> {
+    /// One search to `depth` plies without iterative deepening (and without a
+    /// deadline).
+    pub fn fixed(&self, root: &Position, depth: u32) -> Found {
+        let mut run = self.run(None);
+        run.depth = depth;
+        let (value, best) = run.value(root, 0, -INFINITY, INFINITY);
+        Found {
+            value,
+            best,
+            nodes: run.nodes,
+            depth,
+        }
+    }
+
+    /// Iterative deepening: depths 1, 2, ... up to `max_depth` (or until the
+    /// game is searched to its end), stopped at `deadline` if given. Returns
+    /// the result of the deepest finished iteration; depth 1 always finishes.
+    pub fn deepen(
+        &self,
+        root: &Position,
+        max_depth: Option<u32>,
+        deadline: Option<Instant>,
+    ) -> Found {
+        let mut run = self.run(None);
+        let mut found = Found {
+            value: 0,
+            best: None,
+            nodes: 0,
+            depth: 0,
+        };
+        let max = max_depth.unwrap_or(u32::MAX).max(1);
+        for depth in 1..=max {
+            run.depth = depth;
+            run.horizon = false;
+            run.deadline = if depth > 1 { deadline } else { None };
+            let (value, best) = run.value(root, 0, -INFINITY, INFINITY);
+            if run.stopped {
+                break;
+            }
+            found = Found {
+                value,
+                best,
+                nodes: 0,
+                depth,
+            };
+            if !run.horizon {
+                break;
+            }
+        }
+        found.nodes = run.nodes;
+        found
+    }
+
+    fn run(&self, deadline: Option<Instant>) -> Run<'_, E> {
+        Run {
+            engine: self,
+            game: Reversi::DISC_DIFFERENCE,
+            depth: 0,
+            nodes: 0,
+            deadline,
+            stopped: false,
+            horizon: false,
+            table: Table::default(),
+        }
+    }
+}
+
+/// The ordering key of a move (smaller first).
+fn order_key(child: &Position, mv: Move) -> i32 {
+    let Move::Place(sq) = mv else { return 0 };
+    let b = &child.board;
+    let n = b.size();
+    let (r, c) = (sq.row(), sq.col());
+    let edge = |x: u8| x == 0 || x == n - 1;
+    let near = |x: u8| x <= 1 || x >= n - 2;
+    let mut key = 10 * b.moves(child.to_move).count_ones() as i32;
+    if edge(r) && edge(c) {
+        key -= 1000;
+    } else if near(r) && near(c) {
+        // Next to a corner: bad unless that corner is taken.
+        let cr = if r <= 1 { 0 } else { n - 1 };
+        let cc = if c <= 1 { 0 } else { n - 1 };
+        if b.get(Square::new(cr, cc)).is_none() {
+            key += if edge(r) || edge(c) { 200 } else { 500 };
+        }
+    }
+    key
+}
+
+impl<E: Evaluator<Reversi>> Run<'_, E> {
+    fn value(
+        &mut self,
+        p: &Position,
+        ply: u32,
+        mut alpha: Value,
+        mut beta: Value,
+    ) -> (Value, Option<Move>) {
+        self.nodes += 1;
+        if let Some(d) = self.deadline {
+            if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= d {
+                self.stopped = true;
+            }
+        }
+        if self.stopped {
+            return (0, None);
+        }
+        let mut moves = self.game.moves(p).peekable();
+        if moves.peek().is_none() {
+            return (self.game.utility(p), None);
+        }
+        if ply == self.depth {
+            self.horizon = true;
+            return (self.engine.eval.evaluate(&self.game, p), None);
+        }
+        let mut children: Vec<(i32, Move, Position)> = moves
+            .map(|m| {
+                let child = self.game.play(p, m);
+                (0, m, child)
+            })
+            .collect();
+        if self.engine.order == Order::Best && children.len() > 1 {
+            let hashed = self.table.get(p).copied();
+            for ch in &mut children {
+                ch.0 = if Some(ch.1) == hashed {
+                    i32::MIN
+                } else {
+                    order_key(&ch.2, ch.1)
+                };
+            }
+            children.sort_by_key(|ch| ch.0);
+        }
+        let side = self.game.side(p);
+        let mut best_value = match side {
+            Side::Max => -INFINITY,
+            Side::Min => INFINITY,
+        };
+        let mut best = None;
+        for (_, m, child) in &children {
+            let (v, _) = self.value(child, ply + 1, alpha, beta);
+            if self.stopped {
+                return (0, None);
+            }
+            match side {
+                Side::Max => {
+                    if v > best_value {
+                        best_value = v;
+                        best = Some(*m);
+                    }
+                    alpha = alpha.max(best_value);
+                }
+                Side::Min => {
+                    if v < best_value {
+                        best_value = v;
+                        best = Some(*m);
+                    }
+                    beta = beta.min(best_value);
+                }
+            }
+            if self.engine.prune && alpha >= beta {
+                break;
+            }
+        }
+        if self.engine.order == Order::Best && self.depth - ply >= 2 {
+            if let Some(m) = best {
+                self.table.insert(*p, m);
+            }
+        }
+        (best_value, best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{alphabeta_with, minimax_with, Limit, NoObserver};
+    use crate::study::eval::Heuristic;
+
+    fn positions(size: u8, count: usize) -> Vec<Position> {
+        let game = Reversi::DISC_DIFFERENCE;
+        let mut out = Vec::new();
+        let mut x = 7u64;
+        let mut p = Position::start(size);
+        while out.len() < count {
+            if game.is_terminal(&p) {
+                p = Position::start(size);
+            }
+            out.push(p);
+            let moves: Vec<_> = game.moves(&p).collect();
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            p = game.play(&p, moves[(x >> 33) as usize % moves.len()]);
+        }
+        out
+    }
+
+    #[test]
+    fn natural_order_is_the_counted_alphabeta() {
+        let game = Reversi::DISC_DIFFERENCE;
+        for size in [4u8, 6] {
+            for h in [Heuristic::Disc, Heuristic::Strong] {
+                let e = Engine {
+                    order: Order::Natural,
+                    prune: true,
+                    eval: h,
+                };
+                for p in positions(size, 25) {
+                    let lib = alphabeta_with(&game, &p, &Limit::depth(4, h), &mut NoObserver);
+                    let f = e.fixed(&p, 4);
+                    assert_eq!((f.value, f.best, f.nodes), (lib.value, lib.best, lib.nodes));
+                    let m = Engine { prune: false, ..e }.fixed(&p, 3);
+                    let lib = minimax_with(&game, &p, &Limit::depth(3, h), &mut NoObserver);
+                    assert_eq!((m.value, m.best, m.nodes), (lib.value, lib.best, lib.nodes));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ordering_and_deepening_keep_the_value() {
+        let game = Reversi::DISC_DIFFERENCE;
+        for size in [4u8, 6, 8] {
+            for h in [Heuristic::Disc, Heuristic::Weights, Heuristic::Strong] {
+                let e = Engine {
+                    order: Order::Best,
+                    prune: true,
+                    eval: h,
+                };
+                for p in positions(size, 12) {
+                    let depth = if size == 8 { 4 } else { 5 };
+                    let lib = alphabeta_with(&game, &p, &Limit::depth(depth, h), &mut NoObserver);
+                    assert_eq!(e.fixed(&p, depth).value, lib.value);
+                    let f = e.deepen(&p, Some(depth), None);
+                    assert_eq!(f.value, lib.value);
+                    assert!(f.depth <= depth);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deepening_stops_at_the_end_of_the_game() {
+        let e = Engine {
+            order: Order::Best,
+            prune: true,
+            eval: Heuristic::Disc,
+        };
+        let f = e.deepen(&Position::start(4), None, None);
+        let exact = crate::search::alphabeta(&Reversi::DISC_DIFFERENCE, &Position::start(4));
+        assert_eq!(f.value, exact.value);
+        assert!(f.depth <= 24, "{}", f.depth);
+    }
+}
