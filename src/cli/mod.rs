@@ -3,6 +3,7 @@
 //! formats the output; errors come back as `anyhow` errors and are printed
 //! once, by [`exit`].
 
+mod study;
 mod tiny;
 
 use anyhow::Result;
@@ -35,6 +36,11 @@ reversi: game-tree search for Reversi/Othello (4x4, 6x6, 8x8)
 Usage:
   reversi FLAG PLAYER BOARD     the Reversi Tiny contract (FLAG 100-600)
   reversi play                  play 4x4 Reversi against alpha-beta
+  reversi play --size 8 ...     play 4x4/6x6/8x8 with options (see play --help)
+  reversi match [OPTIONS]       the computer against itself (--json)
+  reversi table [OPTIONS]       final scores for black depth x white depth
+  reversi tournament [OPTIONS]  one evaluation against another, all openings
+  reversi tree FLAG PLAYER BOARD  the tree of FLAG 300/500 as Graphviz DOT
 
 The Tiny contract:
   PLAYER is 1 (dark, MAX) or 2 (light, MIN); BOARD is 16 characters 0/1/2
@@ -67,6 +73,11 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("-V" | "--version") => {
             write_stdout(&format!("reversi {}\n", env!("CARGO_PKG_VERSION")))
         }
+        Some("play") if args.len() > 1 => study::play(&args[1..]),
+        Some("match") => study::matches(&args[1..]),
+        Some("table") => study::table(&args[1..]),
+        Some("tournament") => study::tournament(&args[1..]),
+        Some("tree") => study::tree(&args[1..]),
         Some(_) => tiny::run(&args),
     }
 }
