@@ -40,6 +40,7 @@ Usage:
   reversi match [OPTIONS]       the computer against itself (--json)
   reversi table [OPTIONS]       final scores for black depth x white depth
   reversi tournament [OPTIONS]  one evaluation against another, all openings
+  reversi ordering [OPTIONS]    nodes of natural vs ordered alpha-beta
   reversi tree FLAG PLAYER BOARD  the tree of FLAG 300/500 as Graphviz DOT
 
 The Tiny contract:
@@ -78,6 +79,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("table") => study::table(&args[1..]),
         Some("tournament") => study::tournament(&args[1..]),
         Some("tree") => study::tree(&args[1..]),
+        Some("ordering") => study::ordering(&args[1..]),
         Some(_) => tiny::run(&args),
     }
 }

@@ -8,7 +8,7 @@
 //! depth it finds the same value. With [`Order::Natural`] and a single
 //! iteration it visits exactly the nodes of [`crate::search::alphabeta_with`].
 
-use crate::board::Square;
+use crate::board::{Color, Square};
 use crate::game::{Evaluator, Game, Side, Value, INFINITY};
 use crate::reversi::{Move, Position, Reversi};
 use std::collections::HashMap;
@@ -68,7 +68,22 @@ impl Hasher for PosHasher {
     }
 }
 
-type Table = HashMap<Position, Move, BuildHasherDefault<PosHasher>>;
+/// What the table remembers of a searched position.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// Plies that were left below it.
+    remaining: u32,
+    /// Bounds on its value for that many plies.
+    lower: Value,
+    upper: Value,
+    /// Its best move.
+    best: Option<Move>,
+}
+
+type Table = HashMap<Position, Entry, BuildHasherDefault<PosHasher>>;
+
+/// The most positions the table holds (about 50 bytes each).
+const TABLE_LIMIT: usize = 2_000_000;
 
 struct Run<'a, E> {
     engine: &'a Engine<E>,
@@ -201,19 +216,45 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
             self.horizon = true;
             return (self.engine.eval.evaluate(&self.game, p), None);
         }
-        let mut children: Vec<(i32, Move, Position)> = moves
-            .map(|m| {
-                let child = self.game.play(p, m);
-                (0, m, child)
-            })
+        let remaining = self.depth - ply;
+        let ordered = self.engine.order == Order::Best;
+        let mut hashed = None;
+        if ordered {
+            if let Some(e) = self.table.get(p) {
+                hashed = e.best;
+                // The same position with the same plies left is the same
+                // subtree: its stored bounds answer without searching.
+                if ply > 0 && e.remaining == remaining && self.engine.prune {
+                    if e.lower == e.upper || e.lower >= beta {
+                        return (e.lower, e.best);
+                    }
+                    if e.upper <= alpha {
+                        return (e.upper, e.best);
+                    }
+                }
+            }
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut children: Vec<(i32, usize, Move, Position)> = moves
+            .enumerate()
+            .map(|(i, m)| (0, i, m, self.game.play(p, m)))
             .collect();
-        if self.engine.order == Order::Best && children.len() > 1 {
-            let hashed = self.table.get(p).copied();
+        if ordered && children.len() > 1 {
+            // Best first for the side to move: the stored best move, then
+            // the child's static evaluation, then corners / few replies.
+            let sign = match p.to_move {
+                Color::Black => -1,
+                Color::White => 1,
+            };
             for ch in &mut children {
-                ch.0 = if Some(ch.1) == hashed {
+                let e = sign * self.engine.eval.evaluate(&self.game, &ch.3);
+                ch.0 = if Some(ch.2) == hashed {
                     i32::MIN
+                } else if remaining == 1 {
+                    // The children are leaves: their evaluations are their values.
+                    e
                 } else {
-                    order_key(&ch.2, ch.1)
+                    100 * e + order_key(&ch.3, ch.2)
                 };
             }
             children.sort_by_key(|ch| ch.0);
@@ -224,23 +265,38 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
             Side::Min => INFINITY,
         };
         let mut best = None;
-        for (_, m, child) in &children {
-            let (v, _) = self.value(child, ply + 1, alpha, beta);
+        let mut best_index = usize::MAX;
+        // At the root an ordered search still returns the first best move
+        // in canonical order (as the counted searches do): a move that
+        // comes before the current best is searched with a window one wider,
+        // so that a tie shows as an exact value.
+        let canonical_ties = ordered && ply == 0;
+        for &(_, index, m, ref child) in &children {
+            let earlier = canonical_ties && index < best_index && best.is_some();
+            let (a, b) = match side {
+                Side::Max if earlier => (alpha.saturating_sub(1), beta),
+                Side::Min if earlier => (alpha, beta.saturating_add(1)),
+                _ => (alpha, beta),
+            };
+            let (v, _) = self.value(child, ply + 1, a, b);
             if self.stopped {
                 return (0, None);
             }
+            let tie = earlier && v == best_value;
             match side {
                 Side::Max => {
-                    if v > best_value {
+                    if v > best_value || tie {
                         best_value = v;
-                        best = Some(*m);
+                        best = Some(m);
+                        best_index = index;
                     }
                     alpha = alpha.max(best_value);
                 }
                 Side::Min => {
-                    if v < best_value {
+                    if v < best_value || tie {
                         best_value = v;
-                        best = Some(*m);
+                        best = Some(m);
+                        best_index = index;
                     }
                     beta = beta.min(best_value);
                 }
@@ -249,10 +305,25 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
                 break;
             }
         }
-        if self.engine.order == Order::Best && self.depth - ply >= 2 {
-            if let Some(m) = best {
-                self.table.insert(*p, m);
-            }
+        if ordered && (self.table.len() < TABLE_LIMIT || self.table.contains_key(p)) {
+            // Fail-soft bounds: at most alpha0 is an upper bound, at least
+            // beta0 a lower bound, in between exact.
+            let (lower, upper) = if best_value <= alpha0 {
+                (-INFINITY, best_value)
+            } else if best_value >= beta0 {
+                (best_value, INFINITY)
+            } else {
+                (best_value, best_value)
+            };
+            self.table.insert(
+                *p,
+                Entry {
+                    remaining,
+                    lower,
+                    upper,
+                    best,
+                },
+            );
         }
         (best_value, best)
     }

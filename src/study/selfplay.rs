@@ -66,7 +66,11 @@ impl Player {
             // Stop a little early: returning the move costs a few
             // microseconds, and the budget is a hard limit.
             let deadline = self.time.map(|t| start + t.mul_f64(0.97));
-            let f = engine.deepen(p, self.depth, deadline);
+            let f = match (self.time, self.depth) {
+                // A fixed depth: one ordered search (deepening would only add nodes).
+                (None, Some(d)) => engine.fixed(p, d),
+                _ => engine.deepen(p, self.depth, deadline),
+            };
             (f.value, f.best, f.nodes, f.depth)
         };
         Choice {

@@ -2,12 +2,14 @@
 //! `match`, `table`, `tournament` and `tree`. Each parses its options with
 //! clap (errors exit with status 2), calls `reversi::study` and formats.
 
+mod ordering;
 mod play;
 mod selfplay;
 mod table;
 mod tournament;
 mod tree;
 
+pub use ordering::run as ordering;
 pub use play::run as play;
 pub use selfplay::run as matches;
 pub use table::run as table;
