@@ -82,10 +82,31 @@ struct Entry {
 
 type Table = HashMap<Position, Entry, BuildHasherDefault<PosHasher>>;
 
+/// What an engine remembers between searches of one game: the best move
+/// and value bounds of searched positions (used with [`Order::Best`]).
+#[derive(Default)]
+pub struct Memory(Table);
+
+impl std::fmt::Debug for Memory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Memory({} positions)", self.0.len())
+    }
+}
+
+impl Memory {
+    /// Forgets everything once the table is full.
+    fn trim(&mut self) {
+        if self.0.len() >= TABLE_LIMIT {
+            self.0.clear();
+        }
+    }
+}
+
 /// The most positions the table holds (about 50 bytes each).
 const TABLE_LIMIT: usize = 2_000_000;
 
 struct Run<'a, E> {
+    table: &'a mut Table,
     engine: &'a Engine<E>,
     game: Reversi,
     depth: u32,
@@ -95,7 +116,6 @@ struct Run<'a, E> {
     /// Whether some line stopped at the depth bound (else the game was
     /// searched to its end and deeper iterations change nothing).
     horizon: bool,
-    table: Table,
 }
 
 /// How often (in nodes) the clock is read.
@@ -105,7 +125,14 @@ impl<E: Evaluator<Reversi>> Engine<E> {
     /// One search to `depth` plies without iterative deepening (and without a
     /// deadline).
     pub fn fixed(&self, root: &Position, depth: u32) -> Found {
-        let mut run = self.run(None);
+        self.fixed_in(root, depth, &mut Memory::default())
+    }
+
+    /// [`Engine::fixed`] remembering best moves and bounds in `memory`
+    /// (which may hold what earlier searches of the same game found).
+    pub fn fixed_in(&self, root: &Position, depth: u32, memory: &mut Memory) -> Found {
+        memory.trim();
+        let mut run = self.run(&mut memory.0);
         run.depth = depth;
         let (value, best) = run.value(root, 0, -INFINITY, INFINITY);
         Found {
@@ -125,7 +152,19 @@ impl<E: Evaluator<Reversi>> Engine<E> {
         max_depth: Option<u32>,
         deadline: Option<Instant>,
     ) -> Found {
-        let mut run = self.run(None);
+        self.deepen_in(root, max_depth, deadline, &mut Memory::default())
+    }
+
+    /// [`Engine::deepen`] with a [`Memory`] kept between searches.
+    pub fn deepen_in(
+        &self,
+        root: &Position,
+        max_depth: Option<u32>,
+        deadline: Option<Instant>,
+        memory: &mut Memory,
+    ) -> Found {
+        memory.trim();
+        let mut run = self.run(&mut memory.0);
         let mut found = Found {
             value: 0,
             best: None,
@@ -155,16 +194,16 @@ impl<E: Evaluator<Reversi>> Engine<E> {
         found
     }
 
-    fn run(&self, deadline: Option<Instant>) -> Run<'_, E> {
+    fn run<'a>(&'a self, table: &'a mut Table) -> Run<'a, E> {
         Run {
             engine: self,
             game: Reversi::DISC_DIFFERENCE,
             depth: 0,
             nodes: 0,
-            deadline,
+            deadline: None,
             stopped: false,
             horizon: false,
-            table: Table::default(),
+            table,
         }
     }
 }
@@ -248,13 +287,13 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
             };
             for ch in &mut children {
                 let e = sign * self.engine.eval.evaluate(&self.game, &ch.3);
-                ch.0 = if Some(ch.2) == hashed {
-                    i32::MIN
-                } else if remaining == 1 {
+                ch.0 = if remaining == 1 {
                     // The children are leaves: their evaluations are their values.
                     e
+                } else if Some(ch.2) == hashed {
+                    i32::MIN
                 } else {
-                    100 * e + order_key(&ch.3, ch.2)
+                    10 * e + order_key(&ch.3, ch.2)
                 };
             }
             children.sort_by_key(|ch| ch.0);
@@ -266,26 +305,14 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
         };
         let mut best = None;
         let mut best_index = usize::MAX;
-        // At the root an ordered search still returns the first best move
-        // in canonical order (as the counted searches do): a move that
-        // comes before the current best is searched with a window one wider,
-        // so that a tie shows as an exact value.
-        let canonical_ties = ordered && ply == 0;
         for &(_, index, m, ref child) in &children {
-            let earlier = canonical_ties && index < best_index && best.is_some();
-            let (a, b) = match side {
-                Side::Max if earlier => (alpha.saturating_sub(1), beta),
-                Side::Min if earlier => (alpha, beta.saturating_add(1)),
-                _ => (alpha, beta),
-            };
-            let (v, _) = self.value(child, ply + 1, a, b);
+            let (v, _) = self.value(child, ply + 1, alpha, beta);
             if self.stopped {
                 return (0, None);
             }
-            let tie = earlier && v == best_value;
             match side {
                 Side::Max => {
-                    if v > best_value || tie {
+                    if v > best_value {
                         best_value = v;
                         best = Some(m);
                         best_index = index;
@@ -293,7 +320,7 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
                     alpha = alpha.max(best_value);
                 }
                 Side::Min => {
-                    if v < best_value || tie {
+                    if v < best_value {
                         best_value = v;
                         best = Some(m);
                         best_index = index;
@@ -303,6 +330,33 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
             }
             if self.engine.prune && alpha >= beta {
                 break;
+            }
+        }
+        if ordered && ply == 0 && self.engine.prune {
+            // The root still returns the first best move in canonical order,
+            // as the counted searches do: each move before the best one is
+            // tested with a null window for a tie (usually answered at once
+            // by the table's bound from the first pass).
+            children.sort_by_key(|ch| ch.1);
+            for &(_, index, m, ref child) in &children {
+                if index >= best_index {
+                    break;
+                }
+                let (lo, hi) = match side {
+                    Side::Max => (best_value - 1, best_value),
+                    Side::Min => (best_value, best_value + 1),
+                };
+                let (v, _) = self.value(child, ply + 1, lo, hi);
+                if self.stopped {
+                    return (0, None);
+                }
+                if v == best_value
+                    || (side == Side::Max && v > best_value)
+                    || (side == Side::Min && v < best_value)
+                {
+                    best = Some(m);
+                    break;
+                }
             }
         }
         if ordered && (self.table.len() < TABLE_LIMIT || self.table.contains_key(p)) {

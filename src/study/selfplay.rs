@@ -7,7 +7,7 @@
 //! [`Order::Best`] or a time budget by the study's [`Engine`] (iterative
 //! deepening, ordered).
 
-use super::engine::{Engine, Order};
+use super::engine::{Engine, Memory, Order};
 use super::eval::Heuristic;
 use crate::board::Square;
 use crate::game::{Game, Value};
@@ -49,6 +49,16 @@ impl Player {
     /// If `p` is terminal, or neither a depth nor a time is set.
     #[must_use]
     pub fn choose(&self, p: &Position) -> Choice {
+        self.choose_in(p, &mut Memory::default())
+    }
+
+    /// [`Player::choose`] with a [`Memory`] of this side's earlier searches
+    /// in the same game (the engine's move ordering uses it).
+    ///
+    /// # Panics
+    /// As [`Player::choose`].
+    #[must_use]
+    pub fn choose_in(&self, p: &Position, memory: &mut Memory) -> Choice {
         let game = Reversi::DISC_DIFFERENCE;
         let start = Instant::now();
         let (value, best, nodes, depth) = if self.time.is_none() && self.order == Order::Natural {
@@ -68,8 +78,8 @@ impl Player {
             let deadline = self.time.map(|t| start + t.mul_f64(0.97));
             let f = match (self.time, self.depth) {
                 // A fixed depth: one ordered search (deepening would only add nodes).
-                (None, Some(d)) => engine.fixed(p, d),
-                _ => engine.deepen(p, self.depth, deadline),
+                (None, Some(d)) => engine.fixed_in(p, d, memory),
+                _ => engine.deepen_in(p, self.depth, deadline, memory),
             };
             (f.value, f.best, f.nodes, f.depth)
         };
@@ -182,12 +192,13 @@ pub fn play_game(
     let mut moves = opening;
     let n_opening = moves.len();
     let mut choices = Vec::new();
+    let mut memories = [Memory::default(), Memory::default()];
     while !game.is_terminal(&p) {
-        let player = match p.to_move {
-            crate::board::Color::Black => black,
-            crate::board::Color::White => white,
+        let (player, memory) = match p.to_move {
+            crate::board::Color::Black => (black, &mut memories[0]),
+            crate::board::Color::White => (white, &mut memories[1]),
         };
-        let c = player.choose(&p);
+        let c = player.choose_in(&p, memory);
         p = game.play(&p, c.mv);
         moves.push(c.mv);
         choices.push(c);

@@ -10,6 +10,7 @@ use anyhow::Result;
 use reversi::board::{Color, Square};
 use reversi::game::Game;
 use reversi::reversi::{Move, Position, Reversi};
+use reversi::study::engine::Memory;
 use reversi::study::selfplay::parse_move;
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -59,6 +60,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = io::stdout().lock();
+    let mut memory = Memory::default();
     writeln!(
         out,
         "Reversi {n}x{n}. You play {}; the computer: {}.\nEnter moves as c4{}; `quit` ends the game.",
@@ -96,7 +98,7 @@ pub fn run(args: &[String]) -> Result<()> {
             Human::White => p.to_move == Color::White,
         };
         let mv = if !human {
-            let c = computer.choose(&p);
+            let c = computer.choose_in(&p, &mut memory);
             writeln!(
                 out,
                 "Computer ({who}) plays {}: value {}, {} nodes, depth {}, {:.3} s",
