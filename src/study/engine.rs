@@ -102,8 +102,8 @@ impl Memory {
     }
 }
 
-/// The most positions the table holds (about 50 bytes each).
-const TABLE_LIMIT: usize = 2_000_000;
+/// The most positions the table holds (about 100 bytes each, with the hash table's slack).
+const TABLE_LIMIT: usize = 1 << 20;
 
 struct Run<'a, E> {
     table: &'a mut Table,
@@ -164,6 +164,10 @@ impl<E: Evaluator<Reversi>> Engine<E> {
         memory: &mut Memory,
     ) -> Found {
         memory.trim();
+        if deadline.is_some() && memory.0.capacity() < TABLE_LIMIT {
+            // Never grow the table (a rehash of a million entries) against the clock.
+            memory.0.reserve(TABLE_LIMIT);
+        }
         let mut run = self.run(&mut memory.0);
         let mut found = Found {
             value: 0,
@@ -359,7 +363,10 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
                 }
             }
         }
-        if ordered && (self.table.len() < TABLE_LIMIT || self.table.contains_key(p)) {
+        if ordered
+            && (self.table.len() < TABLE_LIMIT || self.table.contains_key(p))
+            && self.engine.prune
+        {
             // Fail-soft bounds: at most alpha0 is an upper bound, at least
             // beta0 a lower bound, in between exact.
             let (lower, upper) = if best_value <= alpha0 {
