@@ -2,4 +2,5 @@
 //! contract or subcommand, sharing the helpers of `harness`.
 
 mod harness;
+mod study;
 mod tiny;
