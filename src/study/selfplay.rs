@@ -75,7 +75,7 @@ impl Player {
             };
             // Stop a little early: returning the move costs a few
             // microseconds, and the budget is a hard limit.
-            let deadline = self.time.map(|t| start + t.mul_f64(0.97));
+            let deadline = self.time.map(|t| start + t.mul_f64(0.95));
             let f = match (self.time, self.depth) {
                 // A fixed depth: one ordered search (deepening would only add nodes).
                 (None, Some(d)) => engine.fixed_in(p, d, memory),
