@@ -32,6 +32,9 @@ struct Args {
     /// The opponent's evaluation.
     #[arg(long, value_enum, default_value = "disc")]
     vs: EvalArg,
+    /// The opponent's depth bound (default: the same as --depth).
+    #[arg(long, value_parser = parse_depth)]
+    vs_depth: Option<u32>,
     /// Length of the openings in plies (all of them are played).
     #[arg(long, default_value_t = 4)]
     plies: u32,
@@ -53,7 +56,7 @@ struct Args {
 pub fn run(args: &[String]) -> Result<()> {
     let a: Args = parse("tournament", args);
     let me = player(a.depth, a.time, a.algorithm, a.order, a.eval);
-    let other = player(a.depth, a.time, a.algorithm, a.order, a.vs);
+    let other = player(a.vs_depth.or(a.depth), a.time, a.algorithm, a.order, a.vs);
     let lines = openings(a.size, a.plies);
     let game = Reversi::DISC_DIFFERENCE;
     let (mut wins, mut draws, mut losses, mut margin) = (0u32, 0u32, 0u32, 0i64);
@@ -116,10 +119,11 @@ pub fn run(args: &[String]) -> Result<()> {
         )
     } else {
         format!(
-            "{n}x{n}: {eval} against {vs}, {}, all {} openings of {} plies, both colours\n\
+            "{n}x{n}: {eval} against {vs}{}, {}, all {} openings of {} plies, both colours\n\
              games {total}: {wins} wins, {draws} draws, {losses} losses for {eval} ({rate:.1}% wins)\n\
              as black: {} wins, {} draws, {} losses; as white: {} wins, {} draws, {} losses\n\
              average final margin for {eval}: {avg:+.2} discs\n",
+            a.vs_depth.map_or(String::new(), |d| format!(" at depth {d}")),
             super::describe(&me).replace(&format!(", eval {eval}"), ""),
             lines.len(),
             a.plies,
