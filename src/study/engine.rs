@@ -78,6 +78,8 @@ struct Entry {
     upper: Value,
     /// Its best move.
     best: Option<Move>,
+    /// Whether every line below it reached the end of the game.
+    complete: bool,
 }
 
 type Table = HashMap<Position, Entry, BuildHasherDefault<PosHasher>>;
@@ -268,16 +270,22 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
                 // The same position with the same plies left is the same
                 // subtree: its stored bounds answer without searching.
                 if ply > 0 && e.remaining == remaining && self.engine.prune {
-                    if e.lower == e.upper || e.lower >= beta {
-                        return (e.lower, e.best);
-                    }
-                    if e.upper <= alpha {
-                        return (e.upper, e.best);
+                    let answer = if e.lower == e.upper || e.lower >= beta {
+                        Some(e.lower)
+                    } else if e.upper <= alpha {
+                        Some(e.upper)
+                    } else {
+                        None
+                    };
+                    if let Some(v) = answer {
+                        self.horizon |= !e.complete;
+                        return (v, e.best);
                     }
                 }
             }
         }
         let (alpha0, beta0) = (alpha, beta);
+        let horizon_above = std::mem::replace(&mut self.horizon, false);
         let mut children: Vec<(i32, usize, Move, Position)> = moves
             .enumerate()
             .map(|(i, m)| (0, i, m, self.game.play(p, m)))
@@ -314,9 +322,11 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
             if self.stopped {
                 return (0, None);
             }
+            // Minimax values are exact: keep the canonical first best.
+            let tie = ordered && !self.engine.prune && v == best_value && index < best_index;
             match side {
                 Side::Max => {
-                    if v > best_value {
+                    if v > best_value || tie {
                         best_value = v;
                         best = Some(m);
                         best_index = index;
@@ -324,7 +334,7 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
                     alpha = alpha.max(best_value);
                 }
                 Side::Min => {
-                    if v < best_value {
+                    if v < best_value || tie {
                         best_value = v;
                         best = Some(m);
                         best_index = index;
@@ -383,9 +393,11 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
                     lower,
                     upper,
                     best,
+                    complete: !self.horizon,
                 },
             );
         }
+        self.horizon |= horizon_above;
         (best_value, best)
     }
 }
@@ -468,5 +480,67 @@ mod tests {
         let exact = crate::search::alphabeta(&Reversi::DISC_DIFFERENCE, &Position::start(4));
         assert_eq!(f.value, exact.value);
         assert!(f.depth <= 24, "{}", f.depth);
+    }
+
+    #[test]
+    fn a_passed_deadline_returns_a_finished_iteration() {
+        let game = Reversi::DISC_DIFFERENCE;
+        for size in [4u8, 6, 8] {
+            for order in [Order::Natural, Order::Best] {
+                let e = Engine {
+                    order,
+                    prune: true,
+                    eval: Heuristic::Strong,
+                };
+                for p in positions(size, 5) {
+                    // The clock is read every few hundred nodes, so small
+                    // iterations may still finish; the answer is always
+                    // that of a finished iteration.
+                    let f = e.deepen(&p, None, Some(Instant::now()));
+                    let h = Heuristic::Strong;
+                    let exact =
+                        alphabeta_with(&game, &p, &Limit::depth(f.depth, h), &mut NoObserver);
+                    assert!(f.depth >= 1);
+                    assert_eq!(f.value, exact.value);
+                    assert!(f.best.is_some());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ordered_minimax_keeps_the_canonical_move() {
+        let game = Reversi::DISC_DIFFERENCE;
+        let e = Engine {
+            order: Order::Best,
+            prune: false,
+            eval: Heuristic::Disc,
+        };
+        for p in positions(6, 20) {
+            let lib = minimax_with(
+                &game,
+                &p,
+                &Limit::depth(3, Heuristic::Disc),
+                &mut NoObserver,
+            );
+            let f = e.fixed(&p, 3);
+            assert_eq!((f.value, f.best, f.nodes), (lib.value, lib.best, lib.nodes));
+        }
+    }
+
+    #[test]
+    fn deepening_with_memory_reaches_the_exact_end() {
+        // With the table's answers, "searched to the end" must still mean it.
+        let e = Engine {
+            order: Order::Best,
+            prune: true,
+            eval: Heuristic::Strong,
+        };
+        let mut memory = Memory::default();
+        let game = Reversi::DISC_DIFFERENCE;
+        for p in positions(4, 30) {
+            let f = e.deepen_in(&p, None, None, &mut memory);
+            assert_eq!(f.value, crate::search::alphabeta(&game, &p).value, "{p:?}");
+        }
     }
 }
