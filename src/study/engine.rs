@@ -166,7 +166,7 @@ impl<E: Evaluator<Reversi>> Engine<E> {
         memory: &mut Memory,
     ) -> Found {
         memory.trim();
-        if deadline.is_some() && memory.0.capacity() < TABLE_LIMIT {
+        if deadline.is_some() && self.order == Order::Best && memory.0.capacity() < TABLE_LIMIT {
             // Never grow the table (a rehash of a million entries) against the clock.
             memory.0.reserve(TABLE_LIMIT);
         }
