@@ -29,5 +29,6 @@ pub mod game;
 pub mod reversi;
 pub mod rng;
 pub mod search;
+pub mod study;
 pub mod treblecross;
 pub mod usc;

@@ -4,6 +4,7 @@
 //! once, by [`exit`].
 
 mod play;
+mod study;
 mod tiny;
 mod usc;
 
@@ -40,6 +41,12 @@ Usage:
   reversi -t TASK -d DEPTH -i INPUT -op MOVES -ol LOG
                                 the 8x8 contract: play the game from INPUT
   reversi usc-report INPUT...   the 8x8 contract's analysis tables
+  reversi play --size 8 ...     play 4x4/6x6/8x8 with options (see play --help)
+  reversi match [OPTIONS]       the computer against itself (--json)
+  reversi table [OPTIONS]       final scores for black depth x white depth
+  reversi tournament [OPTIONS]  one evaluation against another, all openings
+  reversi ordering [OPTIONS]    nodes of natural vs ordered alpha-beta
+  reversi tree FLAG PLAYER BOARD  the tree of FLAG 300/500 as Graphviz DOT
 
 The Tiny contract:
   PLAYER is 1 (dark, MAX) or 2 (light, MIN); BOARD is 16 characters 0/1/2
@@ -82,6 +89,12 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("play") if args.len() == 1 => play::run(),
         Some("usc-report") => usc::report(&args[1..]),
         Some(a) if a.starts_with('-') => usc::run(&args),
+        Some("play") if args.len() > 1 => study::play(&args[1..]),
+        Some("match") => study::matches(&args[1..]),
+        Some("table") => study::table(&args[1..]),
+        Some("tournament") => study::tournament(&args[1..]),
+        Some("tree") => study::tree(&args[1..]),
+        Some("ordering") => study::ordering(&args[1..]),
         Some(_) => tiny::run(&args),
     }
 }

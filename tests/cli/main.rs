@@ -3,6 +3,7 @@
 
 mod harness;
 mod play;
+mod study;
 mod tiny;
 mod treblecross;
 mod usc;

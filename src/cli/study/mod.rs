@@ -1,0 +1,216 @@
+//! The depth study's subcommands (SPEC section D): `play` with options,
+//! `match`, `table`, `tournament` and `tree`. Each parses its options with
+//! clap (errors exit with status 2), calls `reversi::study` and formats.
+
+mod ordering;
+mod play;
+mod selfplay;
+mod table;
+mod tournament;
+mod tree;
+
+pub use ordering::run as ordering;
+pub use play::run as play;
+pub use selfplay::run as matches;
+pub use table::run as table;
+pub use tournament::run as tournament;
+pub use tree::run as tree;
+
+use reversi::board::{Board, Color};
+use reversi::reversi::Move;
+use reversi::search::Algorithm;
+use reversi::study::engine::Order;
+use reversi::study::eval::Heuristic;
+use reversi::study::selfplay::Player;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// `--algorithm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AlgorithmArg {
+    /// Plain minimax.
+    Minimax,
+    /// Alpha-beta pruning.
+    Alphabeta,
+}
+
+impl AlgorithmArg {
+    fn get(self) -> Algorithm {
+        match self {
+            AlgorithmArg::Minimax => Algorithm::Minimax,
+            AlgorithmArg::Alphabeta => Algorithm::AlphaBeta,
+        }
+    }
+}
+
+/// `--order`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OrderArg {
+    /// Reading order of the squares (the library's counted searches).
+    Natural,
+    /// Previous iteration's best move, corners, fewest opponent replies.
+    Best,
+}
+
+impl OrderArg {
+    fn get(self) -> Order {
+        match self {
+            OrderArg::Natural => Order::Natural,
+            OrderArg::Best => Order::Best,
+        }
+    }
+}
+
+/// `--eval`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalArg {
+    /// Disc difference (the study's `h`).
+    Disc,
+    /// Positional weights.
+    Weights,
+    /// Mobility, corners, stability, parity.
+    Strong,
+}
+
+impl EvalArg {
+    fn get(self) -> Heuristic {
+        match self {
+            EvalArg::Disc => Heuristic::Disc,
+            EvalArg::Weights => Heuristic::Weights,
+            EvalArg::Strong => Heuristic::Strong,
+        }
+    }
+}
+
+/// Parses `--size`: 4, 6 or 8.
+fn parse_size(s: &str) -> Result<u8, String> {
+    match s {
+        "4" => Ok(4),
+        "6" => Ok(6),
+        "8" => Ok(8),
+        _ => Err(format!("{s:?} is not a board size (4, 6 or 8)")),
+    }
+}
+
+/// Parses a depth bound: a whole number of plies, at least 1.
+fn parse_depth(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(d) if d >= 1 => Ok(d),
+        _ => Err(format!(
+            "{s:?} is not a depth (a whole number of plies, at least 1)"
+        )),
+    }
+}
+
+/// Parses `--time SECS`: a positive number of seconds.
+fn parse_time(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() && t < 1e6 => Ok(Duration::from_secs_f64(t)),
+        _ => Err(format!("{s:?} is not a positive number of seconds")),
+    }
+}
+
+/// A side's settings: with a time budget the depth only caps the search;
+/// without one the depth defaults to 4.
+fn player(
+    depth: Option<u32>,
+    time: Option<Duration>,
+    algorithm: AlgorithmArg,
+    order: OrderArg,
+    eval: EvalArg,
+) -> Player {
+    Player {
+        depth: depth.or(if time.is_none() { Some(4) } else { None }),
+        time,
+        algorithm: algorithm.get(),
+        order: order.get(),
+        eval: eval.get(),
+    }
+}
+
+/// A short description of a side's settings.
+fn describe(p: &Player) -> String {
+    let mut s = String::new();
+    if let Some(d) = p.depth {
+        let _ = write!(s, "depth {d}");
+    }
+    if let Some(t) = p.time {
+        let _ = write!(
+            s,
+            "{}time {} s",
+            if s.is_empty() { "" } else { ", " },
+            t.as_secs_f64()
+        );
+    }
+    let alg = match p.algorithm {
+        Algorithm::Minimax => "minimax",
+        Algorithm::AlphaBeta => "alphabeta",
+    };
+    let order = match p.order {
+        Order::Natural => "natural",
+        Order::Best => "best",
+    };
+    let _ = write!(s, ", {alg}, order {order}, eval {}", p.eval);
+    s
+}
+
+/// The board with column letters and row numbers; empty squares `.`,
+/// squares in `marks` `*`.
+fn board_picture(board: &Board, marks: u64) -> String {
+    let n = board.size();
+    let mut s = String::from("   ");
+    for c in 0..n {
+        let _ = write!(s, " {}", (b'a' + c) as char);
+    }
+    s.push('\n');
+    for r in 0..n {
+        let _ = write!(s, "{:>3}", r + 1);
+        for c in 0..n {
+            let sq = reversi::board::Square::new(r, c);
+            let ch = match board.get(sq) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None if marks & sq.bit() != 0 => '*',
+                None => '.',
+            };
+            let _ = write!(s, " {ch}");
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// `black` or `white`.
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// Who won a game with final `score` (black minus white).
+fn verdict(score: i32) -> &'static str {
+    match score.signum() {
+        1 => "black wins",
+        -1 => "white wins",
+        _ => "draw",
+    }
+}
+
+/// Moves as a JSON array of strings.
+fn json_moves(moves: &[Move]) -> String {
+    let items: Vec<String> = moves.iter().map(|m| format!("\"{m}\"")).collect();
+    format!("[{}]", items.join(","))
+}
+
+/// Numbers as a JSON array.
+fn json_array<T: std::fmt::Display>(xs: impl IntoIterator<Item = T>) -> String {
+    let items: Vec<String> = xs.into_iter().map(|x| x.to_string()).collect();
+    format!("[{}]", items.join(","))
+}
+
+/// Parses `args` (without the subcommand) with clap as `reversi NAME`;
+/// clap prints help or errors itself and exits (status 2 on errors).
+fn parse<P: clap::Parser>(name: &str, args: &[String]) -> P {
+    P::parse_from(std::iter::once(format!("reversi {name}")).chain(args.iter().cloned()))
+}

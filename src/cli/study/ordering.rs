@@ -1,0 +1,105 @@
+//! `reversi ordering`: the pruning gain of move ordering, measured on the
+//! same positions: a natural-order alpha-beta game is played, and at each of
+//! its positions alpha-beta runs in natural order, with ordered moves at the
+//! full depth, and with ordered iterative deepening (all iterations counted).
+
+use super::{json_array, parse, parse_depth, parse_size, EvalArg};
+use crate::cli::write_stdout;
+use anyhow::Result;
+use reversi::game::Game;
+use reversi::reversi::{Position, Reversi};
+use reversi::search::{alphabeta_with, Limit, NoObserver};
+use reversi::study::engine::{Engine, Order};
+use std::fmt::Write as _;
+
+/// The ordering measurement.
+#[derive(clap::Parser, Debug)]
+#[command(
+    name = "reversi ordering",
+    about = "Nodes of alpha-beta in natural order vs ordered, on the positions of one game"
+)]
+struct Args {
+    /// Board size: 4, 6 or 8.
+    #[arg(long, default_value = "6", value_parser = parse_size)]
+    size: u8,
+    /// Depth bound in plies.
+    #[arg(long, default_value = "6", value_parser = parse_depth)]
+    depth: u32,
+    /// Evaluation at the depth bound.
+    #[arg(long, value_enum, default_value = "disc")]
+    eval: EvalArg,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `reversi ordering ARGS`.
+pub fn run(args: &[String]) -> Result<()> {
+    let a: Args = parse("ordering", args);
+    let game = Reversi::DISC_DIFFERENCE;
+    let eval = a.eval.get();
+    let engine = Engine {
+        order: Order::Best,
+        prune: true,
+        eval,
+    };
+    let mut p = Position::start(a.size);
+    let (mut natural, mut fixed, mut deep) = (Vec::new(), Vec::new(), Vec::new());
+    let mut moves = Vec::new();
+    while !game.is_terminal(&p) {
+        let lib = alphabeta_with(&game, &p, &Limit::depth(a.depth, eval), &mut NoObserver);
+        let f = engine.fixed(&p, a.depth);
+        let d = engine.deepen(&p, Some(a.depth), None);
+        assert_eq!(f.value, lib.value, "ordering changed a value");
+        natural.push(lib.nodes);
+        fixed.push(f.nodes);
+        deep.push(d.nodes);
+        let mv = lib.best.expect("a move");
+        moves.push(mv);
+        p = game.play(&p, mv);
+    }
+    let (tn, tf, td): (u64, u64, u64) =
+        (natural.iter().sum(), fixed.iter().sum(), deep.iter().sum());
+    let out = if a.json {
+        format!(
+            "{{\"size\":{},\"depth\":{},\"natural\":{},\"ordered\":{},\"deepening\":{},\"total_natural\":{tn},\"total_ordered\":{tf},\"total_deepening\":{td}}}\n",
+            a.size,
+            a.depth,
+            json_array(&natural),
+            json_array(&fixed),
+            json_array(&deep)
+        )
+    } else {
+        let mut s = format!(
+            "{n}x{n}, alpha-beta depth {}, eval {}: nodes per move on the natural-order game\n{:>4} {:<5} {:>10} {:>10} {:>10}\n",
+            a.depth,
+            eval,
+            "ply",
+            "move",
+            "natural",
+            "ordered",
+            "ordered+ID",
+            n = a.size
+        );
+        for (i, m) in moves.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "{:>4} {:<5} {:>10} {:>10} {:>10}",
+                i + 1,
+                m.to_string(),
+                natural[i],
+                fixed[i],
+                deep[i]
+            );
+        }
+        let pct = |x: u64| 100.0 * x as f64 / tn as f64;
+        let _ = writeln!(
+            s,
+            "total     {tn:>10} {tf:>10} {td:>10}\nshare of natural: ordered {:.1}%, ordered with iterative deepening {:.1}%",
+            pct(tf),
+            pct(td)
+        );
+        s
+    };
+    write_stdout(&out)
+}

@@ -1,0 +1,105 @@
+//! `reversi table`: the study's table of final scores, black depth x white
+//! depth, with the nodes each game took. Progress goes to stderr.
+
+use super::{json_array, parse, parse_depth, parse_size, player, AlgorithmArg, EvalArg, OrderArg};
+use crate::cli::write_stdout;
+use anyhow::Result;
+use reversi::study::selfplay::{play_game, play_opening};
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// The depth table.
+#[derive(clap::Parser, Debug)]
+#[command(
+    name = "reversi table",
+    about = "Final scores for black depth x white depth"
+)]
+struct Args {
+    /// Board size: 4, 6 or 8.
+    #[arg(long, default_value = "4", value_parser = parse_size)]
+    size: u8,
+    /// The depths, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "4,6,8", value_parser = parse_depth)]
+    depths: Vec<u32>,
+    /// Search algorithm.
+    #[arg(long, value_enum, default_value = "alphabeta")]
+    algorithm: AlgorithmArg,
+    /// Move ordering.
+    #[arg(long, value_enum, default_value = "natural")]
+    order: OrderArg,
+    /// Evaluation at the depth bound.
+    #[arg(long, value_enum, default_value = "disc")]
+    eval: EvalArg,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Runs `reversi table ARGS`.
+pub fn run(args: &[String]) -> Result<()> {
+    let a: Args = parse("table", args);
+    let (start, _) = play_opening(a.size, "").expect("empty opening");
+    let k = a.depths.len();
+    let mut scores = vec![vec![0; k]; k];
+    let mut nodes = vec![vec![0u64; k]; k];
+    let t0 = Instant::now();
+    for (i, &bd) in a.depths.iter().enumerate() {
+        for (j, &wd) in a.depths.iter().enumerate() {
+            let black = player(Some(bd), None, a.algorithm, a.order, a.eval);
+            let white = player(Some(wd), None, a.algorithm, a.order, a.eval);
+            let r = play_game(start, Vec::new(), &black, &white, |_| {});
+            scores[i][j] = r.score;
+            nodes[i][j] = r.nodes();
+            if !a.quiet {
+                eprintln!(
+                    "table: game {}/{}: black depth {bd}, white depth {wd}: score {}, {} nodes ({:.1} s elapsed)",
+                    i * k + j + 1,
+                    k * k,
+                    r.score,
+                    r.nodes(),
+                    t0.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
+    let alg = format!("{:?}", a.algorithm).to_lowercase();
+    let order = format!("{:?}", a.order).to_lowercase();
+    let eval = format!("{:?}", a.eval).to_lowercase();
+    let out = if a.json {
+        format!(
+            "{{\"size\":{},\"algorithm\":\"{alg}\",\"order\":\"{order}\",\"eval\":\"{eval}\",\"depths\":{},\"scores\":{},\"nodes\":{}}}\n",
+            a.size,
+            json_array(&a.depths),
+            json_array(scores.iter().map(json_array)),
+            json_array(nodes.iter().map(json_array)),
+        )
+    } else {
+        let mut s = format!(
+            "{n}x{n}, {alg}, order {order}, eval {eval}\n\nFinal score (black minus white); rows: black's depth, columns: white's depth\n",
+            n = a.size
+        );
+        grid(&mut s, &a.depths, &scores);
+        s.push_str("\nNodes per game (both sides)\n");
+        grid(&mut s, &a.depths, &nodes);
+        s
+    };
+    write_stdout(&out)
+}
+
+fn grid<T: std::fmt::Display>(s: &mut String, depths: &[u32], cells: &[Vec<T>]) {
+    let _ = write!(s, "{:>8}", "B \\ W");
+    for d in depths {
+        let _ = write!(s, " {d:>12}");
+    }
+    s.push('\n');
+    for (d, row) in depths.iter().zip(cells) {
+        let _ = write!(s, "{d:>8}");
+        for v in row {
+            let _ = write!(s, " {v:>12}");
+        }
+        s.push('\n');
+    }
+}

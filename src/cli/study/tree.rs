@@ -1,0 +1,69 @@
+//! `reversi tree FLAG PLAYER BOARD`: the tree that the Tiny contract's FLAG
+//! 300 (minimax) or 500 (alpha-beta) searches, as Graphviz DOT on stdout.
+
+use super::{parse, parse_depth, EvalArg};
+use crate::cli::{usage, write_stdout};
+use anyhow::Result;
+use reversi::board::{Board, Color};
+use reversi::reversi::{Position, Reversi};
+use reversi::search::{Algorithm, Limit};
+use reversi::study::tree::DotTree;
+
+/// The searched tree as DOT.
+#[derive(clap::Parser, Debug)]
+#[command(
+    name = "reversi tree",
+    about = "The tree searched by FLAG 300 (minimax) or 500 (alpha-beta) as Graphviz DOT"
+)]
+struct Args {
+    /// 300 (minimax) or 500 (alpha-beta).
+    flag: String,
+    /// 1 (dark, MAX) or 2 (light, MIN) to move.
+    player: String,
+    /// The board as 16, 36 or 64 digits 0/1/2 in reading order.
+    board: String,
+    /// Depth bound in plies: searches the study's game (disc difference at
+    /// the end, the evaluation at the bound) instead of the Tiny contract's
+    /// win/loss game to the end.
+    #[arg(long, value_parser = parse_depth)]
+    depth: Option<u32>,
+    /// Evaluation at the depth bound.
+    #[arg(long, value_enum, default_value = "disc")]
+    eval: EvalArg,
+}
+
+/// Runs `reversi tree ARGS`.
+pub fn run(args: &[String]) -> Result<()> {
+    let a: Args = parse("tree", args);
+    let algorithm = match a.flag.as_str() {
+        "300" => Algorithm::Minimax,
+        "500" => Algorithm::AlphaBeta,
+        f => {
+            return usage(format!(
+                "FLAG {f:?} is not 300 (minimax) or 500 (alpha-beta)"
+            ))
+        }
+    };
+    let to_move = match a.player.as_str() {
+        "1" => Color::Black,
+        "2" => Color::White,
+        p => return usage(format!("PLAYER {p:?} is not 1 (dark) or 2 (light)")),
+    };
+    let board = match Board::from_digits(&a.board) {
+        Ok(b) => b,
+        Err(e) => return usage(format!("BOARD {:?} {e}; use the digits 0, 1, 2", a.board)),
+    };
+    let root = Position { board, to_move };
+    let dot = if let Some(d) = a.depth {
+        let game = Reversi::DISC_DIFFERENCE;
+        let mut t = DotTree::new(&game);
+        algorithm.run(&game, &root, &Limit::depth(d, a.eval.get()), &mut t);
+        t.to_dot()
+    } else {
+        let game = Reversi::WIN_LOSS;
+        let mut t = DotTree::new(&game);
+        algorithm.run(&game, &root, &Limit::NONE, &mut t);
+        t.to_dot()
+    };
+    write_stdout(&dot)
+}

@@ -1,0 +1,546 @@
+//! The study's engine search: alpha-beta (or minimax) on
+//! [`Reversi::DISC_DIFFERENCE`] with move ordering and iterative deepening,
+//! stoppable by a deadline.
+//!
+//! It searches the same tree as the library's counted searches (a pass is a
+//! ply; at the depth bound a position gets the evaluation; a finished game
+//! its final disc difference) and counts every visited state, so at the same
+//! depth it finds the same value. With [`Order::Natural`] and a single
+//! iteration it visits exactly the nodes of [`crate::search::alphabeta_with`].
+
+use crate::board::{Color, Square};
+use crate::game::{Evaluator, Game, Side, Value, INFINITY};
+use crate::reversi::{Move, Position, Reversi};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
+
+/// The order in which successors are searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// The game's canonical order (reading order of the squares).
+    Natural,
+    /// Best first: the best move of the previous iteration at this position,
+    /// then corners, then moves that leave the opponent the fewest replies;
+    /// squares next to empty corners last.
+    Best,
+}
+
+/// What one engine search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The value of the deepest finished iteration (black's point of view).
+    pub value: Value,
+    /// Its first best move; `None` at a terminal root.
+    pub best: Option<Move>,
+    /// States visited, over all iterations (the stopped one included).
+    pub nodes: u64,
+    /// The depth of the deepest finished iteration.
+    pub depth: u32,
+}
+
+/// The settings of an engine search.
+#[derive(Clone, Copy, Debug)]
+pub struct Engine<E> {
+    /// Successor order.
+    pub order: Order,
+    /// Prune (alpha-beta) or not (minimax).
+    pub prune: bool,
+    /// The evaluation at the depth bound.
+    pub eval: E,
+}
+
+/// A fast hasher for positions (the derived `Hash` writes two words and a few bytes).
+#[derive(Default)]
+struct PosHasher(u64);
+
+impl Hasher for PosHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// What the table remembers of a searched position.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// Plies that were left below it.
+    remaining: u32,
+    /// Bounds on its value for that many plies.
+    lower: Value,
+    upper: Value,
+    /// Its best move.
+    best: Option<Move>,
+    /// Whether every line below it reached the end of the game.
+    complete: bool,
+}
+
+type Table = HashMap<Position, Entry, BuildHasherDefault<PosHasher>>;
+
+/// What an engine remembers between searches of one game: the best move
+/// and value bounds of searched positions (used with [`Order::Best`]).
+#[derive(Default)]
+pub struct Memory(Table);
+
+impl std::fmt::Debug for Memory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Memory({} positions)", self.0.len())
+    }
+}
+
+impl Memory {
+    /// Forgets everything once the table is full.
+    fn trim(&mut self) {
+        if self.0.len() >= TABLE_LIMIT {
+            self.0.clear();
+        }
+    }
+}
+
+/// The most positions the table holds (about 100 bytes each, with the hash table's slack).
+const TABLE_LIMIT: usize = 1 << 20;
+
+struct Run<'a, E> {
+    table: &'a mut Table,
+    engine: &'a Engine<E>,
+    game: Reversi,
+    depth: u32,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    /// Whether some line stopped at the depth bound (else the game was
+    /// searched to its end and deeper iterations change nothing).
+    horizon: bool,
+}
+
+/// How often (in nodes) the clock is read.
+const CLOCK_EVERY: u64 = 256;
+
+impl<E: Evaluator<Reversi>> Engine<E> {
+    /// One search to `depth` plies without iterative deepening (and without a
+    /// deadline).
+    pub fn fixed(&self, root: &Position, depth: u32) -> Found {
+        self.fixed_in(root, depth, &mut Memory::default())
+    }
+
+    /// [`Engine::fixed`] remembering best moves and bounds in `memory`
+    /// (which may hold what earlier searches of the same game found).
+    pub fn fixed_in(&self, root: &Position, depth: u32, memory: &mut Memory) -> Found {
+        memory.trim();
+        let mut run = self.run(&mut memory.0);
+        run.depth = depth;
+        let (value, best) = run.value(root, 0, -INFINITY, INFINITY);
+        Found {
+            value,
+            best,
+            nodes: run.nodes,
+            depth,
+        }
+    }
+
+    /// Iterative deepening: depths 1, 2, ... up to `max_depth` (or until the
+    /// game is searched to its end), stopped at `deadline` if given. Returns
+    /// the result of the deepest finished iteration; depth 1 always finishes.
+    pub fn deepen(
+        &self,
+        root: &Position,
+        max_depth: Option<u32>,
+        deadline: Option<Instant>,
+    ) -> Found {
+        self.deepen_in(root, max_depth, deadline, &mut Memory::default())
+    }
+
+    /// [`Engine::deepen`] with a [`Memory`] kept between searches.
+    pub fn deepen_in(
+        &self,
+        root: &Position,
+        max_depth: Option<u32>,
+        deadline: Option<Instant>,
+        memory: &mut Memory,
+    ) -> Found {
+        memory.trim();
+        if deadline.is_some() && self.order == Order::Best && memory.0.capacity() < TABLE_LIMIT {
+            // Never grow the table (a rehash of a million entries) against the clock.
+            memory.0.reserve(TABLE_LIMIT);
+        }
+        let mut run = self.run(&mut memory.0);
+        let mut found = Found {
+            value: 0,
+            best: None,
+            nodes: 0,
+            depth: 0,
+        };
+        let max = max_depth.unwrap_or(u32::MAX).max(1);
+        for depth in 1..=max {
+            run.depth = depth;
+            run.horizon = false;
+            run.deadline = if depth > 1 { deadline } else { None };
+            let (value, best) = run.value(root, 0, -INFINITY, INFINITY);
+            if run.stopped {
+                break;
+            }
+            found = Found {
+                value,
+                best,
+                nodes: 0,
+                depth,
+            };
+            if !run.horizon {
+                break;
+            }
+        }
+        found.nodes = run.nodes;
+        found
+    }
+
+    fn run<'a>(&'a self, table: &'a mut Table) -> Run<'a, E> {
+        Run {
+            engine: self,
+            game: Reversi::DISC_DIFFERENCE,
+            depth: 0,
+            nodes: 0,
+            deadline: None,
+            stopped: false,
+            horizon: false,
+            table,
+        }
+    }
+}
+
+/// The ordering key of a move (smaller first).
+fn order_key(child: &Position, mv: Move) -> i32 {
+    let Move::Place(sq) = mv else { return 0 };
+    let b = &child.board;
+    let n = b.size();
+    let (r, c) = (sq.row(), sq.col());
+    let edge = |x: u8| x == 0 || x == n - 1;
+    let near = |x: u8| x <= 1 || x >= n - 2;
+    let mut key = 10 * b.moves(child.to_move).count_ones() as i32;
+    if edge(r) && edge(c) {
+        key -= 1000;
+    } else if near(r) && near(c) {
+        // Next to a corner: bad unless that corner is taken.
+        let cr = if r <= 1 { 0 } else { n - 1 };
+        let cc = if c <= 1 { 0 } else { n - 1 };
+        if b.get(Square::new(cr, cc)).is_none() {
+            key += if edge(r) || edge(c) { 200 } else { 500 };
+        }
+    }
+    key
+}
+
+impl<E: Evaluator<Reversi>> Run<'_, E> {
+    fn value(
+        &mut self,
+        p: &Position,
+        ply: u32,
+        mut alpha: Value,
+        mut beta: Value,
+    ) -> (Value, Option<Move>) {
+        self.nodes += 1;
+        if let Some(d) = self.deadline {
+            if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= d {
+                self.stopped = true;
+            }
+        }
+        if self.stopped {
+            return (0, None);
+        }
+        let mut moves = self.game.moves(p).peekable();
+        if moves.peek().is_none() {
+            return (self.game.utility(p), None);
+        }
+        if ply == self.depth {
+            self.horizon = true;
+            return (self.engine.eval.evaluate(&self.game, p), None);
+        }
+        let remaining = self.depth - ply;
+        let ordered = self.engine.order == Order::Best;
+        let mut hashed = None;
+        if ordered {
+            if let Some(e) = self.table.get(p) {
+                hashed = e.best;
+                // The same position with the same plies left is the same
+                // subtree: its stored bounds answer without searching.
+                if ply > 0 && e.remaining == remaining && self.engine.prune {
+                    let answer = if e.lower == e.upper || e.lower >= beta {
+                        Some(e.lower)
+                    } else if e.upper <= alpha {
+                        Some(e.upper)
+                    } else {
+                        None
+                    };
+                    if let Some(v) = answer {
+                        self.horizon |= !e.complete;
+                        return (v, e.best);
+                    }
+                }
+            }
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let horizon_above = std::mem::replace(&mut self.horizon, false);
+        let mut children: Vec<(i32, usize, Move, Position)> = moves
+            .enumerate()
+            .map(|(i, m)| (0, i, m, self.game.play(p, m)))
+            .collect();
+        if ordered && children.len() > 1 {
+            // Best first for the side to move: the stored best move, then
+            // the child's static evaluation, then corners / few replies.
+            let sign = match p.to_move {
+                Color::Black => -1,
+                Color::White => 1,
+            };
+            for ch in &mut children {
+                let e = sign * self.engine.eval.evaluate(&self.game, &ch.3);
+                ch.0 = if remaining == 1 {
+                    // The children are leaves: their evaluations are their values.
+                    e
+                } else if Some(ch.2) == hashed {
+                    i32::MIN
+                } else {
+                    10 * e + order_key(&ch.3, ch.2)
+                };
+            }
+            children.sort_by_key(|ch| ch.0);
+        }
+        let side = self.game.side(p);
+        let mut best_value = match side {
+            Side::Max => -INFINITY,
+            Side::Min => INFINITY,
+        };
+        let mut best = None;
+        let mut best_index = usize::MAX;
+        for &(_, index, m, ref child) in &children {
+            let (v, _) = self.value(child, ply + 1, alpha, beta);
+            if self.stopped {
+                return (0, None);
+            }
+            // Minimax values are exact: keep the canonical first best.
+            let tie = ordered && !self.engine.prune && v == best_value && index < best_index;
+            match side {
+                Side::Max => {
+                    if v > best_value || tie {
+                        best_value = v;
+                        best = Some(m);
+                        best_index = index;
+                    }
+                    alpha = alpha.max(best_value);
+                }
+                Side::Min => {
+                    if v < best_value || tie {
+                        best_value = v;
+                        best = Some(m);
+                        best_index = index;
+                    }
+                    beta = beta.min(best_value);
+                }
+            }
+            if self.engine.prune && alpha >= beta {
+                break;
+            }
+        }
+        if ordered && ply == 0 && self.engine.prune {
+            // The root still returns the first best move in canonical order,
+            // as the counted searches do: each move before the best one is
+            // tested with a null window for a tie (usually answered at once
+            // by the table's bound from the first pass).
+            children.sort_by_key(|ch| ch.1);
+            for &(_, index, m, ref child) in &children {
+                if index >= best_index {
+                    break;
+                }
+                let (lo, hi) = match side {
+                    Side::Max => (best_value - 1, best_value),
+                    Side::Min => (best_value, best_value + 1),
+                };
+                let (v, _) = self.value(child, ply + 1, lo, hi);
+                if self.stopped {
+                    return (0, None);
+                }
+                if v == best_value
+                    || (side == Side::Max && v > best_value)
+                    || (side == Side::Min && v < best_value)
+                {
+                    best = Some(m);
+                    break;
+                }
+            }
+        }
+        if ordered
+            && (self.table.len() < TABLE_LIMIT || self.table.contains_key(p))
+            && self.engine.prune
+        {
+            // Fail-soft bounds: at most alpha0 is an upper bound, at least
+            // beta0 a lower bound, in between exact.
+            let (lower, upper) = if best_value <= alpha0 {
+                (-INFINITY, best_value)
+            } else if best_value >= beta0 {
+                (best_value, INFINITY)
+            } else {
+                (best_value, best_value)
+            };
+            self.table.insert(
+                *p,
+                Entry {
+                    remaining,
+                    lower,
+                    upper,
+                    best,
+                    complete: !self.horizon,
+                },
+            );
+        }
+        self.horizon |= horizon_above;
+        (best_value, best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{alphabeta_with, minimax_with, Limit, NoObserver};
+    use crate::study::eval::Heuristic;
+
+    fn positions(size: u8, count: usize) -> Vec<Position> {
+        let game = Reversi::DISC_DIFFERENCE;
+        let mut out = Vec::new();
+        let mut x = 7u64;
+        let mut p = Position::start(size);
+        while out.len() < count {
+            if game.is_terminal(&p) {
+                p = Position::start(size);
+            }
+            out.push(p);
+            let moves: Vec<_> = game.moves(&p).collect();
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            p = game.play(&p, moves[(x >> 33) as usize % moves.len()]);
+        }
+        out
+    }
+
+    #[test]
+    fn natural_order_is_the_counted_alphabeta() {
+        let game = Reversi::DISC_DIFFERENCE;
+        for size in [4u8, 6] {
+            for h in [Heuristic::Disc, Heuristic::Strong] {
+                let e = Engine {
+                    order: Order::Natural,
+                    prune: true,
+                    eval: h,
+                };
+                for p in positions(size, 25) {
+                    let lib = alphabeta_with(&game, &p, &Limit::depth(4, h), &mut NoObserver);
+                    let f = e.fixed(&p, 4);
+                    assert_eq!((f.value, f.best, f.nodes), (lib.value, lib.best, lib.nodes));
+                    let m = Engine { prune: false, ..e }.fixed(&p, 3);
+                    let lib = minimax_with(&game, &p, &Limit::depth(3, h), &mut NoObserver);
+                    assert_eq!((m.value, m.best, m.nodes), (lib.value, lib.best, lib.nodes));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ordering_and_deepening_keep_the_value() {
+        let game = Reversi::DISC_DIFFERENCE;
+        for size in [4u8, 6, 8] {
+            for h in [Heuristic::Disc, Heuristic::Weights, Heuristic::Strong] {
+                let e = Engine {
+                    order: Order::Best,
+                    prune: true,
+                    eval: h,
+                };
+                for p in positions(size, 12) {
+                    let depth = if size == 8 { 4 } else { 5 };
+                    let lib = alphabeta_with(&game, &p, &Limit::depth(depth, h), &mut NoObserver);
+                    assert_eq!(e.fixed(&p, depth).value, lib.value);
+                    let f = e.deepen(&p, Some(depth), None);
+                    assert_eq!(f.value, lib.value);
+                    assert!(f.depth <= depth);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deepening_stops_at_the_end_of_the_game() {
+        let e = Engine {
+            order: Order::Best,
+            prune: true,
+            eval: Heuristic::Disc,
+        };
+        let f = e.deepen(&Position::start(4), None, None);
+        let exact = crate::search::alphabeta(&Reversi::DISC_DIFFERENCE, &Position::start(4));
+        assert_eq!(f.value, exact.value);
+        assert!(f.depth <= 24, "{}", f.depth);
+    }
+
+    #[test]
+    fn a_passed_deadline_returns_a_finished_iteration() {
+        let game = Reversi::DISC_DIFFERENCE;
+        for size in [4u8, 6, 8] {
+            for order in [Order::Natural, Order::Best] {
+                let e = Engine {
+                    order,
+                    prune: true,
+                    eval: Heuristic::Strong,
+                };
+                for p in positions(size, 5) {
+                    // The clock is read every few hundred nodes, so small
+                    // iterations may still finish; the answer is always
+                    // that of a finished iteration.
+                    let f = e.deepen(&p, None, Some(Instant::now()));
+                    let h = Heuristic::Strong;
+                    let exact =
+                        alphabeta_with(&game, &p, &Limit::depth(f.depth, h), &mut NoObserver);
+                    assert!(f.depth >= 1);
+                    assert_eq!(f.value, exact.value);
+                    assert!(f.best.is_some());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ordered_minimax_keeps_the_canonical_move() {
+        let game = Reversi::DISC_DIFFERENCE;
+        let e = Engine {
+            order: Order::Best,
+            prune: false,
+            eval: Heuristic::Disc,
+        };
+        for p in positions(6, 20) {
+            let lib = minimax_with(
+                &game,
+                &p,
+                &Limit::depth(3, Heuristic::Disc),
+                &mut NoObserver,
+            );
+            let f = e.fixed(&p, 3);
+            assert_eq!((f.value, f.best, f.nodes), (lib.value, lib.best, lib.nodes));
+        }
+    }
+
+    #[test]
+    fn deepening_with_memory_reaches_the_exact_end() {
+        // With the table's answers, "searched to the end" must still mean it.
+        let e = Engine {
+            order: Order::Best,
+            prune: true,
+            eval: Heuristic::Strong,
+        };
+        let mut memory = Memory::default();
+        let game = Reversi::DISC_DIFFERENCE;
+        for p in positions(4, 30) {
+            let f = e.deepen_in(&p, None, None, &mut memory);
+            assert_eq!(f.value, crate::search::alphabeta(&game, &p).value, "{p:?}");
+        }
+    }
+}

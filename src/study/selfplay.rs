@@ -1,0 +1,272 @@
+//! Self-play: the computer against itself with settings per side, as the
+//! study's matches and depth tables need.
+//!
+//! With natural order and no time limit a move is chosen by the library's
+//! counted [`minimax_with`](crate::search::minimax_with) or
+//! [`alphabeta_with`](crate::search::alphabeta_with) exactly; with
+//! [`Order::Best`] or a time budget by the study's [`Engine`] (iterative
+//! deepening, ordered).
+
+use super::engine::{Engine, Memory, Order};
+use super::eval::Heuristic;
+use crate::board::Square;
+use crate::game::{Game, Value};
+use crate::reversi::{Move, Position, Reversi};
+use crate::search::{Algorithm, Limit, NoObserver};
+use std::time::{Duration, Instant};
+
+/// How one side chooses its moves.
+#[derive(Clone, Copy, Debug)]
+pub struct Player {
+    /// The depth bound in plies (`None`: only the time budget bounds it).
+    pub depth: Option<u32>,
+    /// The time budget per move (iterative deepening).
+    pub time: Option<Duration>,
+    /// Minimax or alpha-beta.
+    pub algorithm: Algorithm,
+    /// Successor order.
+    pub order: Order,
+    /// The evaluation at the depth bound.
+    pub eval: Heuristic,
+}
+
+impl Player {
+    /// Alpha-beta in natural order at `depth` with the disc difference.
+    #[must_use]
+    pub const fn at_depth(depth: u32) -> Player {
+        Player {
+            depth: Some(depth),
+            time: None,
+            algorithm: Algorithm::AlphaBeta,
+            order: Order::Natural,
+            eval: Heuristic::Disc,
+        }
+    }
+
+    /// Chooses a move in the non-terminal position `p`.
+    ///
+    /// # Panics
+    /// If `p` is terminal, or neither a depth nor a time is set.
+    #[must_use]
+    pub fn choose(&self, p: &Position) -> Choice {
+        self.choose_in(p, &mut Memory::default())
+    }
+
+    /// [`Player::choose`] with a [`Memory`] of this side's earlier searches
+    /// in the same game (the engine's move ordering uses it).
+    ///
+    /// # Panics
+    /// As [`Player::choose`].
+    #[must_use]
+    pub fn choose_in(&self, p: &Position, memory: &mut Memory) -> Choice {
+        let game = Reversi::DISC_DIFFERENCE;
+        let start = Instant::now();
+        let (value, best, nodes, depth) = if self.time.is_none() && self.order == Order::Natural {
+            let depth = self.depth.expect("a depth or a time");
+            let out =
+                self.algorithm
+                    .run(&game, p, &Limit::depth(depth, self.eval), &mut NoObserver);
+            (out.value, out.best, out.nodes, depth)
+        } else {
+            let engine = Engine {
+                order: self.order,
+                prune: self.algorithm == Algorithm::AlphaBeta,
+                eval: self.eval,
+            };
+            // Stop a little early: returning the move costs a few
+            // microseconds, and the budget is a hard limit.
+            let deadline = self.time.map(|t| start + t.mul_f64(0.95));
+            let f = match (self.time, self.depth) {
+                // A fixed depth: one ordered search (deepening would only add nodes).
+                (None, Some(d)) => engine.fixed_in(p, d, memory),
+                _ => engine.deepen_in(p, self.depth, deadline, memory),
+            };
+            (f.value, f.best, f.nodes, f.depth)
+        };
+        Choice {
+            mv: best.expect("a non-terminal position has a move"),
+            value,
+            nodes,
+            time: start.elapsed(),
+            depth,
+        }
+    }
+}
+
+/// A move chosen by search, with what it cost.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    /// The move.
+    pub mv: Move,
+    /// Its value (black's point of view).
+    pub value: Value,
+    /// States visited.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// The depth completed.
+    pub depth: u32,
+}
+
+/// A finished self-play game.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// All moves, the opening's included, passes included.
+    pub moves: Vec<Move>,
+    /// How many of `moves` were the given opening.
+    pub opening: usize,
+    /// One entry per move after the opening.
+    pub choices: Vec<Choice>,
+    /// The final position.
+    pub last: Position,
+    /// Final black discs minus white discs.
+    pub score: Value,
+}
+
+impl Record {
+    /// Total states visited by both sides.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.choices.iter().map(|c| c.nodes).sum()
+    }
+}
+
+/// Parses a move name (`c4`, `pass`) and checks it is legal in `p`.
+///
+/// # Errors
+/// A message naming the move and the legal moves.
+pub fn parse_move(p: &Position, text: &str) -> Result<Move, String> {
+    let game = Reversi::DISC_DIFFERENCE;
+    let legal: Vec<Move> = game.moves(p).collect();
+    let mv = if text.eq_ignore_ascii_case("pass") {
+        Some(Move::Pass)
+    } else {
+        text.parse::<Square>().ok().map(Move::Place)
+    };
+    match mv {
+        Some(m) if legal.contains(&m) => Ok(m),
+        _ => Err(format!(
+            "{text:?} is not a legal move here (legal: {})",
+            if legal.is_empty() {
+                "none, the game is over".to_string()
+            } else {
+                legal
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        )),
+    }
+}
+
+/// Plays `opening` (move names separated by spaces) from the start of a
+/// board of `size`.
+///
+/// # Errors
+/// A message if a move is not legal.
+pub fn play_opening(size: u8, opening: &str) -> Result<(Position, Vec<Move>), String> {
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut p = Position::start(size);
+    let mut moves = Vec::new();
+    for (i, text) in opening.split_whitespace().enumerate() {
+        let mv = parse_move(&p, text).map_err(|e| format!("opening move {}: {e}", i + 1))?;
+        p = game.play(&p, mv);
+        moves.push(mv);
+    }
+    Ok((p, moves))
+}
+
+/// Plays a game on a board of `size` from the opening (already played into
+/// `start`, with its moves), black and white choosing by their settings.
+/// `progress` is called after every move with the number of moves played.
+pub fn play_game(
+    start: Position,
+    opening: Vec<Move>,
+    black: &Player,
+    white: &Player,
+    mut progress: impl FnMut(usize),
+) -> Record {
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut p = start;
+    let mut moves = opening;
+    let n_opening = moves.len();
+    let mut choices = Vec::new();
+    let mut memories = [Memory::default(), Memory::default()];
+    while !game.is_terminal(&p) {
+        let (player, memory) = match p.to_move {
+            crate::board::Color::Black => (black, &mut memories[0]),
+            crate::board::Color::White => (white, &mut memories[1]),
+        };
+        let c = player.choose_in(&p, memory);
+        p = game.play(&p, c.mv);
+        moves.push(c.mv);
+        choices.push(c);
+        progress(moves.len());
+    }
+    Record {
+        moves,
+        opening: n_opening,
+        choices,
+        last: p,
+        score: game.utility(&p),
+    }
+}
+
+/// Every distinct sequence of `plies` moves from the start of a board of
+/// `size` (shorter if a game ends first), in canonical order.
+#[must_use]
+pub fn openings(size: u8, plies: u32) -> Vec<Vec<Move>> {
+    fn rec(p: &Position, left: u32, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) {
+        let game = Reversi::DISC_DIFFERENCE;
+        if left == 0 || game.is_terminal(p) {
+            out.push(line.clone());
+            return;
+        }
+        for (m, child) in game.successors(p) {
+            line.push(m);
+            rec(&child, left - 1, line, out);
+            line.pop();
+        }
+    }
+    let mut out = Vec::new();
+    rec(&Position::start(size), plies, &mut Vec::new(), &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimax_and_alphabeta_play_the_same_game_on_4x4() {
+        let (start, _) = play_opening(4, "").unwrap();
+        let ab = Player::at_depth(8);
+        let mm = Player {
+            algorithm: Algorithm::Minimax,
+            ..ab
+        };
+        let a = play_game(start, vec![], &ab, &ab, |_| {});
+        let m = play_game(start, vec![], &mm, &mm, |_| {});
+        assert_eq!(a.moves, m.moves);
+        assert_eq!(a.score, m.score);
+        for (x, y) in a.choices.iter().zip(&m.choices) {
+            assert_eq!(x.value, y.value);
+            assert!(x.nodes <= y.nodes, "{} > {}", x.nodes, y.nodes);
+        }
+    }
+
+    #[test]
+    fn openings_count() {
+        assert_eq!(openings(8, 4).len(), 244);
+        assert_eq!(openings(4, 1).len(), 4);
+    }
+
+    #[test]
+    fn opening_errors() {
+        assert!(play_opening(4, "a1").is_err());
+        let (p, m) = play_opening(8, "d3 c3").unwrap();
+        assert_eq!(m.len(), 2);
+        assert_eq!(p.to_move, crate::board::Color::Black);
+    }
+}
