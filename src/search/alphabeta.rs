@@ -2,7 +2,7 @@
 //! fewer nodes. A MAX node returns as soon as `v >= beta`, a MIN node as
 //! soon as `v <= alpha`; alpha and beta are raised/lowered after each child.
 
-use super::{Limit, Node, Observer, Outcome, Window};
+use super::{leaf_value, Limit, Node, Observer, Outcome, Window};
 use crate::game::{Evaluator, Game, Side, UtilityEval, Value, INFINITY};
 
 /// Alpha-beta to the end of the game, counting states.
@@ -71,14 +71,7 @@ where
         let node = Node { state, mv, ply };
         self.observer.enter(&node, window);
         let mut moves = self.game.moves(state).peekable();
-        let leaf = if moves.peek().is_none() {
-            Some(self.game.utility(state))
-        } else if self.limit.depth == Some(ply) {
-            Some(self.limit.eval.evaluate(self.game, state))
-        } else {
-            None
-        };
-        if let Some(v) = leaf {
+        if let Some(v) = leaf_value(self.game, self.limit, state, ply, &mut moves) {
             self.observer.leaf(&node, v, window);
             self.observer.leave(&node, v);
             return (v, None);

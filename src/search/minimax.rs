@@ -2,7 +2,7 @@
 //! to an optional depth limit). The first successor reaching the best value
 //! is the chosen move.
 
-use super::{Limit, Node, Observer, Outcome, Window};
+use super::{leaf_value, Limit, Node, Observer, Outcome, Window};
 use crate::game::{Evaluator, Game, Side, UtilityEval, Value, INFINITY};
 
 /// Minimax to the end of the game, counting states.
@@ -70,14 +70,7 @@ where
         let node = Node { state, mv, ply };
         self.observer.enter(&node, Window::OPEN);
         let mut moves = self.game.moves(state).peekable();
-        let leaf = if moves.peek().is_none() {
-            Some(self.game.utility(state))
-        } else if self.limit.depth == Some(ply) {
-            Some(self.limit.eval.evaluate(self.game, state))
-        } else {
-            None
-        };
-        if let Some(v) = leaf {
+        if let Some(v) = leaf_value(self.game, self.limit, state, ply, &mut moves) {
             self.observer.leaf(&node, v, Window::OPEN);
             self.observer.leave(&node, v);
             return (v, None);

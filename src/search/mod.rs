@@ -66,6 +66,29 @@ impl<E> Limit<E> {
     }
 }
 
+/// Whether the node of `state` at `ply` is a leaf, and its value if so:
+/// the utility when the game is over, the evaluation at the depth limit.
+/// `moves` are the state's moves; they are only peeked at.
+fn leaf_value<G, E>(
+    game: &G,
+    limit: &Limit<E>,
+    state: &G::State,
+    ply: u32,
+    moves: &mut std::iter::Peekable<G::Moves>,
+) -> Option<Value>
+where
+    G: Game,
+    E: Evaluator<G>,
+{
+    if moves.peek().is_none() {
+        Some(game.utility(state))
+    } else if limit.depth == Some(ply) {
+        Some(limit.eval.evaluate(game, state))
+    } else {
+        None
+    }
+}
+
 /// The two counted searches, for callers that choose at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
