@@ -54,6 +54,49 @@ impl PositionalWeights {
         ],
     };
 
+    /// A table for 6x6 (top-left corner of the word): corners high, the
+    /// squares next to corners low, edges mildly good.
+    pub const SIX: PositionalWeights = PositionalWeights {
+        #[rustfmt::skip]
+        weights: [
+            50, -8, 6, 6, -8, 50, 0, 0,
+            -8, -20, -3, -3, -20, -8, 0, 0,
+            6, -3, 1, 1, -3, 6, 0, 0,
+            6, -3, 1, 1, -3, 6, 0, 0,
+            -8, -20, -3, -3, -20, -8, 0, 0,
+            50, -8, 6, 6, -8, 50, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0,
+        ],
+    };
+
+    /// A table for 4x4: every square off the centre is an edge square, and
+    /// corners can never be flipped.
+    pub const FOUR: PositionalWeights = PositionalWeights {
+        #[rustfmt::skip]
+        weights: [
+            20, -4, -4, 20, 0, 0, 0, 0,
+            -4, 1, 1, -4, 0, 0, 0, 0,
+            -4, 1, 1, -4, 0, 0, 0, 0,
+            20, -4, -4, 20, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0,
+        ],
+    };
+
+    /// The table for a board of `size`: [`Self::FOUR`], [`Self::SIX`], or
+    /// the 8x8 contract's [`Self::USC_2013`].
+    #[must_use]
+    pub const fn for_size(size: u8) -> &'static PositionalWeights {
+        match size {
+            4 => &Self::FOUR,
+            6 => &Self::SIX,
+            _ => &Self::USC_2013,
+        }
+    }
+
     /// The weighted sum for `board`, from black's point of view.
     #[must_use]
     pub fn score(&self, board: &Board) -> Value {
@@ -86,12 +129,19 @@ mod tests {
 
     #[test]
     fn weights_are_symmetric() {
-        let w = &PositionalWeights::USC_2013.weights;
-        for r in 0..8 {
-            for c in 0..8 {
-                assert_eq!(w[r * 8 + c], w[c * 8 + r]);
-                assert_eq!(w[r * 8 + c], w[(7 - r) * 8 + c]);
-                assert_eq!(w[r * 8 + c], w[r * 8 + 7 - c]);
+        for n in [4, 6, 8] {
+            let w = &PositionalWeights::for_size(n).weights;
+            let n = usize::from(n);
+            for r in 0..8 {
+                for c in 0..8 {
+                    if r >= n || c >= n {
+                        assert_eq!(w[r * 8 + c], 0, "off-board weight");
+                        continue;
+                    }
+                    assert_eq!(w[r * 8 + c], w[c * 8 + r]);
+                    assert_eq!(w[r * 8 + c], w[(n - 1 - r) * 8 + c]);
+                    assert_eq!(w[r * 8 + c], w[r * 8 + n - 1 - c]);
+                }
             }
         }
     }

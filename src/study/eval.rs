@@ -6,8 +6,9 @@
 //! Every evaluation is colour-symmetric: swapping the colours of all discs
 //! and the side to move negates the value.
 
-use crate::board::bits::{self, Bits};
+use crate::board::bits;
 use crate::board::{Board, Color, Square};
+use crate::eval::PositionalWeights;
 use crate::game::{Evaluator, Value};
 use crate::reversi::{Position, Reversi};
 use std::fmt;
@@ -65,43 +66,15 @@ impl Evaluator<Reversi> for Heuristic {
     }
 }
 
-/// The 8x8 contract's positional weights (rows 1-4; rows 5-8 mirror them).
-const WEIGHTS_8: [[i32; 8]; 4] = [
-    [99, -8, 8, 6, 6, 8, -8, 99],
-    [-8, -24, -4, -3, -3, -4, -24, -8],
-    [8, -4, 7, 4, 4, 7, -4, 8],
-    [6, -3, 4, 0, 0, 4, -3, 6],
-];
-
-/// Weights for 6x6 (rows 1-3; rows 4-6 mirror them): corners high, the
-/// squares next to corners low, edges mildly good.
-const WEIGHTS_6: [[i32; 6]; 3] = [
-    [50, -8, 6, 6, -8, 50],
-    [-8, -20, -3, -3, -20, -8],
-    [6, -3, 1, 1, -3, 6],
-];
-
-/// Weights for 4x4 (rows 1-2; rows 3-4 mirror them). Every non-centre
-/// square is an edge; corners can never be flipped.
-const WEIGHTS_4: [[i32; 4]; 2] = [[20, -4, -4, 20], [-4, 1, 1, -4]];
-
-/// The positional weight of `sq` on a board of `size`.
+/// The positional weight of `sq` on a board of `size`
+/// ([`PositionalWeights::for_size`]).
 #[must_use]
 pub fn weight(size: u8, sq: Square) -> i32 {
-    let (r, c) = (usize::from(sq.row()), usize::from(sq.col()));
-    let n = usize::from(size);
-    let r = r.min(n - 1 - r);
-    match size {
-        4 => WEIGHTS_4[r][c],
-        6 => WEIGHTS_6[r][c],
-        _ => WEIGHTS_8[r][c],
-    }
+    PositionalWeights::for_size(size).weights[usize::from(sq.0)]
 }
 
 fn weights_value(board: &Board) -> Value {
-    let n = board.size();
-    let sum = |bb: u64| Bits(bb).map(|s| weight(n, Square(s))).sum::<i32>();
-    sum(board.discs(Color::Black)) - sum(board.discs(Color::White))
+    PositionalWeights::for_size(board.size()).score(board)
 }
 
 /// A corner with its diagonal neighbour (X-square) and edge neighbours (C-squares).
