@@ -13,7 +13,9 @@ pub fn reversi() -> Command {
 
 /// A file under `tests/data/`.
 pub fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
 }
 
 /// Reads a file under `tests/data/`.
@@ -27,7 +29,8 @@ pub fn diff(expected: &str, actual: &str) -> Option<String> {
     if expected == actual {
         return None;
     }
-    let (e, a): (Vec<&str>, Vec<&str>) = (expected.split('\n').collect(), actual.split('\n').collect());
+    let (e, a): (Vec<&str>, Vec<&str>) =
+        (expected.split('\n').collect(), actual.split('\n').collect());
     let mut out = String::new();
     for i in 0..e.len().max(a.len()) {
         let (x, y) = (e.get(i).copied(), a.get(i).copied());
@@ -77,8 +80,19 @@ pub fn expect_usage_error(cmd: &mut Command, needle: &str) {
     let out = cmd.output().expect("run");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "exit status; stderr: {stderr}");
-    assert!(out.stdout.is_empty(), "stdout not empty: {:?}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "stdout not empty: {:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(stderr.starts_with("error: "), "stderr: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "stderr should be one line: {stderr}");
-    assert!(stderr.contains(needle), "stderr {stderr:?} should mention {needle:?}");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "stderr should be one line: {stderr}"
+    );
+    assert!(
+        stderr.contains(needle),
+        "stderr {stderr:?} should mention {needle:?}"
+    );
 }

@@ -15,7 +15,10 @@ fn examples() -> Vec<Example> {
     let mut cases: Vec<Example> = Vec::new();
     for line in text.lines() {
         if let Some(cmd) = line.strip_prefix("$ reversi ") {
-            cases.push(Example { args: cmd.split_whitespace().map(String::from).collect(), stdout: String::new() });
+            cases.push(Example {
+                args: cmd.split_whitespace().map(String::from).collect(),
+                stdout: String::new(),
+            });
         } else if line.starts_with('#') || line.is_empty() {
             continue;
         } else {
@@ -30,7 +33,11 @@ fn examples() -> Vec<Example> {
 #[test]
 fn seed_transcripts_from_examples_txt() {
     let cases = examples();
-    assert_eq!(cases.len(), 78, "examples.txt holds the seed's 78 distinct commands");
+    assert_eq!(
+        cases.len(),
+        78,
+        "examples.txt holds the seed's 78 distinct commands"
+    );
     let failures: Vec<String> = cases
         .iter()
         .filter_map(|c| {
@@ -67,7 +74,10 @@ fn bad_inputs_exit_2_with_one_line() {
     expect_usage_error(reversi().args(["300", "3", "0000021001200000"]), "PLAYER");
     expect_usage_error(reversi().args(["700", "1", "0000021001200000"]), "FLAG");
     expect_usage_error(reversi().args(["300", "1"]), "expected 3 arguments");
-    expect_usage_error(reversi().args(["300", "1", "0000021001200000", "x"]), "expected 3 arguments");
+    expect_usage_error(
+        reversi().args(["300", "1", "0000021001200000", "x"]),
+        "expected 3 arguments",
+    );
     expect_usage_error(&mut reversi(), "missing arguments");
 }
 
