@@ -18,6 +18,7 @@
 //! ```
 
 pub mod board;
+pub mod engine;
 pub mod game;
 pub mod reversi;
 pub mod search;

@@ -3,6 +3,8 @@
 //! formats the output; errors come back as `anyhow` errors and are printed
 //! once, by [`exit`].
 
+mod perft;
+mod solve;
 mod tiny;
 
 use anyhow::Result;
@@ -35,6 +37,10 @@ reversi: game-tree search for Reversi/Othello (4x4, 6x6, 8x8)
 Usage:
   reversi FLAG PLAYER BOARD     the Reversi Tiny contract (FLAG 100-600)
   reversi play                  play 4x4 Reversi against alpha-beta
+  reversi perft [--size N] DEPTH [--board B --player P] [--divide]
+                                count the leaves of the game tree at DEPTH
+  reversi solve --obf LINE | --file F | --size N | --board B --player P
+                                exact final score and a best move
 
 The Tiny contract:
   PLAYER is 1 (dark, MAX) or 2 (light, MIN); BOARD is 16 characters 0/1/2
@@ -67,6 +73,8 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("-V" | "--version") => {
             write_stdout(&format!("reversi {}\n", env!("CARGO_PKG_VERSION")))
         }
+        Some("perft") => perft::run(&args),
+        Some("solve") => solve::run(&args),
         Some(_) => tiny::run(&args),
     }
 }

@@ -1,0 +1,423 @@
+//! The exact solver: negamax alpha-beta (principal variation search) over
+//! side-to-move-relative bitboards, with a transposition table and
+//! fastest-first move ordering far from the end, parity ordering and no
+//! move generation for the last few empties, and a special case for the
+//! last empty square.
+//!
+//! Scores are the side to move's final disc difference; with
+//! [`Scoring::Standard`] the squares still empty when the game ends go to
+//! the winner (the rule of the FFO suites).
+
+use super::position::Position;
+use super::tt::Table;
+use crate::board::bits::{self, line_flips, Bits};
+use crate::board::Square;
+use crate::reversi::Move;
+
+/// How a finished game with empty squares is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Scoring {
+    /// Empty squares go to the winner (standard Othello, FFO, Edax).
+    #[default]
+    Standard,
+    /// The plain disc difference.
+    DiscsOnly,
+}
+
+/// The result of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// A best move: a square, a forced pass, or `None` if the game is over.
+    pub best: Option<Move>,
+    /// The exact final score for the side to move.
+    pub score: i32,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Progress of a solve, reported after each root move.
+#[derive(Clone, Copy, Debug)]
+pub struct RootProgress {
+    /// How many root moves are done.
+    pub done: usize,
+    /// How many root moves there are.
+    pub total: usize,
+    /// The move just searched.
+    pub square: Square,
+    /// The best move and score so far.
+    pub best: (Square, i32),
+    /// Positions visited so far.
+    pub nodes: u64,
+}
+
+/// Larger than any score.
+const INF: i32 = 127;
+/// At most this many empties: parity ordering, no move generation, no table.
+const SHALLOW: u32 = 6;
+/// At least this many empties: the transposition table is used.
+const TT_MIN: u32 = 10;
+/// "No move" in the table.
+const NO_MOVE: u8 = 64;
+
+/// An exact solver with its transposition table. Reuse one solver for many
+/// positions; each solve starts from an empty table, so the same position
+/// always gives the same move, score and node count.
+pub struct Solver {
+    table: Table,
+    scoring: Scoring,
+    valid: u64,
+    corners: u64,
+    quadrants: [u64; 4],
+    nodes: u64,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new(Scoring::Standard)
+    }
+}
+
+impl Solver {
+    /// A solver with a table of 2^20 entries (24 MiB).
+    #[must_use]
+    pub fn new(scoring: Scoring) -> Solver {
+        Solver::with_table_bits(scoring, 20)
+    }
+
+    /// A solver with a table of `2^bits` entries.
+    #[must_use]
+    pub fn with_table_bits(scoring: Scoring, bits: u32) -> Solver {
+        Solver {
+            table: Table::new(bits),
+            scoring,
+            valid: !0,
+            corners: 0,
+            quadrants: [0; 4],
+            nodes: 0,
+        }
+    }
+
+    /// Solves `pos` exactly.
+    pub fn solve(&mut self, pos: &Position) -> Solution {
+        self.solve_with(pos, |_| {})
+    }
+
+    /// Solves `pos` exactly, calling `progress` after each root move.
+    pub fn solve_with(
+        &mut self,
+        pos: &Position,
+        mut progress: impl FnMut(RootProgress),
+    ) -> Solution {
+        self.setup(pos.valid);
+        let (p, o) = (pos.player, pos.opponent);
+        let n = pos.empties().count_ones();
+        let moves = pos.moves();
+        if moves == 0 {
+            if pos.pass().moves() == 0 {
+                self.nodes = 1;
+                return Solution {
+                    best: None,
+                    score: self.final_score(p, o),
+                    nodes: 1,
+                };
+            }
+            self.nodes = 1;
+            let score = -self.search(o, p, -INF, INF, n);
+            return Solution {
+                best: Some(Move::Pass),
+                score,
+                nodes: self.nodes,
+            };
+        }
+        self.nodes = 1;
+        let mut list = MoveList::new();
+        self.order(p, o, moves, NO_MOVE, &mut list);
+        let total = list.len;
+        let (mut alpha, beta) = (-INF, INF);
+        let mut best = (Square(NO_MOVE), -INF);
+        for i in 0..total {
+            let (sq, f) = list.pick(i);
+            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -alpha, n - 1)
+            } else {
+                let v = -self.search(np, no, -alpha - 1, -alpha, n - 1);
+                if v > alpha {
+                    -self.search(np, no, -beta, -alpha, n - 1)
+                } else {
+                    v
+                }
+            };
+            if v > best.1 {
+                best = (Square(sq), v);
+                alpha = alpha.max(v);
+            }
+            progress(RootProgress {
+                done: i + 1,
+                total,
+                square: Square(sq),
+                best,
+                nodes: self.nodes,
+            });
+        }
+        Solution {
+            best: Some(Move::Place(best.0)),
+            score: best.1,
+            nodes: self.nodes,
+        }
+    }
+
+    fn setup(&mut self, valid: u64) {
+        self.table.clear();
+        self.valid = valid;
+        let n = (valid.count_ones() as f64).sqrt().round() as u8;
+        let last = n - 1;
+        self.corners = [(0, 0), (0, last), (last, 0), (last, last)]
+            .iter()
+            .fold(0, |m, &(r, c)| m | Square::new(r, c).bit());
+        let h = n / 2;
+        let mut q = [0u64; 4];
+        for r in 0..n {
+            for c in 0..n {
+                q[usize::from(r >= h) * 2 + usize::from(c >= h)] |= Square::new(r, c).bit();
+            }
+        }
+        self.quadrants = q;
+    }
+
+    /// The final score of a finished game for the owner of `p`.
+    #[inline]
+    fn final_score(&self, p: u64, o: u64) -> i32 {
+        let diff = p.count_ones() as i32 - o.count_ones() as i32;
+        match self.scoring {
+            Scoring::DiscsOnly => diff,
+            Scoring::Standard => {
+                let e = (self.valid & !(p | o)).count_ones() as i32;
+                match diff.signum() {
+                    1 => diff + e,
+                    -1 => diff - e,
+                    _ => 0,
+                }
+            }
+        }
+    }
+
+    /// The exact score if it lies within (alpha, beta); otherwise a bound
+    /// on the same side (fail-soft). `n` is the number of empties.
+    #[inline]
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n <= SHALLOW {
+            if n == 0 {
+                self.nodes += 1;
+                return self.final_score(p, o);
+            }
+            self.shallow(p, o, alpha, beta, n, false)
+        } else {
+            self.deep(p, o, alpha, beta, n)
+        }
+    }
+
+    /// Orders `moves` for a node: the hash move first, then fewest replies
+    /// for the opponent (corners counting double), own corners early.
+    fn order(&self, p: u64, o: u64, moves: u64, hash: u8, list: &mut MoveList) {
+        list.len = 0;
+        for sq in Bits(moves) {
+            let f = line_flips(p, o, sq);
+            let key = if sq == hash {
+                -1000
+            } else {
+                let (np, no) = (o & !f, p | f | (1u64 << sq));
+                let replies = bits::moves(np, no, self.valid);
+                let mut k =
+                    16 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32;
+                if (1u64 << sq) & self.corners != 0 {
+                    k -= 24;
+                }
+                // Prefer moves that leave the opponent fewer safe squares next
+                // to our discs (fewer frontier discs of ours).
+                k
+            };
+            list.push(sq, f, key);
+        }
+    }
+
+    fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        let moves = bits::moves(p, o, self.valid);
+        if moves == 0 {
+            if bits::moves(o, p, self.valid) == 0 {
+                return self.final_score(p, o);
+            }
+            return -self.deep(o, p, -beta, -alpha, n);
+        }
+        let use_table = n >= TT_MIN;
+        let mut hash = NO_MOVE;
+        if use_table {
+            if let Some(e) = self.table.probe(p, o) {
+                let (lo, up) = (i32::from(e.lower), i32::from(e.upper));
+                if lo >= beta {
+                    return lo;
+                }
+                if up <= alpha || lo == up {
+                    return up;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(up);
+                hash = e.best;
+            }
+        }
+        let mut list = MoveList::new();
+        self.order(p, o, moves, hash, &mut list);
+        let mut best = -INF;
+        let mut best_sq = NO_MOVE;
+        let a0 = alpha;
+        for i in 0..list.len {
+            let (sq, f) = list.pick(i);
+            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -alpha, n - 1)
+            } else {
+                let v = -self.search(np, no, -alpha - 1, -alpha, n - 1);
+                if v > alpha && v < beta {
+                    -self.search(np, no, -beta, -alpha, n - 1)
+                } else {
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if use_table {
+            let (lo, up) = if best <= a0 {
+                (-64, best)
+            } else if best >= beta {
+                (best, 64)
+            } else {
+                (best, best)
+            };
+            self.table.store(p, o, n, lo, up, best_sq);
+        }
+        best
+    }
+
+    /// The squares of the quadrants with an odd number of empties.
+    #[inline]
+    fn odd_squares(&self, empties: u64) -> u64 {
+        let mut m = 0;
+        for q in self.quadrants {
+            if (empties & q).count_ones() & 1 == 1 {
+                m |= q;
+            }
+        }
+        m
+    }
+
+    /// The last few empties (`1 <= n <= SHALLOW`): every empty square is
+    /// tried directly (its flips are empty if illegal), odd quadrants first.
+    /// `passed` is set when the opponent just passed.
+    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
+        if n == 1 {
+            return self.last1(p, o);
+        }
+        self.nodes += 1;
+        let empties = self.valid & !(p | o);
+        let odd = self.odd_squares(empties);
+        let mut best = -INF;
+        for group in [empties & odd, empties & !odd] {
+            for sq in Bits(group) {
+                let f = line_flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let v = -self.shallow(o & !f, p | f | (1u64 << sq), -beta, -alpha, n - 1, false);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            if passed {
+                return self.final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, n, true);
+        }
+        best
+    }
+
+    /// One empty square: play it if the mover can, else the opponent.
+    #[inline]
+    fn last1(&mut self, p: u64, o: u64) -> i32 {
+        self.nodes += 1;
+        let sq = (self.valid & !(p | o)).trailing_zeros() as u8;
+        let f = line_flips(p, o, sq);
+        if f != 0 {
+            let k = f.count_ones() as i32;
+            return p.count_ones() as i32 + 2 * k + 1 - o.count_ones() as i32;
+        }
+        let f = line_flips(o, p, sq);
+        if f != 0 {
+            self.nodes += 1;
+            let k = f.count_ones() as i32;
+            return p.count_ones() as i32 - 2 * k - 1 - o.count_ones() as i32;
+        }
+        self.final_score(p, o)
+    }
+}
+
+/// The moves of a node with their flips and ordering keys; moves are
+/// picked lowest key first (first in reading order on ties).
+struct MoveList {
+    sq: [u8; 64],
+    flips: [u64; 64],
+    key: [i32; 64],
+    len: usize,
+}
+
+impl MoveList {
+    #[inline]
+    fn new() -> MoveList {
+        MoveList {
+            sq: [0; 64],
+            flips: [0; 64],
+            key: [0; 64],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, sq: u8, flips: u64, key: i32) {
+        self.sq[self.len] = sq;
+        self.flips[self.len] = flips;
+        self.key[self.len] = key;
+        self.len += 1;
+    }
+
+    /// Moves the best remaining move to slot `i` and returns it.
+    #[inline]
+    fn pick(&mut self, i: usize) -> (u8, u64) {
+        let mut b = i;
+        for j in i + 1..self.len {
+            if self.key[j] < self.key[b] {
+                b = j;
+            }
+        }
+        self.sq.swap(i, b);
+        self.flips.swap(i, b);
+        self.key.swap(i, b);
+        (self.sq[i], self.flips[i])
+    }
+}
