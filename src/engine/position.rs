@@ -270,7 +270,7 @@ mod tests {
         assert_eq!((e.line, e.kind), (3, ObfErrorKind::Length(65)));
         let e = parse_obf(&format!("{good} Y;"), 2).unwrap_err();
         assert_eq!(e.kind, ObfErrorKind::SideToMove("Y".into()));
-        let e = parse_obf(&format!("{good}"), 2).unwrap_err();
+        let e = parse_obf(&good, 2).unwrap_err();
         assert_eq!(e.kind, ObfErrorKind::SideToMove(String::new()));
         let bad = good.replacen('-', "*", 1);
         let e = parse_obf(&format!("{bad} X;"), 5).unwrap_err();
