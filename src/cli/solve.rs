@@ -17,7 +17,7 @@ use std::time::Instant;
 #[command(group(ArgGroup::new("input").required(true).args(["obf", "file", "size", "board"])))]
 struct Args {
     /// One OBF line: 64 of X/O/- then the side to move X or O.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     obf: Option<String>,
     /// A file of OBF lines (blank lines and lines starting with % or # skipped).
     #[arg(long)]

@@ -16,3 +16,6 @@ mod tt;
 pub use perft::{perft, perft_divide};
 pub use position::{parse_obf, parse_obf_file, ObfError, ObfErrorKind, ObfPosition, Position};
 pub use solve::{Scoring, Solution, Solver};
+
+#[cfg(test)]
+mod tests;

@@ -53,7 +53,7 @@ pub struct RootProgress {
 /// Larger than any score.
 const INF: i32 = 127;
 /// At most this many empties: parity ordering, no move generation, no table.
-const SHALLOW: u32 = 6;
+const SHALLOW: u32 = 5;
 /// At least this many empties: the transposition table is used.
 const TT_MIN: u32 = 10;
 /// "No move" in the table.

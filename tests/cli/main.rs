@@ -1,5 +1,6 @@
 //! Integration tests of the binaries: one test binary, one module per
 //! contract or subcommand, sharing the helpers of `harness`.
 
+mod engine;
 mod harness;
 mod tiny;
