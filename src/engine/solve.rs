@@ -56,6 +56,8 @@ const INF: i32 = 127;
 const SHALLOW: u32 = 5;
 /// At least this many empties: the transposition table is used.
 const TT_MIN: u32 = 10;
+/// Weight of the opponent's potential mobility in the move ordering.
+const POT_WEIGHT: i32 = 12;
 /// "No move" in the table.
 const NO_MOVE: u8 = 64;
 
@@ -233,8 +235,10 @@ impl Solver {
                 if (1u64 << sq) & self.corners != 0 {
                     k -= 24;
                 }
-                // Prefer moves that leave the opponent fewer safe squares next
-                // to our discs (fewer frontier discs of ours).
+                // Potential mobility: the empty squares next to our discs,
+                // where the opponent may find moves later.
+                let empties = self.valid & !(np | no);
+                k += POT_WEIGHT * (neighbours(no) & empties).count_ones() as i32;
                 k
             };
             list.push(sq, f, key);
@@ -376,6 +380,14 @@ impl Solver {
         }
         self.final_score(p, o)
     }
+}
+
+/// The squares next to any disc of `b` (on the 8x8 word; callers mask).
+#[inline]
+fn neighbours(b: u64) -> u64 {
+    let ew = ((b << 1) & !bits::FILE_A) | ((b >> 1) & !bits::FILE_H);
+    let row = b | ew;
+    ew | (row << 8) | (row >> 8)
 }
 
 /// The moves of a node with their flips and ordering keys; moves are
