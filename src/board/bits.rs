@@ -88,6 +88,44 @@ pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
     result
 }
 
+/// The same squares as [`moves`], with fewer operations: the file masks are
+/// applied once to the opponent's discs instead of after every shift, and
+/// each direction extends runs of opponent discs two squares at a time after
+/// the first two steps.
+#[inline]
+#[must_use]
+pub fn moves_fast(p: u64, o: u64, valid: u64) -> u64 {
+    #[inline(always)]
+    fn up(p: u64, m: u64, s: u32) -> u64 {
+        let mut t = m & (p << s);
+        t |= m & (t << s);
+        let pair = m & (m << s);
+        t |= pair & (t << (2 * s));
+        t |= pair & (t << (2 * s));
+        t << s
+    }
+    #[inline(always)]
+    fn down(p: u64, m: u64, s: u32) -> u64 {
+        let mut t = m & (p >> s);
+        t |= m & (t >> s);
+        let pair = m & (m >> s);
+        t |= pair & (t >> (2 * s));
+        t |= pair & (t >> (2 * s));
+        t >> s
+    }
+    // Opponent discs that can lie inside a line with a sideways step.
+    let inner = o & !(FILE_A | FILE_H);
+    let m = up(p, inner, 1)
+        | down(p, inner, 1)
+        | up(p, o, 8)
+        | down(p, o, 8)
+        | up(p, inner, 7)
+        | down(p, inner, 7)
+        | up(p, inner, 9)
+        | down(p, inner, 9);
+    m & valid & !(p | o)
+}
+
 /// Iterates over the set bits of a word, lowest first (reading order).
 #[derive(Clone, Copy, Debug)]
 pub struct Bits(pub u64);
@@ -233,6 +271,11 @@ mod line_flips_tests {
                 let b = next(&mut s) & valid & !a;
                 let (p, o) = (a & next(&mut s), b | (a & !(a & next(&mut s))));
                 let o = o & !p;
+                assert_eq!(
+                    moves_fast(p, o, valid),
+                    moves(p, o, valid),
+                    "p {p:x} o {o:x}"
+                );
                 for sq in Bits(valid & !(p | o)) {
                     assert_eq!(
                         line_flips(p, o, sq),

@@ -25,9 +25,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 
 /// `depth >= 1`.
 fn count(p: u64, o: u64, valid: u64, depth: u32) -> u64 {
-    let moves = crate::board::bits::moves(p, o, valid);
+    let moves = crate::board::bits::moves_fast(p, o, valid);
     if moves == 0 {
-        if crate::board::bits::moves(o, p, valid) == 0 {
+        if crate::board::bits::moves_fast(o, p, valid) == 0 {
             return 1; // game over: one leaf at every deeper depth
         }
         return if depth == 1 {

@@ -65,7 +65,7 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn moves(&self) -> u64 {
-        bits::moves(self.player, self.opponent, self.valid)
+        bits::moves_fast(self.player, self.opponent, self.valid)
     }
 
     /// The position after the side to move plays on `sq` (which must be a

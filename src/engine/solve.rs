@@ -229,7 +229,7 @@ impl Solver {
                 -1000
             } else {
                 let (np, no) = (o & !f, p | f | (1u64 << sq));
-                let replies = bits::moves(np, no, self.valid);
+                let replies = bits::moves_fast(np, no, self.valid);
                 let mut k =
                     16 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32;
                 if (1u64 << sq) & self.corners != 0 {
@@ -247,9 +247,9 @@ impl Solver {
 
     fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
         self.nodes += 1;
-        let moves = bits::moves(p, o, self.valid);
+        let moves = bits::moves_fast(p, o, self.valid);
         if moves == 0 {
-            if bits::moves(o, p, self.valid) == 0 {
+            if bits::moves_fast(o, p, self.valid) == 0 {
                 return self.final_score(p, o);
             }
             return -self.deep(o, p, -beta, -alpha, n);
