@@ -55,9 +55,11 @@ const INF: i32 = 127;
 /// At most this many empties: parity ordering, no move generation, no table.
 const SHALLOW: u32 = 5;
 /// At least this many empties: the transposition table is used.
-const TT_MIN: u32 = 10;
+const TT_MIN: u32 = 8;
 /// Weight of the opponent's potential mobility in the move ordering.
 const POT_WEIGHT: i32 = 12;
+/// More than this many empties: enhanced transposition cutoffs.
+const ETC_MIN: u32 = 14;
 /// "No move" in the table.
 const NO_MOVE: u8 = 64;
 
@@ -272,6 +274,19 @@ impl Solver {
         }
         let mut list = MoveList::new();
         self.order(p, o, moves, hash, &mut list);
+        if n > ETC_MIN {
+            // Enhanced transposition cutoff: a child already known to
+            // refute the opponent ends the search here.
+            for i in 0..list.len {
+                let (sq, f) = (list.sq[i], list.flips[i]);
+                if let Some(e) = self.table.probe(o & !f, p | f | (1u64 << sq)) {
+                    let v = -i32::from(e.upper);
+                    if v >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
         let mut best = -INF;
         let mut best_sq = NO_MOVE;
         let a0 = alpha;
