@@ -60,6 +60,10 @@ const TT_MIN: u32 = 8;
 const POT_WEIGHT: i32 = 12;
 /// More than this many empties: enhanced transposition cutoffs.
 const ETC_MIN: u32 = 14;
+/// At least this many empties: stability cutoffs.
+const STABILITY_MIN: u32 = 7;
+/// Stability is only tried when alpha is at least this high.
+const STABILITY_ALPHA: i32 = 0;
 /// "No move" in the table.
 const NO_MOVE: u8 = 64;
 
@@ -72,6 +76,9 @@ pub struct Solver {
     valid: u64,
     corners: u64,
     quadrants: [u64; 4],
+    /// The lines of the board (rows, columns, both diagonals), each as the
+    /// mask of its valid squares, with the orientation (0-3) of each.
+    lines: Vec<(u64, usize)>,
     nodes: u64,
 }
 
@@ -97,6 +104,7 @@ impl Solver {
             valid: !0,
             corners: 0,
             quadrants: [0; 4],
+            lines: Vec::new(),
             nodes: 0,
         }
     }
@@ -187,6 +195,62 @@ impl Solver {
             }
         }
         self.quadrants = q;
+        self.lines.clear();
+        for orientation in 0..4 {
+            let step: (i32, i32) = [(0, 1), (1, 0), (1, 1), (1, -1)][orientation];
+            let mut seen = 0u64;
+            for start in Bits(valid) {
+                if seen & (1u64 << start) != 0 {
+                    continue;
+                }
+                // Walk back to the line's first square, then along it.
+                let (mut r, mut c) = (i32::from(start / 8), i32::from(start % 8));
+                let inside = |r: i32, c: i32| {
+                    (0..i32::from(n)).contains(&r) && (0..i32::from(n)).contains(&c)
+                };
+                while inside(r - step.0, c - step.1) {
+                    r -= step.0;
+                    c -= step.1;
+                }
+                let mut line = 0u64;
+                while inside(r, c) {
+                    line |= 1u64 << (r * 8 + c);
+                    r += step.0;
+                    c += step.1;
+                }
+                seen |= line;
+                self.lines.push((line, orientation));
+            }
+        }
+    }
+
+    /// A subset of the discs of `own` that can never be flipped: in each of
+    /// the four orientations the disc's line is full, or a neighbour on that
+    /// line is off the board or another such disc of `own`.
+    fn stable(&self, own: u64, occupied: u64) -> u64 {
+        let mut full = [0u64; 4];
+        for &(line, orientation) in &self.lines {
+            if line & !occupied == 0 {
+                full[orientation] |= line;
+            }
+        }
+        const RANK_1: u64 = 0xFF;
+        const RANK_8: u64 = 0xFF << 56;
+        let (fa, fh) = (bits::FILE_A, bits::FILE_H);
+        let wall = !self.valid;
+        let mut st = 0u64;
+        loop {
+            let x = st | wall;
+            let h = full[0] | (x << 1) | fa | (x >> 1) | fh;
+            let v = full[1] | (x << 8) | (x >> 8) | RANK_1 | RANK_8;
+            let d1 = full[2] | (x << 9) | (x >> 9) | fa | fh | RANK_1 | RANK_8;
+            let d2 = full[3] | (x << 7) | (x >> 7) | fa | fh | RANK_1 | RANK_8;
+            let next = own & h & v & d1 & d2;
+            if next == st {
+                return st;
+            }
+            st = next;
+        }
     }
 
     /// The final score of a finished game for the owner of `p`.
@@ -255,6 +319,18 @@ impl Solver {
                 return self.final_score(p, o);
             }
             return -self.deep(o, p, -beta, -alpha, n);
+        }
+        if n >= STABILITY_MIN && alpha >= STABILITY_ALPHA {
+            // The opponent's stable discs bound our final score.
+            let upper =
+                self.valid.count_ones() as i32 - 2 * self.stable(o, p | o).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+            beta = beta.min(upper);
+            if alpha >= beta {
+                return upper;
+            }
         }
         let use_table = n >= TT_MIN;
         let mut hash = NO_MOVE;
