@@ -314,5 +314,26 @@ mod tests {
             let _ = parse_obf(&text, 1);
             let _ = parse_obf_file(&text);
         }
+        // Near misses: a valid line with random bytes overwritten, inserted
+        // or removed.
+        let good = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";
+        for _ in 0..20_000 {
+            let mut bytes = good.as_bytes().to_vec();
+            for _ in 0..1 + next(&mut s) % 3 {
+                let i = (next(&mut s) % bytes.len() as u64) as usize;
+                let b = next(&mut s) as u8;
+                match next(&mut s) % 3 {
+                    0 => bytes[i] = b,
+                    1 => bytes.insert(i, b),
+                    _ => {
+                        bytes.remove(i);
+                    }
+                }
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            if let Ok(p) = parse_obf(&text, 7) {
+                assert_eq!(p.position.player & p.position.opponent, 0);
+            }
+        }
     }
 }
