@@ -5,7 +5,7 @@
 //! three bit operations and a pass swaps the two words.
 //!
 //! - [`position`]: the relative position, OBF parsing, conversions.
-//! - [`perft`]: leaf counting with the published conventions.
+//! - [`mod@perft`]: leaf counting with the published conventions.
 //! - [`solve`]: negamax alpha-beta with a transposition table.
 
 pub mod perft;
