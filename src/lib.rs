@@ -24,6 +24,7 @@
 //! ```
 
 pub mod board;
+pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod reversi;

@@ -117,6 +117,44 @@ fn flips_steps<const STEPS: usize>(p: u64, o: u64, sq: u8) -> u64 {
     result
 }
 
+/// The same squares as [`moves`], with fewer operations: the file masks are
+/// applied once to the opponent's discs instead of after every shift, and
+/// each direction extends runs of opponent discs two squares at a time after
+/// the first two steps.
+#[inline]
+#[must_use]
+pub fn moves_fast(p: u64, o: u64, valid: u64) -> u64 {
+    #[inline(always)]
+    fn up(p: u64, m: u64, s: u32) -> u64 {
+        let mut t = m & (p << s);
+        t |= m & (t << s);
+        let pair = m & (m << s);
+        t |= pair & (t << (2 * s));
+        t |= pair & (t << (2 * s));
+        t << s
+    }
+    #[inline(always)]
+    fn down(p: u64, m: u64, s: u32) -> u64 {
+        let mut t = m & (p >> s);
+        t |= m & (t >> s);
+        let pair = m & (m >> s);
+        t |= pair & (t >> (2 * s));
+        t |= pair & (t >> (2 * s));
+        t >> s
+    }
+    // Opponent discs that can lie inside a line with a sideways step.
+    let inner = o & !(FILE_A | FILE_H);
+    let m = up(p, inner, 1)
+        | down(p, inner, 1)
+        | up(p, o, 8)
+        | down(p, o, 8)
+        | up(p, inner, 7)
+        | down(p, inner, 7)
+        | up(p, inner, 9)
+        | down(p, inner, 9);
+    m & valid & !(p | o)
+}
+
 /// Iterates over the set bits of a word, lowest first (reading order).
 #[derive(Clone, Copy, Debug)]
 pub struct Bits(pub u64);
@@ -169,5 +207,119 @@ mod tests {
         let m = moves(black, white, !0);
         assert_eq!(Bits(m).collect::<Vec<_>>(), vec![19, 26, 37, 44]);
         assert_eq!(flips(black, white, 19), 1 << 27);
+    }
+}
+
+/// For every square and each of the eight directions, the squares a ray from
+/// that square crosses (the square itself excluded), up to the 8x8 edge.
+/// Directions 0-3 go toward higher bits (east, south-west, south, south-east),
+/// 4-7 toward lower bits (west, north-east, north, north-west).
+const RAYS: [[u64; 8]; 64] = build_rays();
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    // (row step, col step) in the order documented on `RAYS`.
+    let steps: [(i32, i32); 8] = [
+        (0, 1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+        (0, -1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+    ];
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = steps[d];
+            let (mut r, mut c) = ((sq / 8) as i32 + dr, (sq % 8) as i32 + dc);
+            let mut ray = 0u64;
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                ray |= 1u64 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            rays[sq][d] = ray;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+/// The same discs as [`flips`], computed without walking the board: for each
+/// direction the first square of the ray that is not an opponent disc is
+/// isolated with a bit trick, and the discs before it flip if it is one of
+/// the player's. Squares off a smaller board are neither player's, so they
+/// end lines as empty squares do. `sq` must be empty.
+#[inline]
+#[must_use]
+pub fn line_flips(p: u64, o: u64, sq: u8) -> u64 {
+    let rays = &RAYS[sq as usize];
+    let mut result = 0;
+    // Toward higher bits: the stopper is the lowest non-opponent square.
+    let mut d = 0;
+    while d < 4 {
+        let ray = rays[d];
+        let stop = ray & !o;
+        let first = stop & stop.wrapping_neg();
+        if first & p != 0 {
+            result |= ray & (first - 1);
+        }
+        d += 1;
+    }
+    // Toward lower bits: the stopper is the highest non-opponent square.
+    while d < 8 {
+        let ray = rays[d];
+        let stop = ray & !o;
+        if stop != 0 {
+            let top = 63 - stop.leading_zeros();
+            if (p >> top) & 1 != 0 {
+                result |= ray & (!1u64 << top);
+            }
+        }
+        d += 1;
+    }
+    result
+}
+
+#[cfg(test)]
+mod line_flips_tests {
+    use super::*;
+
+    /// A small xorshift generator for reproducible random boards.
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn line_flips_agrees_with_flips_on_random_boards() {
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        for n in [4u8, 6, 8] {
+            let valid = valid_mask(n);
+            for _ in 0..20_000 {
+                let a = next(&mut s) & valid;
+                let b = next(&mut s) & valid & !a;
+                let (p, o) = (a & next(&mut s), b | (a & !(a & next(&mut s))));
+                let o = o & !p;
+                assert_eq!(
+                    moves_fast(p, o, valid),
+                    moves(p, o, valid),
+                    "p {p:x} o {o:x}"
+                );
+                for sq in Bits(valid & !(p | o)) {
+                    assert_eq!(
+                        line_flips(p, o, sq),
+                        flips(p, o, sq),
+                        "p {p:x} o {o:x} sq {sq}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -3,7 +3,9 @@
 //! formats the output; errors come back as `anyhow` errors and are printed
 //! once, by [`exit`].
 
+mod perft;
 mod play;
+mod solve;
 mod study;
 mod tiny;
 mod usc;
@@ -47,6 +49,10 @@ Usage:
   reversi tournament [OPTIONS]  one evaluation against another, all openings
   reversi ordering [OPTIONS]    nodes of natural vs ordered alpha-beta
   reversi tree FLAG PLAYER BOARD  the tree of FLAG 300/500 as Graphviz DOT
+  reversi perft [--size N] DEPTH [--board B --player P] [--divide]
+                                count the leaves of the game tree at DEPTH
+  reversi solve --obf LINE | --file F | --size N | --board B --player P
+                                exact final score and a best move
 
 The Tiny contract:
   PLAYER is 1 (dark, MAX) or 2 (light, MIN); BOARD is 16 characters 0/1/2
@@ -95,6 +101,8 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("tournament") => study::tournament(&args[1..]),
         Some("tree") => study::tree(&args[1..]),
         Some("ordering") => study::ordering(&args[1..]),
+        Some("perft") => perft::run(&args),
+        Some("solve") => solve::run(&args),
         Some(_) => tiny::run(&args),
     }
 }

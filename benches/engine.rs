@@ -1,0 +1,88 @@
+//! Engine benchmarks with plain `std::time` (no harness):
+//!
+//! ```text
+//! cargo bench --bench engine                 # everything below
+//! cargo bench --bench engine -- perft 10 11  # perft depths on 8x8
+//! cargo bench --bench engine -- ffo 1-19 40-44
+//! ```
+//!
+//! FFO sets name the positions' numbers in `tests/data/ffo/`; each position
+//! is solved with one thread and printed with its time and nodes.
+
+use reversi::engine::{parse_obf_file, perft, Position, Scoring, Solver};
+use std::time::Instant;
+
+fn bench_perft(depth: u32) {
+    let t = Instant::now();
+    let n = perft(&Position::start(8), depth);
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "perft {depth}: {n} leaves in {s:.3} s, {:.1} M leaves/s",
+        n as f64 / s / 1e6
+    );
+}
+
+/// Positions `from..=to` of the FFO files.
+fn bench_ffo(from: usize, to: usize) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ffo/");
+    let mut all = Vec::new();
+    for (first, name) in [
+        (1, "fforum-1-19.obf"),
+        (20, "fforum-20-39.obf"),
+        (40, "fforum-40-59.obf"),
+        (60, "fforum-60-79.obf"),
+    ] {
+        let text = std::fs::read_to_string(format!("{dir}{name}")).expect("FFO file");
+        for (i, p) in parse_obf_file(&text)
+            .expect("valid OBF")
+            .into_iter()
+            .enumerate()
+        {
+            all.push((first + i, p));
+        }
+    }
+    let mut solver = Solver::new(Scoring::Standard);
+    let (mut nodes, t_all) = (0u64, Instant::now());
+    for (number, p) in all.iter().filter(|(n, _)| (from..=to).contains(n)) {
+        let t = Instant::now();
+        let s = solver.solve(&p.position);
+        let secs = t.elapsed().as_secs_f64();
+        nodes += s.nodes;
+        println!(
+            "ffo #{number}: {} empties, score {:+}, {} nodes, {secs:.3} s, {:.1} M nodes/s",
+            p.position.empties().count_ones(),
+            s.score,
+            s.nodes,
+            s.nodes as f64 / secs / 1e6
+        );
+    }
+    let secs = t_all.elapsed().as_secs_f64();
+    println!(
+        "ffo #{from}-#{to}: {nodes} nodes in {secs:.3} s, {:.1} M nodes/s",
+        nodes as f64 / secs / 1e6
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let args: Vec<&str> = if args.is_empty() {
+        vec!["perft", "10", "11", "12", "ffo", "1-19", "20-39", "40-44"]
+    } else {
+        args.iter().map(String::as_str).collect()
+    };
+    let mut mode = "";
+    for a in args {
+        match a {
+            "perft" | "ffo" => mode = a,
+            _ if mode == "perft" => bench_perft(a.parse().expect("a depth")),
+            _ if mode == "ffo" => {
+                let (f, t) = a.split_once('-').unwrap_or((a, a));
+                bench_ffo(f.parse().expect("a number"), t.parse().expect("a number"));
+            }
+            _ => panic!("usage: engine [perft DEPTH...] [ffo FROM-TO...]"),
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! The engine: perft and an exact endgame solver for 4x4, 6x6 and 8x8.
+//!
+//! Positions are side-to-move relative ([`Position`]: the mover's discs, the
+//! opponent's discs and the mask of valid squares); a move is a copy with
+//! three bit operations and a pass swaps the two words.
+//!
+//! - [`position`]: the relative position, OBF parsing, conversions.
+//! - [`mod@perft`]: leaf counting with the published conventions.
+//! - [`solve`]: negamax alpha-beta with a transposition table.
+
+pub mod perft;
+pub mod position;
+pub mod solve;
+mod tt;
+
+pub use perft::{perft, perft_divide};
+pub use position::{parse_obf, parse_obf_file, ObfError, ObfErrorKind, ObfPosition, Position};
+pub use solve::{Scoring, Solution, Solver};
+
+#[cfg(test)]
+mod tests;

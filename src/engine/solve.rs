@@ -1,0 +1,526 @@
+//! The exact solver: negamax alpha-beta (principal variation search) over
+//! side-to-move-relative bitboards, with a transposition table and
+//! fastest-first move ordering far from the end, parity ordering and no
+//! move generation for the last few empties, and a special case for the
+//! last empty square.
+//!
+//! Scores are the side to move's final disc difference; with
+//! [`Scoring::Standard`] the squares still empty when the game ends go to
+//! the winner (the rule of the FFO suites).
+
+use super::position::Position;
+use super::tt::Table;
+use crate::board::bits::{self, line_flips, Bits};
+use crate::board::Square;
+use crate::reversi::Move;
+
+/// How a finished game with empty squares is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Scoring {
+    /// Empty squares go to the winner (standard Othello, FFO, Edax).
+    #[default]
+    Standard,
+    /// The plain disc difference.
+    DiscsOnly,
+}
+
+/// The result of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// A best move: a square, a forced pass, or `None` if the game is over.
+    pub best: Option<Move>,
+    /// The exact final score for the side to move.
+    pub score: i32,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Progress of a solve, reported after each root move.
+#[derive(Clone, Copy, Debug)]
+pub struct RootProgress {
+    /// How many root moves are done.
+    pub done: usize,
+    /// How many root moves there are.
+    pub total: usize,
+    /// The move just searched.
+    pub square: Square,
+    /// The best move and score so far.
+    pub best: (Square, i32),
+    /// Positions visited so far.
+    pub nodes: u64,
+}
+
+/// Larger than any score.
+const INF: i32 = 127;
+/// At most this many empties: parity ordering, no move generation, no table.
+const SHALLOW: u32 = 5;
+/// At least this many empties: the transposition table is used.
+const TT_MIN: u32 = 8;
+/// Weight of the opponent's potential mobility in the move ordering.
+const POT_WEIGHT: i32 = 12;
+/// More than this many empties: enhanced transposition cutoffs.
+const ETC_MIN: u32 = 14;
+/// At least this many empties: stability cutoffs.
+const STABILITY_MIN: u32 = 7;
+/// Stability is only tried when alpha is at least this high.
+const STABILITY_ALPHA: i32 = 0;
+/// "No move" in the table.
+const NO_MOVE: u8 = 64;
+
+/// An exact solver with its transposition table. Reuse one solver for many
+/// positions; each solve starts from an empty table, so the same position
+/// always gives the same move, score and node count.
+pub struct Solver {
+    table: Table,
+    scoring: Scoring,
+    valid: u64,
+    corners: u64,
+    quadrants: [u64; 4],
+    /// The lines of the board (rows, columns, both diagonals), each as the
+    /// mask of its valid squares, with the orientation (0-3) of each.
+    lines: Vec<(u64, usize)>,
+    nodes: u64,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new(Scoring::Standard)
+    }
+}
+
+impl Solver {
+    /// A solver with a table of 2^20 entries (24 MiB).
+    #[must_use]
+    pub fn new(scoring: Scoring) -> Solver {
+        Solver::with_table_bits(scoring, 20)
+    }
+
+    /// A solver with a table of `2^bits` entries.
+    #[must_use]
+    pub fn with_table_bits(scoring: Scoring, bits: u32) -> Solver {
+        Solver {
+            table: Table::new(bits),
+            scoring,
+            valid: !0,
+            corners: 0,
+            quadrants: [0; 4],
+            lines: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// Solves `pos` exactly.
+    pub fn solve(&mut self, pos: &Position) -> Solution {
+        self.solve_with(pos, |_| {})
+    }
+
+    /// Solves `pos` exactly, calling `progress` after each root move.
+    pub fn solve_with(
+        &mut self,
+        pos: &Position,
+        mut progress: impl FnMut(RootProgress),
+    ) -> Solution {
+        self.setup(pos.valid);
+        let (p, o) = (pos.player, pos.opponent);
+        let n = pos.empties().count_ones();
+        let moves = pos.moves();
+        if moves == 0 {
+            if pos.pass().moves() == 0 {
+                self.nodes = 1;
+                return Solution {
+                    best: None,
+                    score: self.final_score(p, o),
+                    nodes: 1,
+                };
+            }
+            self.nodes = 1;
+            let score = -self.search(o, p, -INF, INF, n);
+            return Solution {
+                best: Some(Move::Pass),
+                score,
+                nodes: self.nodes,
+            };
+        }
+        self.nodes = 1;
+        let mut list = MoveList::new();
+        self.order(p, o, moves, NO_MOVE, &mut list);
+        let total = list.len;
+        let (mut alpha, beta) = (-INF, INF);
+        let mut best = (Square(NO_MOVE), -INF);
+        for i in 0..total {
+            let (sq, f) = list.pick(i);
+            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -alpha, n - 1)
+            } else {
+                let v = -self.search(np, no, -alpha - 1, -alpha, n - 1);
+                if v > alpha {
+                    -self.search(np, no, -beta, -alpha, n - 1)
+                } else {
+                    v
+                }
+            };
+            if v > best.1 {
+                best = (Square(sq), v);
+                alpha = alpha.max(v);
+            }
+            progress(RootProgress {
+                done: i + 1,
+                total,
+                square: Square(sq),
+                best,
+                nodes: self.nodes,
+            });
+        }
+        Solution {
+            best: Some(Move::Place(best.0)),
+            score: best.1,
+            nodes: self.nodes,
+        }
+    }
+
+    fn setup(&mut self, valid: u64) {
+        self.table.clear();
+        self.valid = valid;
+        let n = (valid.count_ones() as f64).sqrt().round() as u8;
+        let last = n - 1;
+        self.corners = [(0, 0), (0, last), (last, 0), (last, last)]
+            .iter()
+            .fold(0, |m, &(r, c)| m | Square::new(r, c).bit());
+        let h = n / 2;
+        let mut q = [0u64; 4];
+        for r in 0..n {
+            for c in 0..n {
+                q[usize::from(r >= h) * 2 + usize::from(c >= h)] |= Square::new(r, c).bit();
+            }
+        }
+        self.quadrants = q;
+        self.lines.clear();
+        for orientation in 0..4 {
+            let step: (i32, i32) = [(0, 1), (1, 0), (1, 1), (1, -1)][orientation];
+            let mut seen = 0u64;
+            for start in Bits(valid) {
+                if seen & (1u64 << start) != 0 {
+                    continue;
+                }
+                // Walk back to the line's first square, then along it.
+                let (mut r, mut c) = (i32::from(start / 8), i32::from(start % 8));
+                let inside = |r: i32, c: i32| {
+                    (0..i32::from(n)).contains(&r) && (0..i32::from(n)).contains(&c)
+                };
+                while inside(r - step.0, c - step.1) {
+                    r -= step.0;
+                    c -= step.1;
+                }
+                let mut line = 0u64;
+                while inside(r, c) {
+                    line |= 1u64 << (r * 8 + c);
+                    r += step.0;
+                    c += step.1;
+                }
+                seen |= line;
+                self.lines.push((line, orientation));
+            }
+        }
+    }
+
+    /// A subset of the discs of `own` that can never be flipped: in each of
+    /// the four orientations the disc's line is full, or a neighbour on that
+    /// line is off the board or another such disc of `own`.
+    fn stable(&self, own: u64, occupied: u64) -> u64 {
+        let mut full = [0u64; 4];
+        for &(line, orientation) in &self.lines {
+            if line & !occupied == 0 {
+                full[orientation] |= line;
+            }
+        }
+        const RANK_1: u64 = 0xFF;
+        const RANK_8: u64 = 0xFF << 56;
+        let (fa, fh) = (bits::FILE_A, bits::FILE_H);
+        let wall = !self.valid;
+        let mut st = 0u64;
+        loop {
+            let x = st | wall;
+            let h = full[0] | (x << 1) | fa | (x >> 1) | fh;
+            let v = full[1] | (x << 8) | (x >> 8) | RANK_1 | RANK_8;
+            let d1 = full[2] | (x << 9) | (x >> 9) | fa | fh | RANK_1 | RANK_8;
+            let d2 = full[3] | (x << 7) | (x >> 7) | fa | fh | RANK_1 | RANK_8;
+            let next = own & h & v & d1 & d2;
+            if next == st {
+                return st;
+            }
+            st = next;
+        }
+    }
+
+    /// The final score of a finished game for the owner of `p`.
+    #[inline]
+    fn final_score(&self, p: u64, o: u64) -> i32 {
+        let diff = p.count_ones() as i32 - o.count_ones() as i32;
+        match self.scoring {
+            Scoring::DiscsOnly => diff,
+            Scoring::Standard => {
+                let e = (self.valid & !(p | o)).count_ones() as i32;
+                match diff.signum() {
+                    1 => diff + e,
+                    -1 => diff - e,
+                    _ => 0,
+                }
+            }
+        }
+    }
+
+    /// The exact score if it lies within (alpha, beta); otherwise a bound
+    /// on the same side (fail-soft). `n` is the number of empties.
+    #[inline]
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n <= SHALLOW {
+            if n == 0 {
+                self.nodes += 1;
+                return self.final_score(p, o);
+            }
+            self.shallow(p, o, alpha, beta, n, false)
+        } else {
+            self.deep(p, o, alpha, beta, n)
+        }
+    }
+
+    /// Orders `moves` for a node: the hash move first, then fewest replies
+    /// for the opponent (corners counting double), own corners early.
+    fn order(&self, p: u64, o: u64, moves: u64, hash: u8, list: &mut MoveList) {
+        list.len = 0;
+        for sq in Bits(moves) {
+            let f = line_flips(p, o, sq);
+            let key = if sq == hash {
+                -1000
+            } else {
+                let (np, no) = (o & !f, p | f | (1u64 << sq));
+                let replies = bits::moves_fast(np, no, self.valid);
+                let mut k =
+                    16 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32;
+                if (1u64 << sq) & self.corners != 0 {
+                    k -= 24;
+                }
+                // Potential mobility: the empty squares next to our discs,
+                // where the opponent may find moves later.
+                let empties = self.valid & !(np | no);
+                k += POT_WEIGHT * (neighbours(no) & empties).count_ones() as i32;
+                k
+            };
+            list.push(sq, f, key);
+        }
+    }
+
+    fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        let moves = bits::moves_fast(p, o, self.valid);
+        if moves == 0 {
+            if bits::moves_fast(o, p, self.valid) == 0 {
+                return self.final_score(p, o);
+            }
+            return -self.deep(o, p, -beta, -alpha, n);
+        }
+        if n >= STABILITY_MIN && alpha >= STABILITY_ALPHA {
+            // The opponent's stable discs bound our final score.
+            let upper =
+                self.valid.count_ones() as i32 - 2 * self.stable(o, p | o).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+            beta = beta.min(upper);
+            if alpha >= beta {
+                return upper;
+            }
+        }
+        let use_table = n >= TT_MIN;
+        let mut hash = NO_MOVE;
+        if use_table {
+            if let Some(e) = self.table.probe(p, o) {
+                let (lo, up) = (i32::from(e.lower), i32::from(e.upper));
+                if lo >= beta {
+                    return lo;
+                }
+                if up <= alpha || lo == up {
+                    return up;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(up);
+                hash = e.best;
+            }
+        }
+        let mut list = MoveList::new();
+        self.order(p, o, moves, hash, &mut list);
+        if n > ETC_MIN {
+            // Enhanced transposition cutoff: a child already known to
+            // refute the opponent ends the search here.
+            for i in 0..list.len {
+                let (sq, f) = (list.sq[i], list.flips[i]);
+                if let Some(e) = self.table.probe(o & !f, p | f | (1u64 << sq)) {
+                    let v = -i32::from(e.upper);
+                    if v >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+        let mut best = -INF;
+        let mut best_sq = NO_MOVE;
+        let a0 = alpha;
+        for i in 0..list.len {
+            let (sq, f) = list.pick(i);
+            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -alpha, n - 1)
+            } else {
+                let v = -self.search(np, no, -alpha - 1, -alpha, n - 1);
+                if v > alpha && v < beta {
+                    -self.search(np, no, -beta, -alpha, n - 1)
+                } else {
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if use_table {
+            let (lo, up) = if best <= a0 {
+                (-64, best)
+            } else if best >= beta {
+                (best, 64)
+            } else {
+                (best, best)
+            };
+            self.table.store(p, o, n, lo, up, best_sq);
+        }
+        best
+    }
+
+    /// The squares of the quadrants with an odd number of empties.
+    #[inline]
+    fn odd_squares(&self, empties: u64) -> u64 {
+        let mut m = 0;
+        for q in self.quadrants {
+            if (empties & q).count_ones() & 1 == 1 {
+                m |= q;
+            }
+        }
+        m
+    }
+
+    /// The last few empties (`1 <= n <= SHALLOW`): every empty square is
+    /// tried directly (its flips are empty if illegal), odd quadrants first.
+    /// `passed` is set when the opponent just passed.
+    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
+        if n == 1 {
+            return self.last1(p, o);
+        }
+        self.nodes += 1;
+        let empties = self.valid & !(p | o);
+        let odd = self.odd_squares(empties);
+        let mut best = -INF;
+        for group in [empties & odd, empties & !odd] {
+            for sq in Bits(group) {
+                let f = line_flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let v = -self.shallow(o & !f, p | f | (1u64 << sq), -beta, -alpha, n - 1, false);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            if passed {
+                return self.final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, n, true);
+        }
+        best
+    }
+
+    /// One empty square: play it if the mover can, else the opponent.
+    #[inline]
+    fn last1(&mut self, p: u64, o: u64) -> i32 {
+        self.nodes += 1;
+        let sq = (self.valid & !(p | o)).trailing_zeros() as u8;
+        let f = line_flips(p, o, sq);
+        if f != 0 {
+            let k = f.count_ones() as i32;
+            return p.count_ones() as i32 + 2 * k + 1 - o.count_ones() as i32;
+        }
+        let f = line_flips(o, p, sq);
+        if f != 0 {
+            self.nodes += 1;
+            let k = f.count_ones() as i32;
+            return p.count_ones() as i32 - 2 * k - 1 - o.count_ones() as i32;
+        }
+        self.final_score(p, o)
+    }
+}
+
+/// The squares next to any disc of `b` (on the 8x8 word; callers mask).
+#[inline]
+fn neighbours(b: u64) -> u64 {
+    let ew = ((b << 1) & !bits::FILE_A) | ((b >> 1) & !bits::FILE_H);
+    let row = b | ew;
+    ew | (row << 8) | (row >> 8)
+}
+
+/// The moves of a node with their flips and ordering keys; moves are
+/// picked lowest key first (first in reading order on ties).
+struct MoveList {
+    sq: [u8; 64],
+    flips: [u64; 64],
+    key: [i32; 64],
+    len: usize,
+}
+
+impl MoveList {
+    #[inline]
+    fn new() -> MoveList {
+        MoveList {
+            sq: [0; 64],
+            flips: [0; 64],
+            key: [0; 64],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, sq: u8, flips: u64, key: i32) {
+        self.sq[self.len] = sq;
+        self.flips[self.len] = flips;
+        self.key[self.len] = key;
+        self.len += 1;
+    }
+
+    /// Moves the best remaining move to slot `i` and returns it.
+    #[inline]
+    fn pick(&mut self, i: usize) -> (u8, u64) {
+        let mut b = i;
+        for j in i + 1..self.len {
+            if self.key[j] < self.key[b] {
+                b = j;
+            }
+        }
+        self.sq.swap(i, b);
+        self.flips.swap(i, b);
+        self.key.swap(i, b);
+        (self.sq[i], self.flips[i])
+    }
+}

@@ -1,0 +1,274 @@
+//! Cross-checks of the engine against independent code: a naive move
+//! generator (plain loops over squares and directions) for perft, and the
+//! library's plain minimax over the full tree for the solver.
+
+use super::*;
+use crate::board::Board;
+use crate::board::Color;
+use crate::game::{Game, Side, Value};
+use crate::reversi::{self as rv, Reversi};
+use crate::search::minimax;
+
+/// A reproducible xorshift generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// A board as cells: 0 empty, 1 side to move, 2 opponent.
+#[derive(Clone)]
+struct Naive {
+    n: i32,
+    cells: Vec<u8>,
+}
+
+impl Naive {
+    fn from(pos: &Position) -> Naive {
+        let n = i32::from(pos.size());
+        let mut cells = vec![0u8; (n * n) as usize];
+        for r in 0..n {
+            for c in 0..n {
+                let bit = 1u64 << (r * 8 + c);
+                cells[(r * n + c) as usize] = if pos.player & bit != 0 {
+                    1
+                } else if pos.opponent & bit != 0 {
+                    2
+                } else {
+                    0
+                };
+            }
+        }
+        Naive { n, cells }
+    }
+
+    /// The discs flipped by the mover at (r, c), walking each direction.
+    fn flips(&self, r: i32, c: i32) -> Vec<usize> {
+        let mut all = Vec::new();
+        if self.cells[(r * self.n + c) as usize] != 0 {
+            return all;
+        }
+        for dr in -1..=1 {
+            for dc in -1..=1 {
+                if dr == 0 && dc == 0 {
+                    continue;
+                }
+                let mut line = Vec::new();
+                let (mut y, mut x) = (r + dr, c + dc);
+                while y >= 0 && y < self.n && x >= 0 && x < self.n {
+                    match self.cells[(y * self.n + x) as usize] {
+                        2 => line.push((y * self.n + x) as usize),
+                        1 => {
+                            all.extend(&line);
+                            break;
+                        }
+                        _ => break,
+                    }
+                    y += dr;
+                    x += dc;
+                }
+            }
+        }
+        all
+    }
+
+    fn children(&self) -> Vec<Naive> {
+        let mut out = Vec::new();
+        for r in 0..self.n {
+            for c in 0..self.n {
+                let f = self.flips(r, c);
+                if !f.is_empty() {
+                    let mut b = self.clone();
+                    for i in f {
+                        b.cells[i] = 1;
+                    }
+                    b.cells[(r * self.n + c) as usize] = 1;
+                    b.swap();
+                    out.push(b);
+                }
+            }
+        }
+        out
+    }
+
+    fn swap(&mut self) {
+        for v in &mut self.cells {
+            *v = match *v {
+                1 => 2,
+                2 => 1,
+                x => x,
+            };
+        }
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let kids = self.children();
+        if kids.is_empty() {
+            let mut passed = self.clone();
+            passed.swap();
+            if passed.children().is_empty() {
+                return 1;
+            }
+            return passed.perft(depth - 1);
+        }
+        kids.iter().map(|k| k.perft(depth - 1)).sum()
+    }
+}
+
+/// A random position reached by `plies` random moves (passes included)
+/// from the start of a board of `size`.
+fn random_position(rng: &mut Rng, size: u8, plies: u32) -> Position {
+    let mut p = Position::start(size);
+    for _ in 0..plies {
+        let m = p.moves();
+        if m == 0 {
+            if p.pass().moves() == 0 {
+                break;
+            }
+            p = p.pass();
+            continue;
+        }
+        let k = (rng.next() % u64::from(m.count_ones())) as usize;
+        let sq = crate::board::bits::Bits(m).nth(k).unwrap();
+        p = p.play(sq);
+    }
+    p
+}
+
+#[test]
+fn perft_matches_naive_generator_from_start() {
+    for (size, max_depth) in [(4u8, 12u32), (6, 6)] {
+        let p = Position::start(size);
+        let naive = Naive::from(&p);
+        for d in 0..=max_depth {
+            assert_eq!(perft(&p, d), naive.perft(d), "{size}x{size} depth {d}");
+        }
+    }
+}
+
+#[test]
+fn perft_matches_naive_generator_from_random_positions() {
+    let mut rng = Rng(0xDEAD_BEEF_1234_5678);
+    for round in 0..60 {
+        let size = if round % 2 == 0 { 4 } else { 6 };
+        let plies = (rng.next() % if size == 4 { 12 } else { 28 }) as u32;
+        let p = random_position(&mut rng, size, plies);
+        let naive = Naive::from(&p);
+        let max_depth = if size == 4 { 7 } else { 4 };
+        for d in 1..=max_depth {
+            assert_eq!(perft(&p, d), naive.perft(d), "{p:?} depth {d}");
+        }
+    }
+}
+
+/// Reversi scored by the standard rule (empties to the winner), black's
+/// point of view, for the library's plain minimax.
+struct Standard;
+
+impl Game for Standard {
+    type State = rv::Position;
+    type Move = rv::Move;
+    type Moves = rv::Moves;
+
+    fn side(&self, s: &rv::Position) -> Side {
+        Reversi::DISC_DIFFERENCE.side(s)
+    }
+    fn moves(&self, s: &rv::Position) -> rv::Moves {
+        Reversi::DISC_DIFFERENCE.moves(s)
+    }
+    fn play(&self, s: &rv::Position, m: rv::Move) -> rv::Position {
+        Reversi::DISC_DIFFERENCE.play(s, m)
+    }
+    fn utility(&self, s: &rv::Position) -> Value {
+        let d = s.board.disc_difference();
+        let e = s.board.empty().count_ones() as Value;
+        d + d.signum() * e
+    }
+}
+
+/// The solver's score from black's point of view.
+fn black_score(solver: &mut Solver, pos: &Position, to_move: Color) -> i32 {
+    let s = solver.solve(pos).score;
+    if to_move == Color::Black {
+        s
+    } else {
+        -s
+    }
+}
+
+#[test]
+fn four_by_four_start_matches_full_minimax() {
+    let root = rv::Position::start(4);
+    let pos = Position::start(4);
+    let standard = minimax(&Standard, &root).value;
+    let discs = minimax(&Reversi::DISC_DIFFERENCE, &root).value;
+    assert_eq!((standard, discs), (-10, -8));
+    assert_eq!(Solver::new(Scoring::Standard).solve(&pos).score, -10);
+    assert_eq!(Solver::new(Scoring::DiscsOnly).solve(&pos).score, -8);
+}
+
+#[test]
+fn solver_matches_minimax_on_random_small_positions() {
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    let mut standard = Solver::with_table_bits(Scoring::Standard, 12);
+    let mut discs = Solver::with_table_bits(Scoring::DiscsOnly, 12);
+    for round in 0..80 {
+        let size = if round % 4 == 3 { 6 } else { 4 };
+        let plies = if size == 4 {
+            (rng.next() % 12) as u32
+        } else {
+            24 + (rng.next() % 8) as u32
+        };
+        let pos = random_position(&mut rng, size, plies);
+        // Any colour will do: minimax sees the same board with the same
+        // side to move, and black_score converts the sign accordingly.
+        let to_move = if plies % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let board: Board = pos.to_board(to_move);
+        let root = rv::Position { board, to_move };
+        let m_std = minimax(&Standard, &root).value;
+        let m_disc = minimax(&Reversi::DISC_DIFFERENCE, &root).value;
+        assert_eq!(black_score(&mut standard, &pos, to_move), m_std, "{root:?}");
+        assert_eq!(black_score(&mut discs, &pos, to_move), m_disc, "{root:?}");
+    }
+}
+
+#[test]
+fn best_move_reaches_the_score() {
+    let mut rng = Rng(42);
+    let mut solver = Solver::with_table_bits(Scoring::Standard, 12);
+    for _ in 0..40 {
+        let plies = (rng.next() % 10) as u32;
+        let pos = random_position(&mut rng, 4, plies);
+        let s = solver.solve(&pos);
+        let child = match s.best {
+            Some(rv::Move::Place(sq)) => pos.play(sq.0),
+            Some(rv::Move::Pass) => pos.pass(),
+            None => continue,
+        };
+        assert_eq!(-solver.solve(&child).score, s.score, "{pos:?}");
+    }
+}
+
+#[test]
+fn solve_is_deterministic() {
+    let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";
+    let pos = parse_obf(line, 1).unwrap().position;
+    let a = Solver::new(Scoring::Standard).solve(&pos);
+    let mut s = Solver::new(Scoring::Standard);
+    let _ = s.solve(&Position::start(4));
+    let b = s.solve(&pos);
+    assert_eq!(a, b);
+    assert_eq!(a.score, 18);
+}
