@@ -38,21 +38,29 @@ const HELP: &str = "\
 reversi: game-tree search for Reversi/Othello (4x4, 6x6, 8x8)
 
 Usage:
-  reversi FLAG PLAYER BOARD     the Reversi Tiny contract (FLAG 100-600)
-  reversi play                  play 4x4 Reversi against alpha-beta (stdin/stdout)
+ The assignment contracts (exact output):
+  reversi FLAG PLAYER BOARD     Reversi Tiny: successors, terminal test,
+                                minimax / alpha-beta value, count and move
+  reversi play                  play 4x4 against alpha-beta (the front end's dialog)
   reversi -t TASK -d DEPTH -i INPUT -op MOVES -ol LOG
                                 the 8x8 contract: play the game from INPUT
   reversi usc-report INPUT...   the 8x8 contract's analysis tables
-  reversi play --size 8 ...     play 4x4/6x6/8x8 with options (see play --help)
+
+ The depth study (4x4, 6x6, 8x8; each has --help):
+  reversi play --size 8 ...     play with options (human side, depth or time, eval)
   reversi match [OPTIONS]       the computer against itself (--json)
   reversi table [OPTIONS]       final scores for black depth x white depth
   reversi tournament [OPTIONS]  one evaluation against another, all openings
   reversi ordering [OPTIONS]    nodes of natural vs ordered alpha-beta
   reversi tree FLAG PLAYER BOARD  the tree of FLAG 300/500 as Graphviz DOT
+
+ The engine (each has --help):
   reversi perft [--size N] DEPTH [--board B --player P] [--divide]
                                 count the leaves of the game tree at DEPTH
   reversi solve --obf LINE | --file F | --size N | --board B --player P
                                 exact final score and a best move
+
+ Ring Treblecross is the second binary: ring-treblecross --help
 
 The Tiny contract:
   PLAYER is 1 (dark, MAX) or 2 (light, MIN); BOARD is 16 characters 0/1/2
