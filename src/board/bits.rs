@@ -10,28 +10,6 @@ pub const FILE_A: u64 = 0x0101_0101_0101_0101;
 /// Squares of column h.
 pub const FILE_H: u64 = 0x8080_8080_8080_8080;
 
-/// The eight directions as (shift, mask applied after the shift).
-/// A positive shift moves toward higher bit indices.
-const DIRECTIONS: [(i32, u64); 8] = [
-    (1, !FILE_A),  // east
-    (-1, !FILE_H), // west
-    (8, !0),       // south
-    (-8, !0),      // north
-    (9, !FILE_A),  // south-east
-    (7, !FILE_H),  // south-west
-    (-7, !FILE_A), // north-east
-    (-9, !FILE_H), // north-west
-];
-
-#[inline(always)]
-fn shift(b: u64, s: i32, mask: u64) -> u64 {
-    if s > 0 {
-        (b << s) & mask
-    } else {
-        (b >> -s) & mask
-    }
-}
-
 /// The mask of valid squares for a board of size `n` (4, 6 or 8; any
 /// other size gets the full 8x8 board).
 #[inline]
@@ -67,52 +45,52 @@ pub fn moves_on(p: u64, o: u64, n: u8) -> u64 {
 
 /// Mobility with `STEPS` propagation steps per direction (enough for lines
 /// of up to `STEPS` opponent discs).
+///
+/// No mask is needed after a shift: sideways directions only step through
+/// opponent discs off files a and h, so nothing wraps to the next row.
 #[inline(always)]
 fn moves_steps<const STEPS: usize>(p: u64, o: u64, valid: u64) -> u64 {
-    let empty = valid & !(p | o);
+    let inner = o & !(FILE_A | FILE_H);
     let mut result = 0;
-    for &(s, mask) in &DIRECTIONS {
-        let mut t = o & shift(p, s, mask);
+    for (s, m) in [(1, inner), (8, o), (7, inner), (9, inner)] {
+        let (mut up, mut down) = (m & (p << s), m & (p >> s));
         for _ in 1..STEPS {
-            t |= o & shift(t, s, mask);
+            up |= m & (up << s);
+            down |= m & (down >> s);
         }
-        result |= shift(t, s, mask);
+        result |= (up << s) | (down >> s);
     }
-    result & empty
+    result & valid & !(p | o)
 }
 
 /// The opponent discs that flip when the player owning `p` places a disc on
-/// square `sq` of an 8x8 board (empty result: the move is illegal).
+/// square `sq` (empty result: the move is illegal), by propagating runs of
+/// opponent discs from the square: the plain reference for [`line_flips`],
+/// which the board and the engine use.
 #[inline]
 #[must_use]
 pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
     flips_steps::<6>(p, o, sq)
 }
 
-/// [`flips`] for a board of side `n` (fewer steps on smaller boards).
-#[inline]
-#[must_use]
-pub fn flips_on(p: u64, o: u64, sq: u8, n: u8) -> u64 {
-    match n {
-        4 => flips_steps::<2>(p, o, sq),
-        6 => flips_steps::<4>(p, o, sq),
-        _ => flips_steps::<6>(p, o, sq),
-    }
-}
-
 /// Flips by propagation: in each direction, the run of opponent discs that
-/// starts next to `sq`; it flips when the square after it holds a disc of `p`.
+/// starts next to `sq`; it flips when the square after it holds a disc of
+/// `p`. Sideways runs only cross discs off files a and h (no wrapping).
 #[inline(always)]
 fn flips_steps<const STEPS: usize>(p: u64, o: u64, sq: u8) -> u64 {
     let start = 1u64 << sq;
+    let inner = o & !(FILE_A | FILE_H);
     let mut result = 0;
-    for &(s, mask) in &DIRECTIONS {
-        let mut run = o & shift(start, s, mask);
+    for (s, m) in [(1, inner), (8, o), (7, inner), (9, inner)] {
+        let (mut up, mut down) = (m & (start << s), m & (start >> s));
         for _ in 1..STEPS {
-            run |= o & shift(run, s, mask);
+            up |= m & (up << s);
+            down |= m & (down >> s);
         }
-        let bounded = shift(run, s, mask) & p != 0;
-        result |= run & 0u64.wrapping_sub(u64::from(bounded));
+        let up_bounded = (up << s) & p != 0;
+        let down_bounded = (down >> s) & p != 0;
+        result |= up & 0u64.wrapping_sub(u64::from(up_bounded));
+        result |= down & 0u64.wrapping_sub(u64::from(down_bounded));
     }
     result
 }

@@ -180,12 +180,7 @@ impl Board {
         if self.empty() & sq.bit() == 0 {
             return 0;
         }
-        bits::flips_on(
-            self.discs(color),
-            self.discs(color.other()),
-            sq.0,
-            self.size,
-        )
+        bits::line_flips(self.discs(color), self.discs(color.other()), sq.0)
     }
 
     /// The board after `color` plays a legal move on `sq`. The move is not
