@@ -214,6 +214,16 @@ impl Solver {
     /// index order, even when `state` itself is over (a run stands).
     pub fn successor_values(&mut self, state: &Ring) -> Vec<(usize, Value)> {
         let next = state.to_move.other();
+        // A lost (or drawn) position: every child is won (drawn) by the
+        // next mover, so the root's outcome values them all.
+        let root = self.outcome(&state.cells);
+        if root != Outcome::MoverWins && !has_run(&state.cells, self.k) {
+            let o = match root {
+                Outcome::Draw => Outcome::Draw,
+                _ => Outcome::MoverWins,
+            };
+            return state.empty_cells().map(|c| (c, o.value(next))).collect();
+        }
         self.child_outcomes(&state.cells, false)
             .into_iter()
             .map(|(c, o)| (c, o.value(next)))
@@ -228,6 +238,19 @@ impl Solver {
             return None;
         }
         let next = state.to_move.other();
+        // A lost (or drawn) position: every child has the same value, so the
+        // first one is the first best.
+        match self.outcome(&state.cells) {
+            Outcome::MoverWins => {}
+            o => {
+                let child = if o == Outcome::Draw {
+                    Outcome::Draw
+                } else {
+                    Outcome::MoverWins
+                };
+                return state.empty_cells().next().map(|c| (c, child.value(next)));
+            }
+        }
         let children = self.child_outcomes(&state.cells, true);
         // The best child is the first one where the next mover loses, else
         // (every child is a draw or a loss for the mover) the first one.
