@@ -560,6 +560,9 @@ impl Solver {
             }
             children.push(q);
         }
+        // Children already cut into components first: their values come
+        // from the component memos; rings that still wrap need more search.
+        children.sort_by_key(|q| matches!(q, Quiet::WrapBits(..)));
         let mut wins = false;
         for q in children {
             if !self.solve(&[], q) {
