@@ -40,7 +40,14 @@
 //!   under reflection. When the live cells wrap around the whole ring (no
 //!   gap of K or more between consecutive live cells) the position is one
 //!   component that cannot be cut: its win/loss is found by search over live
-//!   cells, memoised on the ring canonical under rotation and reflection.
+//!   cells, memoised on the ring canonical under rotation and reflection
+//!   (one 128-bit mask for N up to 127 - (K - 1)); children already known
+//!   lost are tried first, then children already cut into components
+//!   (fewest live cells first), then those that still wrap.
+//!
+//! A lost (or drawn) position needs no search of its children: every child
+//! is won (drawn) by the opponent, and the first-best successor is the first
+//! empty cell.
 //!
 //! Every result is checked against plain minimax of
 //! [`super::RingTreblecross`] in the tests (all positions, N <= 12, K 2..=5,
