@@ -40,7 +40,14 @@
 //!   under reflection. When the live cells wrap around the whole ring (no
 //!   gap of K or more between consecutive live cells) the position is one
 //!   component that cannot be cut: its win/loss is found by search over live
-//!   cells, memoised on the ring canonical under rotation and reflection.
+//!   cells, memoised on the ring canonical under rotation and reflection
+//!   (one 128-bit mask for N up to 127 - (K - 1)); children already known
+//!   lost are tried first, then children already cut into components
+//!   (fewest live cells first), then those that still wrap.
+//!
+//! A lost (or drawn) position needs no search of its children: every child
+//! is won (drawn) by the opponent, and the first-best successor is the first
+//! empty cell.
 //!
 //! Every result is checked against plain minimax of
 //! [`super::RingTreblecross`] in the tests (all positions, N <= 12, K 2..=5,
@@ -85,7 +92,11 @@ enum Quiet {
     NoMoves,
     /// One component around the whole ring: its canonical key and live cells.
     Wrapping(Vec<u64>, Vec<usize>),
-    /// Components as canonical bit masks.
+    /// The same on a ring of at most 128 - (k - 1) cells as bit masks: the
+    /// canonical X mask (under rotation and reflection) and the X and live
+    /// masks.
+    WrapBits(u128, u128, u128),
+    /// Components as canonical bit masks, sorted, equal pairs cancelled.
     Bits(Vec<(u32, u128, u128)>),
     /// Components too long for bit masks.
     Descs(Vec<Vec<u8>>),
@@ -106,6 +117,8 @@ pub struct Solver {
     strips: Vec<u32>,
     /// Quiet positions whose live cells wrap the ring: does the mover win?
     rings: HashMap<Vec<u64>, bool, Fx>,
+    /// The same for rings of at most 128 - (k - 1) cells, by canonical X mask.
+    ring_bits: HashMap<u128, bool, Fx>,
     /// Grundy values of components, by canonical description.
     components: HashMap<Vec<u8>, u32, Fx>,
     /// The same for descriptions of at most 128 cells, as bit masks
@@ -165,6 +178,7 @@ impl Solver {
             k,
             strips: Vec::new(),
             rings: HashMap::default(),
+            ring_bits: HashMap::default(),
             components: HashMap::default(),
             small: HashMap::default(),
             single: HashMap::default(),
@@ -176,7 +190,7 @@ impl Solver {
     #[must_use]
     pub fn memo_sizes(&self) -> (usize, usize, usize) {
         (
-            self.rings.len(),
+            self.rings.len() + self.ring_bits.len(),
             self.components.len() + self.small.len() + self.single.len(),
             self.strips.len(),
         )
@@ -214,6 +228,16 @@ impl Solver {
     /// index order, even when `state` itself is over (a run stands).
     pub fn successor_values(&mut self, state: &Ring) -> Vec<(usize, Value)> {
         let next = state.to_move.other();
+        // A lost (or drawn) position: every child is won (drawn) by the
+        // next mover, so the root's outcome values them all.
+        let root = self.outcome(&state.cells);
+        if root != Outcome::MoverWins && !has_run(&state.cells, self.k) {
+            let o = match root {
+                Outcome::Draw => Outcome::Draw,
+                _ => Outcome::MoverWins,
+            };
+            return state.empty_cells().map(|c| (c, o.value(next))).collect();
+        }
         self.child_outcomes(&state.cells, false)
             .into_iter()
             .map(|(c, o)| (c, o.value(next)))
@@ -228,6 +252,19 @@ impl Solver {
             return None;
         }
         let next = state.to_move.other();
+        // A lost (or drawn) position: every child has the same value, so the
+        // first one is the first best.
+        match self.outcome(&state.cells) {
+            Outcome::MoverWins => {}
+            o => {
+                let child = if o == Outcome::Draw {
+                    Outcome::Draw
+                } else {
+                    Outcome::MoverWins
+                };
+                return state.empty_cells().next().map(|c| (c, child.value(next)));
+            }
+        }
         let children = self.child_outcomes(&state.cells, true);
         // The best child is the first one where the next mover loses, else
         // (every child is a draw or a loss for the mover) the first one.
@@ -302,6 +339,13 @@ impl Solver {
     /// The live cells of a quiet position (n >= k, k != 3 or general path)
     /// and their components.
     fn analyse(&self, cells: &[bool]) -> Quiet {
+        if self.fast && self.n + self.k - 1 <= 128 {
+            let x = cells
+                .iter()
+                .enumerate()
+                .fold(0u128, |m, (i, &c)| m | u128::from(c) << i);
+            return self.analyse_bits(x);
+        }
         let live = live_cells(cells, self.k);
         if live.is_empty() {
             return Quiet::NoMoves;
@@ -332,18 +376,53 @@ impl Solver {
         }
     }
 
+    /// [`Self::analyse`] on a ring of at most 128 - (k - 1) cells given by
+    /// its X mask.
+    fn analyse_bits(&self, x: u128) -> Quiet {
+        let (n, k) = (self.n as u32, self.k as u32);
+        let live = ring_live_bits(n, k, x);
+        if live == 0 {
+            return Quiet::NoMoves;
+        }
+        let full = low_bits(n);
+        let not_live = full & !live;
+        // Cells starting a run of k - 1 cells that are not live: a cut.
+        let mut cuts = not_live;
+        for j in 1..k - 1 {
+            cuts &= rotate_right(not_live, j, n);
+        }
+        if cuts == 0 {
+            return Quiet::WrapBits(canonical_ring_bits(n, x), x, live);
+        }
+        // The ring read as a line from a cut, with its first k - 1 cells
+        // repeated at the end, so that every component has its k - 1
+        // padding cells on both sides.
+        let s = cuts.trailing_zeros();
+        let xl = rotate_right(x, s, n);
+        let xl = xl | (xl & low_bits(k - 1)) << n;
+        let mut parts = Vec::new();
+        collect_parts(k, xl, rotate_right(live, s, n), &mut parts);
+        Self::reduce(&mut parts);
+        Quiet::Bits(parts)
+    }
+
     /// The outcome of an analysed quiet position if the memos already hold it.
     fn known(&self, q: &Quiet) -> Option<bool> {
         match q {
             Quiet::NoMoves => Some(false),
             Quiet::Wrapping(key, _) => self.rings.get(key).copied(),
+            Quiet::WrapBits(key, _, _) => self.ring_bits.get(key).copied(),
             Quiet::Bits(parts) => {
-                if let [p] = parts.as_slice() {
-                    return self
-                        .small
-                        .get(p)
-                        .map(|&g| g != 0)
-                        .or_else(|| self.single.get(p).copied());
+                match parts.as_slice() {
+                    [] => return Some(false),
+                    [p] => {
+                        return self
+                            .small
+                            .get(p)
+                            .map(|&g| g != 0)
+                            .or_else(|| self.single.get(p).copied())
+                    }
+                    _ => {}
                 }
                 let mut g = 0;
                 for p in parts {
@@ -360,6 +439,7 @@ impl Solver {
         match q {
             Quiet::NoMoves => false,
             Quiet::Wrapping(key, live) => self.wrapping_wins(cells, key, &live),
+            Quiet::WrapBits(key, x, live) => self.wrapping_wins_bits(key, x, live),
             Quiet::Bits(mut parts) => {
                 if let &[(l, x, live)] = parts.as_slice() {
                     return self.component_wins_bits(l, x, live);
@@ -446,6 +526,66 @@ impl Solver {
         wins
     }
 
+    /// [`Self::wrapping_wins`] on bit masks (canonical key, X and live cells).
+    fn wrapping_wins_bits(&mut self, key: u128, x: u128, live: u128) -> bool {
+        if let Some(&w) = self.ring_bits.get(&key) {
+            return w;
+        }
+        let n = self.n as u32;
+        // Moves far from every X first (as in `wrapping_wins`): grow the X
+        // cells one step at a time; cells reached last come first.
+        let mut order: Vec<u32> = Vec::with_capacity(live.count_ones() as usize);
+        let mut reached = x;
+        let mut left = live;
+        let mut layers: Vec<u128> = Vec::new();
+        while left != 0 {
+            if reached == 0 {
+                layers.push(left);
+                break;
+            }
+            reached |= rotate_right(reached, 1, n) | rotate_right(reached, n - 1, n);
+            let fresh = left & reached;
+            if fresh != 0 {
+                layers.push(fresh);
+            }
+            left &= !fresh;
+        }
+        for &layer in layers.iter().rev() {
+            let mut m = layer;
+            while m != 0 {
+                order.push(m.trailing_zeros());
+                m &= m - 1;
+            }
+        }
+        let mut children = Vec::with_capacity(order.len());
+        for &c in &order {
+            let q = self.analyse_bits(x | 1 << c);
+            // A cheap pass over the memos first: a child already known lost.
+            if self.known(&q) == Some(false) {
+                self.ring_bits.insert(key, true);
+                return true;
+            }
+            children.push(q);
+        }
+        // Children already cut into components first, fewest live cells
+        // first: their values come from the component memos; rings that
+        // still wrap need more search.
+        children.sort_by_key(|q| match q {
+            Quiet::WrapBits(..) => (1, 0),
+            Quiet::Bits(parts) => (0, parts.iter().map(|p| p.2.count_ones()).sum::<u32>()),
+            _ => (0, 0),
+        });
+        let mut wins = false;
+        for q in children {
+            if !self.solve(&[], q) {
+                wins = true;
+                break;
+            }
+        }
+        self.ring_bits.insert(key, wins);
+        wins
+    }
+
     /// The bit-mask form of a description, when short enough (and allowed).
     fn bits(&self, desc: &[u8]) -> Option<(u32, u128, u128)> {
         if self.fast {
@@ -521,9 +661,9 @@ impl Solver {
         g
     }
 
-    /// Whether a sum of components (bit masks) has Grundy value 0: equal
-    /// components cancel in pairs, a lone component needs only win/loss.
-    fn sum_is_zero(&mut self, parts: &mut Vec<(u32, u128, u128)>) -> bool {
+    /// Canonical forms of the components of a sum, sorted, equal pairs
+    /// cancelled (they sum to zero).
+    fn reduce(parts: &mut Vec<(u32, u128, u128)>) {
         for p in parts.iter_mut() {
             *p = canonical_bits(p.0, p.1, p.2);
         }
@@ -538,6 +678,33 @@ impl Solver {
             }
         }
         parts.truncate(kept);
+    }
+
+    /// Whether a sum of components has Grundy value 0, when the memos
+    /// already tell (no search).
+    fn known_zero(&self, parts: &mut Vec<(u32, u128, u128)>) -> Option<bool> {
+        Self::reduce(parts);
+        match parts.as_slice() {
+            [] => Some(true),
+            [p] => self
+                .small
+                .get(p)
+                .map(|&g| g == 0)
+                .or_else(|| self.single.get(p).map(|&w| !w)),
+            _ => {
+                let mut g = 0;
+                for p in parts.iter() {
+                    g ^= self.small.get(p)?;
+                }
+                Some(g == 0)
+            }
+        }
+    }
+
+    /// Whether a sum of components (bit masks) has Grundy value 0: equal
+    /// components cancel in pairs, a lone component needs only win/loss.
+    fn sum_is_zero(&mut self, parts: &mut Vec<(u32, u128, u128)>) -> bool {
+        Self::reduce(parts);
         let left = std::mem::take(parts);
         match left.as_slice() {
             [] => true,
@@ -567,8 +734,17 @@ impl Solver {
         // the typical winning move, and the search stops at the first win.
         let mut moves: Vec<u32> = (0..len).filter(|&i| live >> i & 1 == 1).collect();
         moves.sort_by_key(|&i| (2 * i).abs_diff(len - 1));
-        let mut wins = false;
         let mut parts = Vec::new();
+        // A cheap pass over the memos first: a move to a sum already known
+        // to be zero wins at once.
+        for &i in &moves {
+            split_after(self.k as u32, len, x, live, i, &mut parts);
+            if self.known_zero(&mut parts) == Some(true) {
+                self.single.insert(key, true);
+                return true;
+            }
+        }
+        let mut wins = false;
         for i in moves {
             if wins {
                 break;
@@ -695,7 +871,6 @@ fn canonical_bits(len: u32, x: u128, live: u128) -> (u32, u128, u128) {
 fn split_after(k: u32, len: u32, x: u128, live: u128, i: u32, parts: &mut Vec<(u32, u128, u128)>) {
     let full = if len == 128 { !0 } else { (1u128 << len) - 1 };
     let window = (1u128 << k) - 1;
-    let below = |b: u32| if b >= 128 { !0 } else { (1u128 << b) - 1 };
     let x2 = x | 1 << i;
     let empty = full & !x2;
     let mut live2 = live & !(1 << i);
@@ -707,6 +882,14 @@ fn split_after(k: u32, len: u32, x: u128, live: u128, i: u32, parts: &mut Vec<(u
             live2 &= !w;
         }
     }
+    collect_parts(k, x2, live2, parts);
+}
+
+/// The components of a line given by its X and live masks (every live cell
+/// at least `k - 1` from both ends), as descriptions from `k - 1` cells
+/// before their first live cell to `k - 1` after their last.
+fn collect_parts(k: u32, x2: u128, mut live2: u128, parts: &mut Vec<(u32, u128, u128)>) {
+    let below = |b: u32| if b >= 128 { !0 } else { (1u128 << b) - 1 };
     parts.clear();
     while live2 != 0 {
         let first = live2.trailing_zeros();
@@ -725,6 +908,48 @@ fn split_after(k: u32, len: u32, x: u128, live: u128, i: u32, parts: &mut Vec<(u
         parts.push((sub_len, (x2 >> from) & sub, (part >> from) & sub));
         live2 &= !part;
     }
+}
+
+/// The lowest `b` bits (b <= 128).
+fn low_bits(b: u32) -> u128 {
+    if b >= 128 {
+        !0
+    } else {
+        (1u128 << b) - 1
+    }
+}
+
+/// Rotates the ring mask `m` of `n` cells so that cell `r` becomes cell 0.
+fn rotate_right(m: u128, r: u32, n: u32) -> u128 {
+    let r = r % n;
+    if r == 0 {
+        m
+    } else {
+        ((m >> r) | (m << (n - r))) & low_bits(n)
+    }
+}
+
+/// The live cells of a quiet ring of `n >= k` cells (X mask `x`): empty
+/// cells whose every window of `k` cells has at least 3 empty cells.
+fn ring_live_bits(n: u32, k: u32, x: u128) -> u128 {
+    let window = low_bits(k);
+    let mut dead = 0;
+    for s in 0..n {
+        let w = rotate_right(window, n - s, n);
+        if (x & w).count_ones() + 3 > k {
+            dead |= w;
+        }
+    }
+    low_bits(n) & !x & !dead
+}
+
+/// The smallest of the rotations and reflections of the ring mask `x`.
+fn canonical_ring_bits(n: u32, x: u128) -> u128 {
+    let mirror = x.reverse_bits() >> (128 - n);
+    (0..n)
+        .map(|r| rotate_right(x, r, n).min(rotate_right(mirror, r, n)))
+        .min()
+        .unwrap_or(0)
 }
 
 /// Whether every window of `k` cells holding `j` (all inside `desc`) keeps
@@ -988,6 +1213,35 @@ mod tests {
                         );
                         assert_eq!(fast.best(&state), general.best(&state));
                     }
+                }
+            }
+        }
+    }
+
+    /// The bit-mask ring search (with its child ordering) agrees with the
+    /// general path on sampled rings up to N = 40, K = 4 and 5.
+    #[test]
+    fn bit_rings_match_general_path_up_to_40() {
+        for (k, sizes, count) in [(4, 28..=40, 6), (5, 24..=40, 4)] {
+            for n in sizes.step_by(4) {
+                let mut fast = Solver::new(n, k);
+                let mut general = Solver::new(n, k);
+                general.fast = false;
+                for cells in sample(n, k, count, (n * 37 + k) as u64) {
+                    // Rings with a few X: the wrapping phase.
+                    if cells.iter().filter(|&&c| c).count() < n / 6 {
+                        continue;
+                    }
+                    let state = Ring {
+                        cells,
+                        to_move: Side::Max,
+                    };
+                    assert_eq!(
+                        fast.successor_values(&state),
+                        general.successor_values(&state),
+                        "n={n} k={k} {state:?}"
+                    );
+                    assert_eq!(fast.best(&state), general.best(&state));
                 }
             }
         }
