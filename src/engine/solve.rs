@@ -10,7 +10,7 @@
 
 use super::position::Position;
 use super::tt::Table;
-use crate::board::bits::{self, line_flips, Bits};
+use crate::board::bits::{self, flips_vec, Bits};
 use crate::board::Square;
 use crate::reversi::Move;
 
@@ -290,12 +290,12 @@ impl Solver {
     fn order(&self, p: u64, o: u64, moves: u64, hash: u8, list: &mut MoveList) {
         list.len = 0;
         for sq in Bits(moves) {
-            let f = line_flips(p, o, sq);
+            let f = flips_vec(p, o, sq);
             let key = if sq == hash {
                 -1000
             } else {
                 let (np, no) = (o & !f, p | f | (1u64 << sq));
-                let replies = bits::moves_fast(np, no, self.valid);
+                let replies = bits::moves_vec(np, no, self.valid);
                 let mut k =
                     16 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32;
                 if (1u64 << sq) & self.corners != 0 {
@@ -313,9 +313,9 @@ impl Solver {
 
     fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
         self.nodes += 1;
-        let moves = bits::moves_fast(p, o, self.valid);
+        let moves = bits::moves_vec(p, o, self.valid);
         if moves == 0 {
-            if bits::moves_fast(o, p, self.valid) == 0 {
+            if bits::moves_vec(o, p, self.valid) == 0 {
                 return self.final_score(p, o);
             }
             return -self.deep(o, p, -beta, -alpha, n);
@@ -428,7 +428,7 @@ impl Solver {
         let mut best = -INF;
         for group in [empties & odd, empties & !odd] {
             for sq in Bits(group) {
-                let f = line_flips(p, o, sq);
+                let f = flips_vec(p, o, sq);
                 if f == 0 {
                     continue;
                 }
@@ -458,12 +458,12 @@ impl Solver {
     fn last1(&mut self, p: u64, o: u64) -> i32 {
         self.nodes += 1;
         let sq = (self.valid & !(p | o)).trailing_zeros() as u8;
-        let f = line_flips(p, o, sq);
+        let f = flips_vec(p, o, sq);
         if f != 0 {
             let k = f.count_ones() as i32;
             return p.count_ones() as i32 + 2 * k + 1 - o.count_ones() as i32;
         }
-        let f = line_flips(o, p, sq);
+        let f = flips_vec(o, p, sq);
         if f != 0 {
             self.nodes += 1;
             let k = f.count_ones() as i32;
