@@ -37,6 +37,11 @@ impl Table {
         }
     }
 
+    /// The table has `2^bits` entries.
+    pub fn bits(&self) -> u32 {
+        64 - self.shift
+    }
+
     /// Forgets every entry (in constant time).
     pub fn clear(&mut self) {
         self.generation += 1;
