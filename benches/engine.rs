@@ -5,6 +5,7 @@
 //! cargo bench --bench engine -- perft 10 11  # perft depths on 8x8
 //! cargo bench --bench engine -- ffo 1-19 40-44
 //! cargo bench --bench engine -- threads 2 ffo 40-44
+//! cargo bench --bench engine -- six 18 20 22 24      # 6x6 sub-positions
 //! ```
 //!
 //! FFO sets name the positions' numbers in `tests/data/ffo/`; each position
@@ -74,6 +75,40 @@ fn bench_ffo(from: usize, to: usize, threads: usize) {
     );
 }
 
+/// 6x6 from the start played down to `empties` empty squares (each side
+/// plays the move leaving the other the fewest moves, the lowest square
+/// on ties; passes as they come), then solved: how
+/// the solve time grows toward the 32 empties of the start.
+fn bench_six(empties: u32, threads: usize) {
+    let mut pos = Position::start(6);
+    let mut plies = Vec::new();
+    while pos.empties().count_ones() > empties && !pos.is_game_over() {
+        let m = pos.moves();
+        if m == 0 {
+            pos = pos.pass();
+            plies.push("pass".to_string());
+        } else {
+            let sq = reversi::board::bits::Bits(m)
+                .min_by_key(|&sq| pos.play(sq).moves().count_ones())
+                .expect("a move");
+            plies.push(reversi::board::Square(sq).to_string());
+            pos = pos.play(sq);
+        }
+    }
+    let mut solver = Solver::with_table_bits(Scoring::Standard, 24);
+    let (t, c) = (Instant::now(), cpu_secs());
+    let s = solver.solve_parallel(&pos, threads, &mut |_| {});
+    let (secs, cpu) = (t.elapsed().as_secs_f64(), cpu_secs() - c);
+    println!(
+        "6x6 after {} ({} empties): score {:+} for the side to move, {} nodes, {secs:.3} s ({cpu:.3} s CPU), {:.1} M nodes/s",
+        plies.join(" "),
+        pos.empties().count_ones(),
+        s.score,
+        s.nodes,
+        s.nodes as f64 / secs / 1e6
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -87,7 +122,8 @@ fn main() {
     let (mut mode, mut threads) = ("", 1);
     for a in args {
         match a {
-            "perft" | "ffo" | "threads" => mode = a,
+            "perft" | "ffo" | "threads" | "six" => mode = a,
+            _ if mode == "six" => bench_six(a.parse().expect("empties"), threads),
             _ if mode == "threads" => threads = a.parse().expect("a thread count"),
             _ if mode == "perft" => bench_perft(a.parse().expect("a depth")),
             _ if mode == "ffo" => {
@@ -95,7 +131,9 @@ fn main() {
                 let (f, t) = (f.parse().expect("a number"), t.parse().expect("a number"));
                 bench_ffo(f, t, threads);
             }
-            _ => panic!("usage: engine [perft DEPTH...] [threads N] [ffo FROM-TO...]"),
+            _ => panic!(
+                "usage: engine [perft DEPTH...] [threads N] [ffo FROM-TO...] [six EMPTIES...]"
+            ),
         }
     }
 }
