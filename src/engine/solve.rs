@@ -14,7 +14,7 @@ use crate::board::bits::{self, flips_vec, Bits};
 use crate::board::Square;
 use crate::reversi::Move;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// How a finished game with empty squares is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -78,7 +78,8 @@ const NO_MOVE: u8 = 64;
 /// positions; each solve starts from an empty table, so the same position
 /// always gives the same move, score and node count.
 pub struct Solver {
-    table: Table,
+    /// Shared with the helper threads' solvers.
+    table: Arc<Table>,
     scoring: Scoring,
     valid: u64,
     corners: u64,
@@ -118,7 +119,7 @@ impl Solver {
     #[must_use]
     pub fn with_table_bits(scoring: Scoring, bits: u32) -> Solver {
         Solver {
-            table: Table::new(bits),
+            table: Arc::new(Table::new(bits)),
             scoring,
             valid: !0,
             corners: 0,
@@ -145,7 +146,8 @@ impl Solver {
 
     /// Solves `pos` exactly with `threads` threads (young brothers wait at
     /// the root: the first root move is searched alone, then the others are
-    /// shared out, each thread with its own solver and table). The score is
+    /// shared out, each thread with its own solver, all on one lock-free
+    /// table). The score is
     /// exact whatever the thread count; with one thread the node count is
     /// deterministic, with more it varies from run to run.
     pub fn solve_parallel(
@@ -158,12 +160,10 @@ impl Solver {
         self.solve_window(pos, -INF, INF, threads, progress)
     }
 
-    /// Forgets every stored result (of this solver and its helper threads).
+    /// Forgets every stored result (the table is shared with the helper
+    /// threads).
     pub fn clear(&mut self) {
         self.table.clear();
-        for h in &mut self.helpers {
-            h.table.clear();
-        }
     }
 
     /// Searches `pos` with the window `(alpha, beta)` without clearing the
@@ -322,7 +322,8 @@ impl Solver {
         best.1
     }
 
-    /// The younger moves `rest` of `pos` shared among `threads` threads;
+    /// The younger moves `rest` of `pos` shared among `threads` threads
+    /// (each with its own solver, all on one table);
     /// `best` is the eldest move's result. Returns the best move and score.
     fn parallel_siblings(
         &mut self,
@@ -335,7 +336,9 @@ impl Solver {
     ) -> (Square, i32) {
         let mut helpers = std::mem::take(&mut self.helpers);
         while helpers.len() < threads - 1 {
-            helpers.push(Solver::with_table_bits(self.scoring, self.table.bits()));
+            let mut h = Solver::with_table_bits(self.scoring, 1);
+            h.table = Arc::clone(&self.table);
+            helpers.push(h);
         }
         for h in helpers.iter_mut().take(threads - 1) {
             h.setup(pos.valid);
