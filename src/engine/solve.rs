@@ -57,11 +57,14 @@ const INF: i32 = 127;
 /// At most this many empties: parity ordering, no move generation, no table.
 const SHALLOW: u32 = 5;
 /// At least this many empties: the transposition table is used.
-const TT_MIN: u32 = 8;
+const TT_MIN: u32 = 7;
+/// Extra weight of an opponent reply on a corner in the move ordering (a
+/// plain reply weighs 16).
+const CORNER_REPLY_WEIGHT: i32 = 48;
 /// Weight of the opponent's potential mobility in the move ordering.
 const POT_WEIGHT: i32 = 12;
 /// More than this many empties: enhanced transposition cutoffs.
-const ETC_MIN: u32 = 14;
+const ETC_MIN: u32 = 12;
 /// At least this many empties: stability cutoffs.
 const STABILITY_MIN: u32 = 7;
 /// Stability is only tried when alpha is at least this high.
@@ -548,7 +551,7 @@ impl Solver {
     }
 
     /// Orders `moves` for a node: the hash move first, then fewest replies
-    /// for the opponent (corners counting double), own corners early.
+    /// for the opponent (corners counting four times), own corners early.
     fn order(&self, p: u64, o: u64, moves: u64, hash: u8, list: &mut MoveList) {
         list.len = 0;
         for sq in Bits(moves) {
@@ -558,8 +561,8 @@ impl Solver {
             } else {
                 let (np, no) = (o & !f, p | f | (1u64 << sq));
                 let replies = bits::moves_vec(np, no, self.valid);
-                let mut k =
-                    16 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32;
+                let mut k = 16 * replies.count_ones() as i32
+                    + CORNER_REPLY_WEIGHT * (replies & self.corners).count_ones() as i32;
                 if (1u64 << sq) & self.corners != 0 {
                     k -= 24;
                 }
