@@ -147,10 +147,10 @@ impl Solver {
         self.solve_parallel(pos, 1, &mut progress)
     }
 
-    /// Solves `pos` exactly with `threads` threads (young brothers wait at
-    /// the root: the first root move is searched alone, then the others are
-    /// shared out, each thread with its own solver, all on one lock-free
-    /// table). The score is
+    /// Solves `pos` exactly with `threads` threads (young brothers wait
+    /// along the leftmost path: at each of its nodes the eldest child is
+    /// searched first, then the younger ones are shared out; each thread
+    /// has its own solver, all share one lock-free table). The score is
     /// exact whatever the thread count; with one thread the node count is
     /// deterministic, with more it varies from run to run.
     pub fn solve_parallel(
