@@ -25,7 +25,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 
 /// `depth >= 1`.
 fn count(p: u64, o: u64, valid: u64, depth: u32) -> u64 {
-    let moves = crate::board::bits::moves_fast(p, o, valid);
+    let moves = crate::board::bits::moves_vec(p, o, valid);
     if moves == 0 {
         if crate::board::bits::moves_fast(o, p, valid) == 0 {
             return 1; // game over: one leaf at every deeper depth
@@ -41,7 +41,7 @@ fn count(p: u64, o: u64, valid: u64, depth: u32) -> u64 {
     }
     let mut total = 0;
     for sq in Bits(moves) {
-        let f = crate::board::bits::line_flips(p, o, sq);
+        let f = crate::board::bits::flips_vec(p, o, sq);
         total += count(o & !f, p | f | (1u64 << sq), valid, depth - 1);
     }
     total

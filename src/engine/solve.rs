@@ -10,9 +10,11 @@
 
 use super::position::Position;
 use super::tt::Table;
-use crate::board::bits::{self, line_flips, Bits};
+use crate::board::bits::{self, flips_vec, Bits};
 use crate::board::Square;
 use crate::reversi::Move;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// How a finished game with empty squares is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -55,15 +57,23 @@ const INF: i32 = 127;
 /// At most this many empties: parity ordering, no move generation, no table.
 const SHALLOW: u32 = 5;
 /// At least this many empties: the transposition table is used.
-const TT_MIN: u32 = 8;
+const TT_MIN: u32 = 7;
+/// Extra weight of an opponent reply on a corner in the move ordering (a
+/// plain reply weighs 16).
+const CORNER_REPLY_WEIGHT: i32 = 48;
 /// Weight of the opponent's potential mobility in the move ordering.
 const POT_WEIGHT: i32 = 12;
 /// More than this many empties: enhanced transposition cutoffs.
-const ETC_MIN: u32 = 14;
+const ETC_MIN: u32 = 12;
 /// At least this many empties: stability cutoffs.
 const STABILITY_MIN: u32 = 7;
 /// Stability is only tried when alpha is at least this high.
 const STABILITY_ALPHA: i32 = 0;
+/// Parallel searches split the nodes of the leftmost path down to this
+/// many plies below the root...
+const SPLIT_DEPTH: u32 = 10;
+/// ...with at least this many empties.
+const SPLIT_MIN: u32 = 14;
 /// "No move" in the table.
 const NO_MOVE: u8 = 64;
 
@@ -71,7 +81,8 @@ const NO_MOVE: u8 = 64;
 /// positions; each solve starts from an empty table, so the same position
 /// always gives the same move, score and node count.
 pub struct Solver {
-    table: Table,
+    /// Shared with the helper threads' solvers.
+    table: Arc<Table>,
     scoring: Scoring,
     valid: u64,
     corners: u64,
@@ -80,6 +91,18 @@ pub struct Solver {
     /// mask of its valid squares, with the orientation (0-3) of each.
     lines: Vec<(u64, usize)>,
     nodes: u64,
+    /// Solvers of the helper threads, kept between solves.
+    helpers: Vec<Solver>,
+}
+
+/// The state the threads of a parallel root search share.
+struct Shared<'a> {
+    best: (Square, i32),
+    alpha: i32,
+    done: usize,
+    total: usize,
+    nodes: u64,
+    progress: Option<&'a mut (dyn FnMut(RootProgress) + Send)>,
 }
 
 impl Default for Solver {
@@ -99,13 +122,14 @@ impl Solver {
     #[must_use]
     pub fn with_table_bits(scoring: Scoring, bits: u32) -> Solver {
         Solver {
-            table: Table::new(bits),
+            table: Arc::new(Table::new(bits)),
             scoring,
             valid: !0,
             corners: 0,
             quadrants: [0; 4],
             lines: Vec::new(),
             nodes: 0,
+            helpers: Vec::new(),
         }
     }
 
@@ -118,59 +142,120 @@ impl Solver {
     pub fn solve_with(
         &mut self,
         pos: &Position,
-        mut progress: impl FnMut(RootProgress),
+        mut progress: impl FnMut(RootProgress) + Send,
+    ) -> Solution {
+        self.solve_parallel(pos, 1, &mut progress)
+    }
+
+    /// Solves `pos` exactly with `threads` threads (young brothers wait
+    /// along the leftmost path: at each of its nodes the eldest child is
+    /// searched first, then the younger ones are shared out; each thread
+    /// has its own solver, all share one lock-free table). The score is
+    /// exact whatever the thread count; with one thread the node count is
+    /// deterministic, with more it varies from run to run.
+    pub fn solve_parallel(
+        &mut self,
+        pos: &Position,
+        threads: usize,
+        progress: &mut (dyn FnMut(RootProgress) + Send),
+    ) -> Solution {
+        self.clear();
+        self.solve_window(pos, -INF, INF, threads, progress)
+    }
+
+    /// Forgets every stored result (the table is shared with the helper
+    /// threads).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Searches `pos` with the window `(alpha, beta)` without clearing the
+    /// table, so successive windows on one position (null-window proofs
+    /// around an expected value) share their work. Fail-soft: a score at or
+    /// below `alpha` is an upper bound, one at or above `beta` a lower bound,
+    /// one in between exact. Scores lie in -64..=64.
+    pub fn solve_window(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        threads: usize,
+        progress: &mut (dyn FnMut(RootProgress) + Send),
     ) -> Solution {
         self.setup(pos.valid);
         let (p, o) = (pos.player, pos.opponent);
         let n = pos.empties().count_ones();
         let moves = pos.moves();
+        self.nodes = 1;
         if moves == 0 {
             if pos.pass().moves() == 0 {
-                self.nodes = 1;
                 return Solution {
                     best: None,
                     score: self.final_score(p, o),
                     nodes: 1,
                 };
             }
-            self.nodes = 1;
-            let score = -self.search(o, p, -INF, INF, n);
+            let score = -self.search(o, p, -beta, -alpha, n);
             return Solution {
                 best: Some(Move::Pass),
                 score,
                 nodes: self.nodes,
             };
         }
-        self.nodes = 1;
+        let hash = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
         let mut list = MoveList::new();
-        self.order(p, o, moves, NO_MOVE, &mut list);
+        self.order(p, o, moves, hash, &mut list);
         let total = list.len;
-        let (mut alpha, beta) = (-INF, INF);
-        let mut best = (Square(NO_MOVE), -INF);
-        for i in 0..total {
-            let (sq, f) = list.pick(i);
-            let (np, no) = (o & !f, p | f | (1u64 << sq));
-            let v = if i == 0 {
-                -self.search(np, no, -beta, -alpha, n - 1)
-            } else {
-                let v = -self.search(np, no, -alpha - 1, -alpha, n - 1);
-                if v > alpha {
-                    -self.search(np, no, -beta, -alpha, n - 1)
-                } else {
-                    v
+        let ordered: Vec<(u8, u64)> = (0..total).map(|i| list.pick(i)).collect();
+        let child = |(sq, f): (u8, u64)| (o & !f, p | f | (1u64 << sq));
+        // The first (eldest) move alone, with the full window (its own
+        // eldest children first, the younger ones in parallel).
+        let (np, no) = child(ordered[0]);
+        let v0 = if threads <= 1 {
+            -self.search(np, no, -beta, -alpha, n - 1)
+        } else {
+            -self.split(np, no, -beta, -alpha, n - 1, threads, SPLIT_DEPTH)
+        };
+        let mut best = (Square(ordered[0].0), v0);
+        progress(RootProgress {
+            done: 1,
+            total,
+            square: best.0,
+            best,
+            nodes: self.nodes,
+        });
+        if threads <= 1 || total <= 2 || v0 >= beta {
+            let mut alpha = alpha.max(v0);
+            for (i, &m) in ordered.iter().enumerate().skip(1) {
+                if best.1 >= beta {
+                    break;
                 }
-            };
-            if v > best.1 {
-                best = (Square(sq), v);
-                alpha = alpha.max(v);
+                let (np, no) = child(m);
+                let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1);
+                if v > alpha && v < beta {
+                    v = -self.search(np, no, -beta, -alpha, n - 1);
+                }
+                if v > best.1 {
+                    best = (Square(m.0), v);
+                    alpha = alpha.max(v);
+                }
+                progress(RootProgress {
+                    done: i + 1,
+                    total,
+                    square: Square(m.0),
+                    best,
+                    nodes: self.nodes,
+                });
             }
-            progress(RootProgress {
-                done: i + 1,
-                total,
-                square: Square(sq),
+        } else {
+            best = self.parallel_siblings(
+                pos,
+                &ordered[1..],
+                (alpha, beta),
                 best,
-                nodes: self.nodes,
-            });
+                threads,
+                Some(progress),
+            );
         }
         Solution {
             best: Some(Move::Place(best.0)),
@@ -179,8 +264,188 @@ impl Solver {
         }
     }
 
+    /// A node on the leftmost path of a parallel search, `depth` more plies
+    /// of which split: the eldest child first (split in turn), then the
+    /// younger ones shared among the threads (young brothers wait).
+    #[allow(clippy::too_many_arguments)]
+    fn split(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        threads: usize,
+        depth: u32,
+    ) -> i32 {
+        let moves = bits::moves_vec(p, o, self.valid);
+        if depth == 0 || n < SPLIT_MIN || moves.count_ones() < 2 {
+            return self.search(p, o, alpha, beta, n);
+        }
+        self.nodes += 1;
+        let hash = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
+        let mut list = MoveList::new();
+        self.order(p, o, moves, hash, &mut list);
+        let ordered: Vec<(u8, u64)> = (0..list.len).map(|i| list.pick(i)).collect();
+        let (sq, f) = ordered[0];
+        let v0 = -self.split(
+            o & !f,
+            p | f | (1u64 << sq),
+            -beta,
+            -alpha,
+            n - 1,
+            threads,
+            depth - 1,
+        );
+        let best = if v0 >= beta {
+            (Square(sq), v0)
+        } else {
+            let pos = Position {
+                player: p,
+                opponent: o,
+                valid: self.valid,
+            };
+            self.parallel_siblings(
+                &pos,
+                &ordered[1..],
+                (alpha, beta),
+                (Square(sq), v0),
+                threads,
+                None,
+            )
+        };
+        let (lo, up) = if best.1 <= alpha {
+            (-64, best.1)
+        } else if best.1 >= beta {
+            (best.1, 64)
+        } else {
+            (best.1, best.1)
+        };
+        self.table.store(p, o, n, lo, up, best.0 .0);
+        best.1
+    }
+
+    /// The younger moves `rest` of `pos` shared among `threads` threads
+    /// (each with its own solver, all on one table);
+    /// `best` is the eldest move's result. Returns the best move and score.
+    fn parallel_siblings(
+        &mut self,
+        pos: &Position,
+        rest: &[(u8, u64)],
+        (alpha, beta): (i32, i32),
+        best: (Square, i32),
+        threads: usize,
+        progress: Option<&mut (dyn FnMut(RootProgress) + Send)>,
+    ) -> (Square, i32) {
+        let mut helpers = std::mem::take(&mut self.helpers);
+        while helpers.len() < threads - 1 {
+            let mut h = Solver::with_table_bits(self.scoring, 1);
+            h.table = Arc::clone(&self.table);
+            helpers.push(h);
+        }
+        for h in helpers.iter_mut().take(threads - 1) {
+            h.setup(pos.valid);
+        }
+        let shared = Mutex::new(Shared {
+            best,
+            alpha: alpha.max(best.1),
+            done: 1,
+            total: rest.len() + 1,
+            nodes: self.nodes,
+            progress,
+        });
+        let next = AtomicUsize::new(0);
+        let (p, o, n) = (pos.player, pos.opponent, pos.empties().count_ones());
+        std::thread::scope(|scope| {
+            for w in std::iter::once(&mut *self).chain(helpers.iter_mut().take(threads - 1)) {
+                let (shared, next) = (&shared, &next);
+                scope.spawn(move || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(sq, f)) = rest.get(i) else { return };
+                    let alpha = {
+                        let s = shared.lock().expect("no worker panics");
+                        if s.best.1 >= beta {
+                            return;
+                        }
+                        s.alpha
+                    };
+                    let before = w.nodes;
+                    let (np, no) = (o & !f, p | f | (1u64 << sq));
+                    let mut v = -w.search(np, no, -alpha - 1, -alpha, n - 1);
+                    if v > alpha && v < beta {
+                        v = -w.search(np, no, -beta, -alpha, n - 1);
+                    }
+                    let mut s = shared.lock().expect("no worker panics");
+                    s.nodes += w.nodes - before;
+                    s.done += 1;
+                    if v > s.best.1 {
+                        s.best = (Square(sq), v);
+                        s.alpha = s.alpha.max(v);
+                    }
+                    let r = RootProgress {
+                        done: s.done,
+                        total: s.total,
+                        square: Square(sq),
+                        best: s.best,
+                        nodes: s.nodes,
+                    };
+                    if let Some(progress) = s.progress.as_mut() {
+                        progress(r);
+                    }
+                });
+            }
+        });
+        let s = shared.into_inner().expect("no worker panics");
+        self.nodes = s.nodes;
+        self.helpers = helpers;
+        s.best
+    }
+
+    /// A principal line from `pos`, whose exact score is `score` (from a
+    /// solve): at each step the first move, hash move first, whose
+    /// position has exactly the opposite score, proved by a search with
+    /// the window `(score - 1, score + 1)`; passes included, until the game
+    /// ends. Keeps the table, so it is cheap right after the solve.
+    pub fn principal_line(&mut self, pos: &Position, score: i32) -> Vec<Move> {
+        self.setup(pos.valid);
+        let mut line = Vec::new();
+        let (mut p, mut o, mut score) = (pos.player, pos.opponent, score);
+        loop {
+            let moves = bits::moves_vec(p, o, self.valid);
+            if moves == 0 {
+                if bits::moves_vec(o, p, self.valid) == 0 {
+                    return line;
+                }
+                line.push(Move::Pass);
+                (p, o, score) = (o, p, -score);
+                continue;
+            }
+            let n = (self.valid & !(p | o)).count_ones();
+            let hash = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
+            let mut list = MoveList::new();
+            self.order(p, o, moves, hash, &mut list);
+            let mut found = None;
+            for i in 0..list.len {
+                let (sq, f) = list.pick(i);
+                let (np, no) = (o & !f, p | f | (1u64 << sq));
+                if -self.search(np, no, -score - 1, -score + 1, n - 1) == score {
+                    found = Some((sq, np, no));
+                    break;
+                }
+            }
+            let Some((sq, np, no)) = found else {
+                return line; // `score` was not the exact score
+            };
+            line.push(Move::Place(Square(sq)));
+            (p, o, score) = (np, no, -score);
+        }
+    }
+
+    /// Prepares the board geometry for `valid` (the table is kept).
     fn setup(&mut self, valid: u64) {
-        self.table.clear();
+        if self.valid == valid && !self.lines.is_empty() {
+            return;
+        }
         self.valid = valid;
         let n = (valid.count_ones() as f64).sqrt().round() as u8;
         let last = n - 1;
@@ -286,18 +551,18 @@ impl Solver {
     }
 
     /// Orders `moves` for a node: the hash move first, then fewest replies
-    /// for the opponent (corners counting double), own corners early.
+    /// for the opponent (corners counting four times), own corners early.
     fn order(&self, p: u64, o: u64, moves: u64, hash: u8, list: &mut MoveList) {
         list.len = 0;
         for sq in Bits(moves) {
-            let f = line_flips(p, o, sq);
+            let f = flips_vec(p, o, sq);
             let key = if sq == hash {
                 -1000
             } else {
                 let (np, no) = (o & !f, p | f | (1u64 << sq));
-                let replies = bits::moves_fast(np, no, self.valid);
-                let mut k =
-                    16 * (replies.count_ones() + (replies & self.corners).count_ones()) as i32;
+                let replies = bits::moves_vec(np, no, self.valid);
+                let mut k = 16 * replies.count_ones() as i32
+                    + CORNER_REPLY_WEIGHT * (replies & self.corners).count_ones() as i32;
                 if (1u64 << sq) & self.corners != 0 {
                     k -= 24;
                 }
@@ -313,9 +578,9 @@ impl Solver {
 
     fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
         self.nodes += 1;
-        let moves = bits::moves_fast(p, o, self.valid);
+        let moves = bits::moves_vec(p, o, self.valid);
         if moves == 0 {
-            if bits::moves_fast(o, p, self.valid) == 0 {
+            if bits::moves_vec(o, p, self.valid) == 0 {
                 return self.final_score(p, o);
             }
             return -self.deep(o, p, -beta, -alpha, n);
@@ -428,7 +693,7 @@ impl Solver {
         let mut best = -INF;
         for group in [empties & odd, empties & !odd] {
             for sq in Bits(group) {
-                let f = line_flips(p, o, sq);
+                let f = flips_vec(p, o, sq);
                 if f == 0 {
                     continue;
                 }
@@ -458,12 +723,12 @@ impl Solver {
     fn last1(&mut self, p: u64, o: u64) -> i32 {
         self.nodes += 1;
         let sq = (self.valid & !(p | o)).trailing_zeros() as u8;
-        let f = line_flips(p, o, sq);
+        let f = flips_vec(p, o, sq);
         if f != 0 {
             let k = f.count_ones() as i32;
             return p.count_ones() as i32 + 2 * k + 1 - o.count_ones() as i32;
         }
-        let f = line_flips(o, p, sq);
+        let f = flips_vec(o, p, sq);
         if f != 0 {
             self.nodes += 1;
             let k = f.count_ones() as i32;

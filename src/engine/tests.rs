@@ -272,3 +272,78 @@ fn solve_is_deterministic() {
     assert_eq!(a, b);
     assert_eq!(a.score, 18);
 }
+
+/// FFO #1-#10 (14-16 empties) with their published best scores.
+fn ffo_1_to_10() -> Vec<(Position, i32)> {
+    let text = include_str!("../../tests/data/ffo/fforum-1-19.obf");
+    crate::engine::parse_obf_file(text)
+        .unwrap()
+        .into_iter()
+        .zip(text.lines().filter(|l| !l.trim().is_empty()))
+        .take(10)
+        .map(|(p, line)| {
+            // The first listed move's score, after "X;" or "O;".
+            let after = line.split(';').nth(1).unwrap();
+            let score: i32 = after.split(':').nth(1).unwrap().trim().parse().unwrap();
+            (p.position, score)
+        })
+        .collect()
+}
+
+#[test]
+fn threaded_solve_matches_one_thread_on_ffo_1_to_10() {
+    let mut one = Solver::with_table_bits(Scoring::Standard, 16);
+    let mut two = Solver::with_table_bits(Scoring::Standard, 16);
+    for (pos, score) in ffo_1_to_10() {
+        let a = one.solve(&pos);
+        let b = two.solve_parallel(&pos, 2, &mut |_| {});
+        assert_eq!((a.score, b.score), (score, score), "{pos:?}");
+    }
+}
+
+#[test]
+fn threaded_solve_matches_minimax_on_random_6x6_positions() {
+    let mut rng = Rng(7);
+    let mut solver = Solver::with_table_bits(Scoring::Standard, 12);
+    let mut threaded = Solver::with_table_bits(Scoring::Standard, 12);
+    for _ in 0..30 {
+        let plies = 14 + (rng.next() % 4) as u32;
+        let pos = random_position(&mut rng, 6, plies);
+        let a = solver.solve(&pos).score;
+        for threads in [2, 3] {
+            let b = threaded.solve_parallel(&pos, threads, &mut |_| {}).score;
+            assert_eq!(a, b, "{pos:?} threads {threads}");
+        }
+    }
+}
+
+#[test]
+fn null_window_proofs_and_principal_line() {
+    let mut solver = Solver::with_table_bits(Scoring::Standard, 16);
+    for (pos, score) in ffo_1_to_10().into_iter().take(4) {
+        solver.clear();
+        for threads in [1, 2] {
+            let lower = solver.solve_window(&pos, score - 1, score, threads, &mut |_| {});
+            assert!(lower.score >= score);
+            let upper = solver.solve_window(&pos, score, score + 1, threads, &mut |_| {});
+            assert!(upper.score <= score);
+            let above = solver.solve_window(&pos, score, score + 1, threads, &mut |_| {});
+            assert!(above.score <= score);
+            let below = solver.solve_window(&pos, score - 3, score - 1, threads, &mut |_| {});
+            assert!(below.score >= score - 1);
+        }
+        // Playing the line out ends the game with the score.
+        let line = solver.principal_line(&pos, score);
+        let (mut p, mut sign) = (pos, 1);
+        for m in line {
+            p = match m {
+                rv::Move::Place(sq) => p.play(sq.0),
+                rv::Move::Pass => p.pass(),
+            };
+            sign = -sign;
+        }
+        assert!(p.is_game_over());
+        let final_score = Solver::new(Scoring::Standard).solve(&p).score;
+        assert_eq!(sign * final_score, score, "{pos:?}");
+    }
+}

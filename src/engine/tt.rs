@@ -1,45 +1,56 @@
-//! A fixed-size transposition table for the solver: one entry per slot,
-//! indexed by a multiplicative hash of the two bitboards, replaced when the
-//! slot belongs to an older search, holds the same position, or holds a
-//! shallower one. Entries store the full position, so there are no false
-//! hits; a generation number makes clearing between solves free.
+//! A fixed-size transposition table for the solver, shared by its threads:
+//! one entry per slot, indexed by a multiplicative hash of the two
+//! bitboards, replaced when the slot belongs to an older search, holds the
+//! same position, or holds a shallower one. Entries store the full
+//! position, so there are no false hits; a generation number makes
+//! clearing between solves free.
+//!
+//! Slots are three atomic words written without locks: the data word and
+//! the two bitboards each XORed with it. A reader recomputes the position
+//! from the three words, so a slot torn by two threads writing at once
+//! reads as a miss rather than as a wrong result.
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// One stored result.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub(crate) struct Entry {
-    player: u64,
-    opponent: u64,
-    generation: u32,
     /// A lower bound of the exact score.
     pub lower: i8,
     /// An upper bound of the exact score.
     pub upper: i8,
     /// The best (or refuting) move found, 64 if none.
     pub best: u8,
-    /// Empties of the position: the depth of the search that produced it.
-    depth: u8,
+}
+
+#[derive(Default)]
+struct Slot {
+    player: AtomicU64,
+    opponent: AtomicU64,
+    /// lower, upper, best, depth (a byte each), generation (32 bits).
+    data: AtomicU64,
 }
 
 /// The table.
 pub(crate) struct Table {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     shift: u32,
-    generation: u32,
+    generation: AtomicU32,
 }
 
 impl Table {
     /// A table of `2^bits` entries (24 bytes each).
     pub fn new(bits: u32) -> Table {
         Table {
-            entries: vec![Entry::default(); 1 << bits],
+            slots: (0..1usize << bits).map(|_| Slot::default()).collect(),
             shift: 64 - bits,
-            generation: 0,
+            generation: AtomicU32::new(0),
         }
     }
 
     /// Forgets every entry (in constant time).
-    pub fn clear(&mut self) {
-        self.generation += 1;
+    pub fn clear(&self) {
+        self.generation.fetch_add(1, Relaxed);
     }
 
     #[inline]
@@ -52,28 +63,36 @@ impl Table {
     /// The entry of the position, if stored.
     #[inline]
     pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
-        let e = self.entries[self.index(p, o)];
-        (e.generation == self.generation && e.player == p && e.opponent == o).then_some(e)
+        let s = &self.slots[self.index(p, o)];
+        let d = s.data.load(Relaxed);
+        let hit = s.player.load(Relaxed) ^ d == p
+            && s.opponent.load(Relaxed) ^ d == o
+            && (d >> 32) as u32 == self.generation.load(Relaxed);
+        hit.then_some(Entry {
+            lower: d as u8 as i8,
+            upper: (d >> 8) as u8 as i8,
+            best: (d >> 16) as u8,
+        })
     }
 
     /// Stores bounds for a position searched with `depth` empties.
     #[inline]
-    pub fn store(&mut self, p: u64, o: u64, depth: u32, lower: i32, upper: i32, best: u8) {
-        let i = self.index(p, o);
-        let e = &mut self.entries[i];
-        if e.generation != self.generation
-            || (e.player == p && e.opponent == o)
-            || depth >= u32::from(e.depth)
+    pub fn store(&self, p: u64, o: u64, depth: u32, lower: i32, upper: i32, best: u8) {
+        let s = &self.slots[self.index(p, o)];
+        let generation = self.generation.load(Relaxed);
+        let old = s.data.load(Relaxed);
+        if (old >> 32) as u32 != generation
+            || (s.player.load(Relaxed) ^ old == p && s.opponent.load(Relaxed) ^ old == o)
+            || depth >= (old >> 24) as u8 as u32
         {
-            *e = Entry {
-                player: p,
-                opponent: o,
-                generation: self.generation,
-                lower: lower as i8,
-                upper: upper as i8,
-                best,
-                depth: depth as u8,
-            };
+            let d = u64::from(lower as i8 as u8)
+                | u64::from(upper as i8 as u8) << 8
+                | u64::from(best) << 16
+                | u64::from(depth as u8) << 24
+                | u64::from(generation) << 32;
+            s.player.store(p ^ d, Relaxed);
+            s.opponent.store(o ^ d, Relaxed);
+            s.data.store(d, Relaxed);
         }
     }
 }

@@ -48,6 +48,21 @@ fn solve_4x4_start() {
     );
 }
 
+#[test]
+fn solve_threads_expect_and_principal_line() {
+    let pv = "b1 -10 b1 a1 a2 c1 d4 a3 d1 b4 a4 c4\n";
+    for threads in ["1", "2"] {
+        let args = ["solve", "--size", "4", "--pv", "--threads", threads];
+        assert_eq!(stdout_of(&args), pv);
+        // A right expectation is proved; a wrong one falls back.
+        for expect in ["-10", "-8"] {
+            let mut a = args.to_vec();
+            a.extend(["--expect", expect, "-q"]);
+            assert_eq!(stdout_of(&a), pv);
+        }
+    }
+}
+
 /// The first (best) score listed on each OBF line.
 fn published_scores(text: &str) -> Vec<i32> {
     text.lines()
@@ -88,8 +103,9 @@ fn solve_ffo_1_to_19() {
 #[test]
 fn solve_obf_json_is_deterministic() {
     let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";
-    let a = stdout_of(&["solve", "--obf", line, "--json"]);
-    let b = stdout_of(&["solve", "--obf", line, "--json"]);
+    // One thread: deterministic node counts (more threads vary them).
+    let a = stdout_of(&["solve", "--obf", line, "--json", "--threads", "1"]);
+    let b = stdout_of(&["solve", "--obf", line, "--json", "--threads", "1"]);
     assert!(
         a.starts_with("{\"line\":1,\"empties\":14,\"move\":\"g8\",\"score\":18,\"nodes\":"),
         "{a}"
