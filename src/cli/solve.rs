@@ -62,6 +62,10 @@ struct Args {
     expect: Option<i32>,
 }
 
+/// Beyond this many empty squares an exact solve is out of reach (the
+/// hardest standard FFO positions have up to 36; 8x8 from the start has 60).
+const REACH_EMPTIES: u32 = 36;
+
 /// Runs `reversi solve ...` (`args[0]` is `solve`).
 pub fn run(args: &[String]) -> Result<()> {
     let a = Args::parse_from(args);
@@ -105,6 +109,12 @@ pub fn run(args: &[String]) -> Result<()> {
         let empties = p.position.empties().count_ones();
         let line = p.line;
         let quiet = a.quiet;
+        if empties > REACH_EMPTIES && !quiet {
+            eprintln!(
+                "warning: line {line} has {empties} empty squares; exact solves reach about \
+                 {REACH_EMPTIES} (6x6 from the start, 32 empties, takes minutes), so this may never finish"
+            );
+        }
         // The start position is symmetric: its first moves are equivalent
         // under the board's symmetries, so one of them is solved.
         let first = (a.size.is_some() && p.position.moves().count_ones() == 4)

@@ -196,3 +196,32 @@ fn bad_arguments_exit_2() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn solves_beyond_reach_are_announced_on_stderr() {
+    // One disc and 63 empty squares: finished at once, but the warning is
+    // about the size of the problem, which is what a user typing
+    // `solve --size 8` needs to hear.
+    let board = format!("1{}", "0".repeat(63));
+    let out = reversi()
+        .args([
+            "solve",
+            "--board",
+            &board,
+            "--player",
+            "1",
+            "--threads",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .starts_with("warning: line 1 has 63 empty squares"));
+    let quiet = reversi()
+        .args(["solve", "--board", &board, "--player", "1", "-q"])
+        .output()
+        .unwrap();
+    assert!(quiet.stderr.is_empty());
+}
