@@ -48,11 +48,13 @@ struct Args {
     /// deterministic node counts; more give the same scores.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
-    /// The transposition table has 2^BITS entries of 24 bytes (default 20;
-    /// 24 is 400 MB, 27 is 3.2 GB).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(10..=30))]
-    tt_bits: u32,
-    /// Print a principal line after the score (and as "pv" in JSON).
+    /// The transposition table has 2^BITS entries of 24 bytes (24 is 400
+    /// MB, 27 is 3.2 GB). Default: 20 up to 24 empty squares, then one more
+    /// bit per empty square up to 26 (1.6 GB) from 30 empties.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30))]
+    tt_bits: Option<u32>,
+    /// Print a principal line after the score (and as "pv" in JSON); on by
+    /// default with --size.
     #[arg(long)]
     pv: bool,
     /// Prove this score for the side to move with two null-window searches
@@ -65,6 +67,13 @@ struct Args {
 /// Beyond this many empty squares an exact solve is out of reach (the
 /// hardest standard FFO positions have up to 36; 8x8 from the start has 60).
 const REACH_EMPTIES: u32 = 36;
+
+/// The table size for solves of up to `empties` empty squares: 2^20
+/// entries (24 MB) to 24 empties, one more bit per further empty square,
+/// at most 2^26 (1.6 GB) from 30 empties (6x6 from the start has 32).
+fn default_table_bits(empties: u32) -> u32 {
+    20 + empties.saturating_sub(24).min(6)
+}
 
 /// Runs `reversi solve ...` (`args[0]` is `solve`).
 pub fn run(args: &[String]) -> Result<()> {
@@ -103,7 +112,16 @@ pub fn run(args: &[String]) -> Result<()> {
         || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
         |t| t as usize,
     );
-    let mut solver = Solver::with_table_bits(scoring, a.tt_bits);
+    let most_empties = positions
+        .iter()
+        .map(|p| p.position.empties().count_ones())
+        .max()
+        .unwrap_or(0);
+    let tt_bits = a
+        .tt_bits
+        .unwrap_or_else(|| default_table_bits(most_empties));
+    let show_pv = a.pv || a.size.is_some();
+    let mut solver = Solver::with_table_bits(scoring, tt_bits);
     for p in &positions {
         let start = Instant::now();
         let empties = p.position.empties().count_ones();
@@ -146,7 +164,7 @@ pub fn run(args: &[String]) -> Result<()> {
             ),
             None => solver.solve_parallel(&root, threads, &mut |r| report("", r)),
         };
-        let mut pv = if a.pv {
+        let mut pv = if show_pv {
             solver.principal_line(&root, s.score)
         } else {
             Vec::new()
@@ -165,7 +183,7 @@ pub fn run(args: &[String]) -> Result<()> {
         let mv = name(s.best);
         let pv: Vec<String> = pv.into_iter().map(|m| name(Some(m))).collect();
         let text = if a.json {
-            let pv = if a.pv {
+            let pv = if show_pv {
                 format!(",\"pv\":\"{}\"", pv.join(" "))
             } else {
                 String::new()
@@ -174,7 +192,7 @@ pub fn run(args: &[String]) -> Result<()> {
                 "{{\"line\":{line},\"empties\":{empties},\"move\":\"{mv}\",\"score\":{},\"nodes\":{},\"millis\":{millis}{pv}}}\n",
                 s.score, s.nodes
             )
-        } else if a.pv {
+        } else if show_pv {
             format!("{mv} {:+} {}\n", s.score, pv.join(" "))
         } else {
             format!("{mv} {:+}\n", s.score)

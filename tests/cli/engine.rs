@@ -41,11 +41,15 @@ fn perft_divide_and_board() {
 
 #[test]
 fn solve_4x4_start() {
-    assert_eq!(stdout_of(&["solve", "--size", "4"]), "b1 -10\n");
-    assert_eq!(
-        stdout_of(&["solve", "--size", "4", "--discs-only"]),
-        "b1 -8\n"
-    );
+    // A start position (--size) prints its principal line after the score.
+    let out = stdout_of(&["solve", "--size", "4", "--threads", "1"]);
+    assert_eq!(out, "b1 -10 b1 a1 a2 c1 d4 a3 d1 b4 a4 c4\n");
+    let out = stdout_of(&["solve", "--size", "4", "--discs-only", "--threads", "1"]);
+    assert!(out.starts_with("b1 -8 b1 "), "{out}");
+    // Other positions print the move and the score only, unless --pv.
+    let start = "0000021001200000";
+    let out = stdout_of(&["solve", "--board", start, "--player", "1", "--threads", "1"]);
+    assert_eq!(out, "b1 -10\n");
 }
 
 #[test]
