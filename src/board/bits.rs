@@ -267,23 +267,15 @@ pub fn line_flips(p: u64, o: u64, sq: u8) -> u64 {
 mod line_flips_tests {
     use super::*;
 
-    /// A small xorshift generator for reproducible random boards.
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
     #[test]
     fn line_flips_agrees_with_flips_on_random_boards() {
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut s = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15);
         for n in [4u8, 6, 8] {
             let valid = valid_mask(n);
             for _ in 0..20_000 {
-                let a = next(&mut s) & valid;
-                let b = next(&mut s) & valid & !a;
-                let (p, o) = (a & next(&mut s), b | (a & !(a & next(&mut s))));
+                let a = s.next_u64() & valid;
+                let b = s.next_u64() & valid & !a;
+                let (p, o) = (a & s.next_u64(), b | (a & !(a & s.next_u64())));
                 let o = o & !p;
                 assert_eq!(
                     moves_fast(p, o, valid),
@@ -422,28 +414,21 @@ pub fn flips_vec(p: u64, o: u64, sq: u8) -> u64 {
 mod vector_tests {
     use super::*;
 
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
     #[test]
     fn vector_code_agrees_with_propagation_on_random_boards() {
-        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        let mut s = crate::rng::Rng::new(0x2545_F491_4F6C_DD1D);
         for n in [4u8, 6, 8] {
             let valid = valid_mask(n);
             for i in 0..30_000 {
                 // Vary the density: sparse, mixed and nearly full boards.
-                let a = next(&mut s) & valid;
-                let b = next(&mut s) & valid;
+                let a = s.next_u64() & valid;
+                let b = s.next_u64() & valid;
                 let fill = match i % 3 {
                     0 => a & b,
                     1 => a,
                     _ => a | b,
                 };
-                let p = fill & next(&mut s);
+                let p = fill & s.next_u64();
                 let o = fill & !p;
                 assert_eq!(
                     moves_vec(p, o, valid),
