@@ -115,6 +115,16 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     }
 }
 
+/// Parses a board size option (`--size`): 4, 6 or 8.
+pub fn parse_size(s: &str) -> Result<u8, String> {
+    match s {
+        "4" => Ok(4),
+        "6" => Ok(6),
+        "8" => Ok(8),
+        _ => Err(format!("{s:?} is not a board size (4, 6 or 8)")),
+    }
+}
+
 /// Writes `text` to stdout in one go.
 pub fn write_stdout(text: &str) -> Result<()> {
     let mut out = io::stdout().lock();

@@ -1,6 +1,6 @@
 //! `reversi perft [--size N] DEPTH [--board B --player P] [--divide]`.
 
-use super::{usage, write_stdout};
+use super::{parse_size, usage, write_stdout};
 use anyhow::Result;
 use clap::Parser;
 use reversi::board::{Board, Color};
@@ -26,16 +26,6 @@ struct Args {
     /// Print the count under each first move, then the total.
     #[arg(long)]
     divide: bool,
-}
-
-/// Parses a board size: 4, 6 or 8.
-pub(super) fn parse_size(s: &str) -> Result<u8, String> {
-    match s {
-        "4" => Ok(4),
-        "6" => Ok(6),
-        "8" => Ok(8),
-        _ => Err(format!("{s:?} is not a board size (4, 6 or 8)")),
-    }
 }
 
 /// The position given by `--size` (default 8) or `--board` and `--player`.

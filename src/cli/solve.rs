@@ -1,7 +1,8 @@
 //! `reversi solve`: the exact final score and a best move of positions given
 //! as OBF lines, a file of OBF lines, a start position or a digit board.
 
-use super::perft::{parse_size, position_of};
+use super::parse_size;
+use super::perft::position_of;
 use super::{usage, write_stdout};
 use anyhow::Result;
 use clap::{ArgGroup, Parser};

@@ -16,6 +16,7 @@ pub use table::run as table;
 pub use tournament::run as tournament;
 pub use tree::run as tree;
 
+use super::parse_size;
 use reversi::board::{Board, Color};
 use reversi::reversi::Move;
 use reversi::search::Algorithm;
@@ -79,16 +80,6 @@ impl EvalArg {
             EvalArg::Weights => Heuristic::Weights,
             EvalArg::Strong => Heuristic::Strong,
         }
-    }
-}
-
-/// Parses `--size`: 4, 6 or 8.
-fn parse_size(s: &str) -> Result<u8, String> {
-    match s {
-        "4" => Ok(4),
-        "6" => Ok(6),
-        "8" => Ok(8),
-        _ => Err(format!("{s:?} is not a board size (4, 6 or 8)")),
     }
 }
 
