@@ -68,6 +68,17 @@ pub trait Game {
         self.moves(state).next().is_none()
     }
 
+    /// The result of plain minimax on the whole subtree of `state`, when the
+    /// game can compute it faster than the generic recursion: the value
+    /// (MAX's point of view) and the number of states minimax visits there,
+    /// `state` included. It must agree exactly with
+    /// [`crate::search::minimax`]. Searches use it only below the root, with
+    /// no depth limit and an observer that does not look at single nodes.
+    /// The default declines.
+    fn minimax_subtree(&self, _state: &Self::State) -> Option<(Value, u64)> {
+        None
+    }
+
     /// Every successor with the move that leads to it, in canonical order.
     fn successors(&self, state: &Self::State) -> Vec<(Self::Move, Self::State)> {
         self.moves(state)

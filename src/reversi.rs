@@ -5,8 +5,11 @@
 //! successor, the pass (same board, other player to move); a position where
 //! neither can move is terminal.
 
-use crate::board::{bits::Bits, Board, Color, Square};
-use crate::game::{Game, Side, Value};
+use crate::board::{
+    bits::{flips_vec, last_flip_counts, Bits},
+    Board, Color, Square,
+};
+use crate::game::{Game, Side, Value, INFINITY};
 use std::fmt;
 
 /// A board with the colour to move: one state of the game.
@@ -138,12 +141,88 @@ impl Game for Reversi {
     }
 
     fn utility(&self, p: &Position) -> Value {
-        let d = p.board.disc_difference();
-        match self.utility {
+        self.utility.score(p.board.disc_difference())
+    }
+
+    /// Positions with at most [`SMALL_EMPTIES`] empty squares are solved by
+    /// a tight negamax on the two bitboards (the last square without any
+    /// branch on the board), counting the states minimax would visit.
+    fn minimax_subtree(&self, p: &Position) -> Option<(Value, u64)> {
+        let empty = p.board.empty();
+        if empty.count_ones() > SMALL_EMPTIES {
+            return None;
+        }
+        let own = p.board.discs(p.to_move);
+        let opp = p.board.discs(p.to_move.other());
+        let (value, nodes) = small_negamax(own, opp, empty, p.board.size(), self.utility);
+        Some(match p.to_move {
+            Color::Black => (value, nodes),
+            Color::White => (-value, nodes),
+        })
+    }
+}
+
+impl Utility {
+    /// The utility of a finished game with disc difference `d` (from either
+    /// player's point of view: both scorings are odd functions).
+    #[inline]
+    fn score(self, d: i32) -> Value {
+        match self {
             Utility::WinLoss => d.signum(),
             Utility::DiscDifference => d,
         }
     }
+}
+
+/// Positions with at most this many empty squares are solved by
+/// [`small_negamax`] instead of the generic recursion (measured on the 4x4
+/// start: 2 is the fastest).
+const SMALL_EMPTIES: u32 = 2;
+
+/// Plain minimax in negamax form: `p` (the mover's discs) against `o`, with
+/// `empty` the empty squares. Returns the value for the mover and the number
+/// of states minimax visits, this one included.
+fn small_negamax(p: u64, o: u64, empty: u64, n: u8, utility: Utility) -> (Value, u64) {
+    if empty.count_ones() == 1 {
+        return last_square(p, o, empty.trailing_zeros() as u8, n, utility);
+    }
+    let (mut best, mut nodes) = (-INFINITY, 1);
+    for sq in Bits(empty) {
+        let f = flips_vec(p, o, sq);
+        if f != 0 {
+            let bit = 1u64 << sq;
+            let (v, n) = small_negamax(o & !f, p | f | bit, empty & !bit, n, utility);
+            best = best.max(-v);
+            nodes += n;
+        }
+    }
+    if nodes > 1 {
+        return (best, nodes);
+    }
+    if Bits(empty).any(|sq| flips_vec(o, p, sq) != 0) {
+        // A forced pass: one more state, then the opponent's subtree.
+        let (v, n) = small_negamax(o, p, empty, n, utility);
+        return (-v, n + 1);
+    }
+    let d = p.count_ones() as i32 - o.count_ones() as i32;
+    (utility.score(d), 1)
+}
+
+/// [`small_negamax`] with one empty square `sq`: the mover plays it (two
+/// states), or passes and the opponent plays it (three), or the game is over
+/// (one). Only flip counts are needed, read from line tables.
+#[inline]
+fn last_square(p: u64, o: u64, sq: u8, n: u8, utility: Utility) -> (Value, u64) {
+    let d = p.count_ones() as i32 - o.count_ones() as i32;
+    let (mine, theirs) = last_flip_counts(p, sq, n);
+    let (d, nodes) = if mine != 0 {
+        (d + 2 * mine as i32 + 1, 2)
+    } else if theirs != 0 {
+        (d - 2 * theirs as i32 - 1, 3)
+    } else {
+        (d, 1)
+    };
+    (utility.score(d), nodes)
 }
 
 #[cfg(test)]

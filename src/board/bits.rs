@@ -65,8 +65,8 @@ fn moves_steps<const STEPS: usize>(p: u64, o: u64, valid: u64) -> u64 {
 
 /// The opponent discs that flip when the player owning `p` places a disc on
 /// square `sq` (empty result: the move is illegal), by propagating runs of
-/// opponent discs from the square: the plain reference for [`line_flips`],
-/// which the board and the engine use.
+/// opponent discs from the square: the plain reference for [`line_flips`]
+/// and [`flips_vec`], which the board and the engine use.
 #[inline]
 #[must_use]
 pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
@@ -442,6 +442,172 @@ mod vector_tests {
                         "p {p:x} o {o:x} sq {sq}"
                     );
                 }
+            }
+        }
+    }
+}
+
+/// For every square, the four lines through it (row, anti-diagonal, column,
+/// diagonal; the square included), up to the 8x8 edge.
+const LINES: [[u64; 4]; 64] = build_lines();
+
+const fn build_lines() -> [[u64; 4]; 64] {
+    let mut lines = [[0u64; 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 4 {
+            lines[sq][d] = RAYS[sq][d] | RAYS[sq][d + 4] | (1u64 << sq);
+            d += 1;
+        }
+        sq += 1;
+    }
+    lines
+}
+
+/// `LAST_FLIPS[pos][line]`: the discs flipped by a disc placed at index
+/// `pos` of a full line (at most 8 squares, lowest bit first) whose set
+/// bits are the mover's and whose other squares are the opponent's. Bits
+/// beyond the line's end are clear, so a run reaching them flips nothing.
+static LAST_FLIPS: [[u8; 256]; 8] = build_last_flips();
+
+const fn build_last_flips() -> [[u8; 256]; 8] {
+    let mut table = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut count = 0;
+            // Toward higher indices.
+            let mut j = pos + 1;
+            while j < 8 && line & (1 << j) == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                count += j - pos - 1;
+            }
+            // Toward lower indices.
+            let mut j = pos;
+            while j > 0 && line & (1 << (j - 1)) == 0 {
+                j -= 1;
+            }
+            if j > 0 {
+                count += pos - j;
+            }
+            table[pos][line] = count as u8;
+            line += 1;
+        }
+        pos += 1;
+    }
+    table
+}
+
+/// The bits of `x` selected by `mask`, packed toward bit 0 (BMI2 `pext`
+/// where the build has it).
+#[inline]
+fn pext(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the build targets BMI2 (this cfg branch); no memory is touched.
+        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut out, mut m, mut k) = (0, mask, 0);
+        while m != 0 {
+            let low = m & m.wrapping_neg();
+            if x & low != 0 {
+                out |= 1 << k;
+            }
+            k += 1;
+            m &= m - 1;
+        }
+        out
+    }
+}
+
+/// One line through a square, cut to a board: its squares, the index of
+/// the square within it, and the other squares as packed line bits.
+#[derive(Clone, Copy)]
+struct LineCut {
+    mask: u64,
+    pos: u32,
+    others: u32,
+}
+
+/// `LINE_CUTS[i][sq]`: the four lines through `sq` on the board of size
+/// 4, 6, 8 for `i` = 0, 1, 2.
+static LINE_CUTS: [[[LineCut; 4]; 64]; 3] = [
+    build_line_cuts(valid_mask(4)),
+    build_line_cuts(valid_mask(6)),
+    build_line_cuts(valid_mask(8)),
+];
+
+const fn build_line_cuts(valid: u64) -> [[LineCut; 4]; 64] {
+    let empty = LineCut {
+        mask: 0,
+        pos: 0,
+        others: 0,
+    };
+    let mut cuts = [[empty; 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut k = 0;
+        while k < 4 {
+            let mask = LINES[sq][k] & valid;
+            let pos = (mask & ((1u64 << sq) - 1)).count_ones();
+            let full = (1u32 << mask.count_ones()) - 1;
+            cuts[sq][k] = LineCut {
+                mask,
+                pos,
+                others: full & !(1 << pos),
+            };
+            k += 1;
+        }
+        sq += 1;
+    }
+    cuts
+}
+
+/// How many discs flip on `sq`, the only empty square of the board of side
+/// `n` (4, 6 or 8): `(mover, opponent)`, where the mover owns `p` and the
+/// opponent every other disc. Zero means that player cannot play there.
+/// Each of the four lines through `sq` is one table lookup per player.
+#[inline]
+#[must_use]
+pub fn last_flip_counts(p: u64, sq: u8, n: u8) -> (u32, u32) {
+    let size = match n {
+        4 => 0,
+        6 => 1,
+        _ => 2,
+    };
+    let (mut mine, mut theirs) = (0, 0);
+    for cut in &LINE_CUTS[size][sq as usize] {
+        let own = pext(p, cut.mask) as u32;
+        let table = &LAST_FLIPS[cut.pos as usize];
+        mine += u32::from(table[own as usize]);
+        theirs += u32::from(table[(cut.others & !own) as usize]);
+    }
+    (mine, theirs)
+}
+
+#[cfg(test)]
+mod last_flip_tests {
+    use super::*;
+
+    #[test]
+    fn last_flip_counts_agree_with_flips_on_random_full_boards() {
+        let mut s = crate::rng::Rng::new(0x51_7CC1_B727_220A);
+        for n in [4u8, 6, 8] {
+            let valid = valid_mask(n);
+            for _ in 0..20_000 {
+                let sq = Bits(valid).nth((s.next_u64() % u64::from(n * n)) as usize);
+                let sq = sq.expect("a valid square");
+                let p = s.next_u64() & valid & !(1u64 << sq);
+                let o = valid & !p & !(1u64 << sq);
+                let (mine, theirs) = last_flip_counts(p, sq, n);
+                assert_eq!(mine, flips(p, o, sq).count_ones(), "p {p:x} sq {sq}");
+                assert_eq!(theirs, flips(o, p, sq).count_ones(), "p {p:x} sq {sq}");
             }
         }
     }

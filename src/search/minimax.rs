@@ -66,6 +66,12 @@ where
         mv: Option<G::Move>,
         ply: u32,
     ) -> (Value, Option<G::Move>) {
+        if !O::SEES_NODES && ply > 0 && self.limit.depth.is_none() {
+            if let Some((value, nodes)) = self.game.minimax_subtree(state) {
+                self.nodes += nodes;
+                return (value, None);
+            }
+        }
         self.nodes += 1;
         let node = Node { state, mv, ply };
         self.observer.enter(&node, Window::OPEN);

@@ -40,6 +40,11 @@ pub trait Observer<G: Game> {
     /// prunes (costs a little time at every cut-off).
     const WANTS_PRUNED: bool = false;
 
+    /// Whether the observer looks at single nodes. When it does not, the
+    /// search may take a whole subtree's value and count from
+    /// [`Game::minimax_subtree`] without entering its nodes.
+    const SEES_NODES: bool = true;
+
     /// A node is entered (and counted).
     fn enter(&mut self, _node: &Node<'_, G>, _window: Window) {}
 
@@ -64,4 +69,6 @@ pub trait Observer<G: Game> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoObserver;
 
-impl<G: Game> Observer<G> for NoObserver {}
+impl<G: Game> Observer<G> for NoObserver {
+    const SEES_NODES: bool = false;
+}

@@ -191,3 +191,49 @@ fn terminal_root_counts_one_node() {
     let out = minimax(&Reversi::WIN_LOSS, &p);
     assert_eq!((out.value, out.best, out.nodes), (-1, None, 1));
 }
+
+/// An observer that looks at every node, so the searches never take the
+/// game's subtree shortcut: the node-by-node reference.
+struct Watching;
+impl<G: Game> Observer<G> for Watching {}
+
+#[test]
+fn subtree_shortcut_equals_node_by_node_minimax() {
+    let (mut shortcuts, mut passes) = (0, 0);
+    for size in crate::board::SIZES {
+        let cells = usize::from(size) * usize::from(size);
+        // The last few plies (where the shortcut applies) and a few earlier.
+        let mut states = sample(size, 300, cells - 8, 40 + u64::from(size));
+        states.extend(sample(4, 40, 0, 50));
+        for p in &states {
+            for game in [Reversi::WIN_LOSS, Reversi::DISC_DIFFERENCE] {
+                let reference = minimax_with(&game, p, &Limit::NONE, &mut Watching);
+                let fast = minimax(&game, p);
+                assert_eq!(fast, reference, "{p:?}");
+                if let Some((value, nodes)) = game.minimax_subtree(p) {
+                    assert_eq!((value, nodes), (reference.value, reference.nodes), "{p:?}");
+                    shortcuts += 1;
+                    if game.moves(p).next() == Some(Move::Pass) {
+                        passes += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        shortcuts > 200,
+        "only {shortcuts} positions took the shortcut"
+    );
+    assert!(
+        passes > 5,
+        "only {passes} shortcut positions start with a pass"
+    );
+}
+
+#[test]
+fn start_of_4x4_counts_the_same_node_by_node() {
+    let game = Reversi::WIN_LOSS;
+    let out = minimax_with(&game, &Position::start(4), &Limit::NONE, &mut Watching);
+    assert_eq!((out.value, out.nodes), (-1, 224_821));
+    assert_eq!(out, minimax(&game, &Position::start(4)));
+}
