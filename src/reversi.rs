@@ -144,7 +144,7 @@ impl Game for Reversi {
         self.utility.score(p.board.disc_difference())
     }
 
-    /// Positions with at most [`SMALL_EMPTIES`] empty squares are solved by
+    /// Positions with at most `SMALL_EMPTIES` (2) empty squares are solved by
     /// a tight negamax on the two bitboards (the last square without any
     /// branch on the board), counting the states minimax would visit.
     fn minimax_subtree(&self, p: &Position) -> Option<(Value, u64)> {
