@@ -154,7 +154,7 @@ impl Game for Reversi {
         }
         let own = p.board.discs(p.to_move);
         let opp = p.board.discs(p.to_move.other());
-        let (value, nodes) = small_negamax(own, opp, empty, p.board.size(), self.utility);
+        let (value, nodes) = small_negamax(own, opp, empty, p.board.valid(), self.utility);
         Some(match p.to_move {
             Color::Black => (value, nodes),
             Color::White => (-value, nodes),
@@ -182,16 +182,16 @@ const SMALL_EMPTIES: u32 = 2;
 /// Plain minimax in negamax form: `p` (the mover's discs) against `o`, with
 /// `empty` the empty squares. Returns the value for the mover and the number
 /// of states minimax visits, this one included.
-fn small_negamax(p: u64, o: u64, empty: u64, n: u8, utility: Utility) -> (Value, u64) {
+fn small_negamax(p: u64, o: u64, empty: u64, valid: u64, utility: Utility) -> (Value, u64) {
     if empty.count_ones() == 1 {
-        return last_square(p, o, empty.trailing_zeros() as u8, n, utility);
+        return last_square(p, o, empty.trailing_zeros() as u8, valid, utility);
     }
     let (mut best, mut nodes) = (-INFINITY, 1);
     for sq in Bits(empty) {
         let f = flips_vec(p, o, sq);
         if f != 0 {
             let bit = 1u64 << sq;
-            let (v, n) = small_negamax(o & !f, p | f | bit, empty & !bit, n, utility);
+            let (v, n) = small_negamax(o & !f, p | f | bit, empty & !bit, valid, utility);
             best = best.max(-v);
             nodes += n;
         }
@@ -201,7 +201,7 @@ fn small_negamax(p: u64, o: u64, empty: u64, n: u8, utility: Utility) -> (Value,
     }
     if Bits(empty).any(|sq| flips_vec(o, p, sq) != 0) {
         // A forced pass: one more state, then the opponent's subtree.
-        let (v, n) = small_negamax(o, p, empty, n, utility);
+        let (v, n) = small_negamax(o, p, empty, valid, utility);
         return (-v, n + 1);
     }
     let d = p.count_ones() as i32 - o.count_ones() as i32;
@@ -212,9 +212,9 @@ fn small_negamax(p: u64, o: u64, empty: u64, n: u8, utility: Utility) -> (Value,
 /// states), or passes and the opponent plays it (three), or the game is over
 /// (one). Only flip counts are needed, read from line tables.
 #[inline]
-fn last_square(p: u64, o: u64, sq: u8, n: u8, utility: Utility) -> (Value, u64) {
+fn last_square(p: u64, o: u64, sq: u8, valid: u64, utility: Utility) -> (Value, u64) {
     let d = p.count_ones() as i32 - o.count_ones() as i32;
-    let (mine, theirs) = last_flip_counts(p, sq, n);
+    let (mine, theirs) = last_flip_counts(p, sq, valid);
     let (d, nodes) = if mine != 0 {
         (d + 2 * mine as i32 + 1, 2)
     } else if theirs != 0 {

@@ -569,16 +569,19 @@ const fn build_line_cuts(valid: u64) -> [[LineCut; 4]; 64] {
     cuts
 }
 
-/// How many discs flip on `sq`, the only empty square of the board of side
-/// `n` (4, 6 or 8): `(mover, opponent)`, where the mover owns `p` and the
-/// opponent every other disc. Zero means that player cannot play there.
-/// Each of the four lines through `sq` is one table lookup per player.
+/// How many discs flip on `sq`, the only empty square of the board whose
+/// squares are `valid` (see [`valid_mask`]): `(mover, opponent)`, where the
+/// mover owns `p` and the opponent every other disc. Zero means that player
+/// cannot play there. Each of the four lines through `sq` is one table
+/// lookup per player.
 #[inline]
 #[must_use]
-pub fn last_flip_counts(p: u64, sq: u8, n: u8) -> (u32, u32) {
-    let size = match n {
-        4 => 0,
-        6 => 1,
+pub fn last_flip_counts(p: u64, sq: u8, valid: u64) -> (u32, u32) {
+    const FOUR: u64 = valid_mask(4);
+    const SIX: u64 = valid_mask(6);
+    let size = match valid {
+        FOUR => 0,
+        SIX => 1,
         _ => 2,
     };
     let (mut mine, mut theirs) = (0, 0);
@@ -605,7 +608,7 @@ mod last_flip_tests {
                 let sq = sq.expect("a valid square");
                 let p = s.next_u64() & valid & !(1u64 << sq);
                 let o = valid & !p & !(1u64 << sq);
-                let (mine, theirs) = last_flip_counts(p, sq, n);
+                let (mine, theirs) = last_flip_counts(p, sq, valid);
                 assert_eq!(mine, flips(p, o, sq).count_ones(), "p {p:x} sq {sq}");
                 assert_eq!(theirs, flips(o, p, sq).count_ones(), "p {p:x} sq {sq}");
             }
