@@ -2,6 +2,12 @@
 //! subcommand. Each module parses its arguments, calls the library and
 //! formats the output; errors come back as `anyhow` errors and are printed
 //! once, by [`exit`].
+//!
+//! The subcommands with options (`perft`, `solve`, the depth study) describe
+//! them with clap's builder API (`Command`, `Arg`) rather than its derive
+//! macros: a proc-macro cannot be built for a static (`crt-static`) target,
+//! and the static binary starts faster (see `.cargo/config.toml`). Each of
+//! them has a `command()` and fills its `Args` struct from the matches.
 
 mod perft;
 mod play;
@@ -11,6 +17,7 @@ mod tiny;
 mod usc;
 
 use anyhow::Result;
+use clap::{Arg, ArgAction, ArgMatches};
 use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Write};
@@ -125,6 +132,35 @@ pub fn parse_size(s: &str) -> Result<u8, String> {
     }
 }
 
+/// `--size <SIZE>`, parsed by [`parse_size`].
+pub fn size_arg(help: &'static str) -> Arg {
+    option("size", "SIZE", help).value_parser(parse_size)
+}
+
+/// `--LONG <VALUE>`: an option taking one value; its id is `long`.
+pub fn option(long: &'static str, value: &'static str, help: &'static str) -> Arg {
+    Arg::new(long)
+        .long(long)
+        .value_name(value)
+        .action(ArgAction::Set)
+        .help(help)
+}
+
+/// `--LONG`: a flag, true when given; its id is `long`.
+pub fn flag(long: &'static str, help: &'static str) -> Arg {
+    Arg::new(long)
+        .long(long)
+        .action(ArgAction::SetTrue)
+        .help(help)
+}
+
+/// The value of an argument that is required or has a default.
+pub fn value<T: Clone + Send + Sync + 'static>(m: &ArgMatches, id: &str) -> T {
+    m.get_one::<T>(id)
+        .cloned()
+        .unwrap_or_else(|| panic!("{id} is required or has a default"))
+}
+
 /// Writes `text` to stdout in one go.
 pub fn write_stdout(text: &str) -> Result<()> {
     let mut out = io::stdout().lock();
@@ -153,6 +189,22 @@ pub fn exit(result: Result<()>) -> ExitCode {
             } else {
                 ExitCode::from(1)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap checks a command's definition (ids in `requires` and groups,
+    /// defaults against their parsers) in debug builds only, and only for a
+    /// command that is run: this runs them all.
+    #[test]
+    fn subcommand_definitions_are_consistent() {
+        for command in [super::perft::command(), super::solve::command()]
+            .into_iter()
+            .chain(super::study::commands())
+        {
+            command.debug_assert();
         }
     }
 }

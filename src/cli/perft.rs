@@ -1,31 +1,77 @@
 //! `reversi perft [--size N] DEPTH [--board B --player P] [--divide]`.
 
-use super::{parse_size, usage, write_stdout};
+use super::{flag, option, size_arg, usage, value, write_stdout};
 use anyhow::Result;
-use clap::Parser;
+use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::board::{Board, Color};
 use reversi::engine::{perft, perft_divide, Position};
 use std::fmt::Write as _;
 
-/// Count the leaves of the game tree at a depth (a pass is a ply; a
-/// finished game is one leaf at every deeper depth).
-#[derive(Parser, Debug)]
-#[command(name = "reversi perft")]
+/// The options of `reversi perft`.
+#[derive(Debug)]
 struct Args {
-    /// Plies to search.
     depth: u32,
-    /// Board size for the start position: 4, 6 or 8.
-    #[arg(long, value_parser = parse_size, conflicts_with = "board")]
     size: Option<u8>,
-    /// A board as 16, 36 or 64 digits 0/1/2 in reading order (needs --player).
-    #[arg(long, requires = "player")]
     board: Option<String>,
-    /// The player to move on --board: 1 (dark) or 2 (light).
-    #[arg(long, requires = "board", value_parser = clap::value_parser!(u8).range(1..=2))]
     player: Option<u8>,
-    /// Print the count under each first move, then the total.
-    #[arg(long)]
     divide: bool,
+}
+
+/// `reversi perft`'s arguments.
+pub(super) fn command() -> Command {
+    Command::new("reversi perft")
+        .about(
+            "Count the leaves of the game tree at a depth (a pass is a ply; \
+             a finished game is one leaf at every deeper depth)",
+        )
+        .arg(
+            Arg::new("depth")
+                .value_name("DEPTH")
+                .required(true)
+                .value_parser(value_parser!(u32))
+                .help("Plies to search"),
+        )
+        .args(position_args(
+            "Board size for the start position: 4, 6 or 8",
+        ))
+        .mut_arg("size", |size| size.conflicts_with("board"))
+        .arg(flag(
+            "divide",
+            "Print the count under each first move, then the total",
+        ))
+}
+
+impl Args {
+    fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            depth: value(m, "depth"),
+            size: m.get_one("size").copied(),
+            board: m.get_one("board").cloned(),
+            player: m.get_one("player").copied(),
+            divide: m.get_flag("divide"),
+        }
+    }
+}
+
+/// `--size` (with `size_help`), `--board` and `--player`: the options read
+/// by [`position_of`], shared with `reversi solve`.
+pub(super) fn position_args(size_help: &'static str) -> [Arg; 3] {
+    [
+        size_arg(size_help),
+        option(
+            "board",
+            "BOARD",
+            "A board as 16, 36 or 64 digits 0/1/2 in reading order (needs --player)",
+        )
+        .requires("player"),
+        option(
+            "player",
+            "PLAYER",
+            "The player to move on --board: 1 (dark) or 2 (light)",
+        )
+        .requires("board")
+        .value_parser(value_parser!(u8).range(1..=2)),
+    ]
 }
 
 /// The position given by `--size` (default 8) or `--board` and `--player`.
@@ -48,7 +94,7 @@ pub(super) fn position_of(
 
 /// Runs `reversi perft ...` (`args[0]` is `perft`).
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::parse_from(args);
+    let a = Args::from_matches(&command().get_matches_from(args));
     let (pos, _) = position_of(a.size, a.board.as_deref(), a.player)?;
     let mut out = String::new();
     if a.divide {

@@ -1,11 +1,10 @@
 //! `reversi solve`: the exact final score and a best move of positions given
 //! as OBF lines, a file of OBF lines, a start position or a digit board.
 
-use super::parse_size;
-use super::perft::position_of;
-use super::{usage, write_stdout};
+use super::perft::{position_args, position_of};
+use super::{flag, option, usage, write_stdout};
 use anyhow::Result;
-use clap::{ArgGroup, Parser};
+use clap::{value_parser, ArgGroup, ArgMatches, Command};
 use reversi::board::Square;
 use reversi::engine::solve::RootProgress;
 use reversi::engine::{
@@ -14,55 +13,116 @@ use reversi::engine::{
 use reversi::reversi::Move;
 use std::time::Instant;
 
-/// Solve positions exactly: prints `<move> <score>` per position, the score
-/// being the side to move's final disc difference (empty squares go to the
-/// winner unless --discs-only).
-#[derive(Parser, Debug)]
-#[command(name = "reversi solve")]
-#[command(group(ArgGroup::new("input").required(true).args(["obf", "file", "size", "board"])))]
+/// The options of `reversi solve`.
+#[derive(Debug)]
 struct Args {
-    /// One OBF line: 64 of X/O/- then the side to move X or O.
-    #[arg(long, allow_hyphen_values = true)]
     obf: Option<String>,
-    /// A file of OBF lines (blank lines and lines starting with % or # skipped).
-    #[arg(long)]
     file: Option<String>,
-    /// Solve the start position of this size: 4, 6 or 8.
-    #[arg(long, value_parser = parse_size)]
     size: Option<u8>,
-    /// A board as 16, 36 or 64 digits 0/1/2 in reading order (needs --player).
-    #[arg(long, requires = "player")]
     board: Option<String>,
-    /// The player to move on --board: 1 (dark) or 2 (light).
-    #[arg(long, requires = "board", value_parser = clap::value_parser!(u8).range(1..=2))]
     player: Option<u8>,
-    /// Score by the plain disc difference (empty squares count for nobody).
-    #[arg(long)]
     discs_only: bool,
-    /// One JSON object per position: move, score, nodes, millis, empties, line.
-    #[arg(long)]
     json: bool,
-    /// No progress lines on stderr.
-    #[arg(long, short)]
     quiet: bool,
-    /// Threads (default: the machine's cores). One thread gives
-    /// deterministic node counts; more give the same scores.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
-    /// The transposition table has 2^BITS entries of 24 bytes (24 is 400
-    /// MB, 27 is 3.2 GB). Default: 20 up to 24 empty squares, then one more
-    /// bit per empty square up to 26 (1.6 GB) from 30 empties.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30))]
     tt_bits: Option<u32>,
-    /// Print a principal line after the score (and as "pv" in JSON); on by
-    /// default with --size.
-    #[arg(long)]
     pv: bool,
-    /// Prove this score for the side to move with two null-window searches
-    /// (score >= V, then score <= V) sharing one table, instead of a full
-    /// window; a failed proof falls back to the full window.
-    #[arg(long, allow_hyphen_values = true)]
     expect: Option<i32>,
+}
+
+/// `reversi solve`'s arguments: exactly one of `--obf`, `--file`, `--size`
+/// and `--board` says what to solve.
+pub(super) fn command() -> Command {
+    Command::new("reversi solve")
+        .about(
+            "Solve positions exactly: prints `<move> <score>` per position, the score \
+             being the side to move's final disc difference (empty squares go to the \
+             winner unless --discs-only)",
+        )
+        .arg(
+            option(
+                "obf",
+                "OBF",
+                "One OBF line: 64 of X/O/- then the side to move X or O",
+            )
+            .allow_hyphen_values(true),
+        )
+        .arg(option(
+            "file",
+            "FILE",
+            "A file of OBF lines (blank lines and lines starting with % or # skipped)",
+        ))
+        .args(position_args(
+            "Solve the start position of this size: 4, 6 or 8",
+        ))
+        .group(
+            ArgGroup::new("input")
+                .required(true)
+                .args(["obf", "file", "size", "board"]),
+        )
+        .arg(flag(
+            "discs-only",
+            "Score by the plain disc difference (empty squares count for nobody)",
+        ))
+        .arg(flag(
+            "json",
+            "One JSON object per position: move, score, nodes, millis, empties, line",
+        ))
+        .arg(flag("quiet", "No progress lines on stderr").short('q'))
+        .arg(
+            option(
+                "threads",
+                "THREADS",
+                "Threads (default: the machine's cores). One thread gives \
+                 deterministic node counts; more give the same scores",
+            )
+            .value_parser(value_parser!(u32).range(1..=256)),
+        )
+        .arg(
+            option(
+                "tt-bits",
+                "TT_BITS",
+                "The transposition table has 2^BITS entries of 24 bytes (24 is 400 \
+                 MB, 27 is 3.2 GB). Default: 20 up to 24 empty squares, then one more \
+                 bit per empty square up to 26 (1.6 GB) from 30 empties",
+            )
+            .value_parser(value_parser!(u32).range(10..=30)),
+        )
+        .arg(flag(
+            "pv",
+            "Print a principal line after the score (and as \"pv\" in JSON); on by \
+             default with --size",
+        ))
+        .arg(
+            option(
+                "expect",
+                "EXPECT",
+                "Prove this score for the side to move with two null-window searches \
+                 (score >= V, then score <= V) sharing one table, instead of a full \
+                 window; a failed proof falls back to the full window",
+            )
+            .allow_hyphen_values(true)
+            .value_parser(value_parser!(i32)),
+        )
+}
+
+impl Args {
+    fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            obf: m.get_one("obf").cloned(),
+            file: m.get_one("file").cloned(),
+            size: m.get_one("size").copied(),
+            board: m.get_one("board").cloned(),
+            player: m.get_one("player").copied(),
+            discs_only: m.get_flag("discs-only"),
+            json: m.get_flag("json"),
+            quiet: m.get_flag("quiet"),
+            threads: m.get_one("threads").copied(),
+            tt_bits: m.get_one("tt-bits").copied(),
+            pv: m.get_flag("pv"),
+            expect: m.get_one("expect").copied(),
+        }
+    }
 }
 
 /// Beyond this many empty squares an exact solve is out of reach (the
@@ -78,7 +138,7 @@ fn default_table_bits(empties: u32) -> u32 {
 
 /// Runs `reversi solve ...` (`args[0]` is `solve`).
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::parse_from(args);
+    let a = Args::from_matches(&command().get_matches_from(args));
     let positions: Vec<ObfPosition> = if let Some(line) = &a.obf {
         match parse_obf(line, 1) {
             Ok(p) => vec![p],

@@ -16,7 +16,9 @@ pub use table::run as table;
 pub use tournament::run as tournament;
 pub use tree::run as tree;
 
-use super::parse_size;
+use super::{flag, option, size_arg};
+use clap::builder::PossibleValue;
+use clap::{value_parser, Arg, ArgMatches, Command, ValueEnum};
 use reversi::board::{Board, Color};
 use reversi::reversi::Move;
 use reversi::search::Algorithm;
@@ -27,12 +29,25 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 /// `--algorithm`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AlgorithmArg {
     /// Plain minimax.
     Minimax,
     /// Alpha-beta pruning.
     Alphabeta,
+}
+
+impl ValueEnum for AlgorithmArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[AlgorithmArg::Minimax, AlgorithmArg::Alphabeta]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            AlgorithmArg::Minimax => PossibleValue::new("minimax").help("Plain minimax"),
+            AlgorithmArg::Alphabeta => PossibleValue::new("alphabeta").help("Alpha-beta pruning"),
+        })
+    }
 }
 
 impl AlgorithmArg {
@@ -45,12 +60,27 @@ impl AlgorithmArg {
 }
 
 /// `--order`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OrderArg {
     /// Reading order of the squares (the library's counted searches).
     Natural,
     /// Previous iteration's best move, corners, fewest opponent replies.
     Best,
+}
+
+impl ValueEnum for OrderArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[OrderArg::Natural, OrderArg::Best]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            OrderArg::Natural => PossibleValue::new("natural")
+                .help("Reading order of the squares (the library's counted searches)"),
+            OrderArg::Best => PossibleValue::new("best")
+                .help("Previous iteration's best move, corners, fewest opponent replies"),
+        })
+    }
 }
 
 impl OrderArg {
@@ -63,7 +93,7 @@ impl OrderArg {
 }
 
 /// `--eval`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvalArg {
     /// Disc difference (the study's `h`).
     Disc,
@@ -71,6 +101,22 @@ pub enum EvalArg {
     Weights,
     /// Mobility, corners, stability, parity.
     Strong,
+}
+
+impl ValueEnum for EvalArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[EvalArg::Disc, EvalArg::Weights, EvalArg::Strong]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            EvalArg::Disc => PossibleValue::new("disc").help("Disc difference (the study's `h`)"),
+            EvalArg::Weights => PossibleValue::new("weights").help("Positional weights"),
+            EvalArg::Strong => {
+                PossibleValue::new("strong").help("Mobility, corners, stability, parity")
+            }
+        })
+    }
 }
 
 impl EvalArg {
@@ -99,6 +145,50 @@ fn parse_time(s: &str) -> Result<Duration, String> {
         Ok(t) if t > 0.0 && t.is_finite() && t < 1e6 => Ok(Duration::from_secs_f64(t)),
         _ => Err(format!("{s:?} is not a positive number of seconds")),
     }
+}
+
+/// `--size <SIZE>` for the study, with its default.
+fn size(default: &'static str) -> Arg {
+    size_arg("Board size: 4, 6 or 8").default_value(default)
+}
+
+/// `--LONG <VALUE>`: a depth bound in plies (see [`parse_depth`]).
+fn depth(long: &'static str, value: &'static str, help: &'static str) -> Arg {
+    option(long, value, help).value_parser(parse_depth)
+}
+
+/// `--time <TIME>` (see [`parse_time`]).
+fn time(help: &'static str) -> Arg {
+    option("time", "TIME", help).value_parser(parse_time)
+}
+
+/// `--LONG <VALUE>`: an evaluation ([`EvalArg`]).
+fn eval(long: &'static str, value: &'static str, help: &'static str) -> Arg {
+    option(long, value, help).value_parser(value_parser!(EvalArg))
+}
+
+/// `--algorithm <ALGORITHM>`, alpha-beta by default.
+fn algorithm(help: &'static str) -> Arg {
+    option("algorithm", "ALGORITHM", help)
+        .value_parser(value_parser!(AlgorithmArg))
+        .default_value("alphabeta")
+}
+
+/// `--order <ORDER>` with its default.
+fn order(help: &'static str, default: &'static str) -> Arg {
+    option("order", "ORDER", help)
+        .value_parser(value_parser!(OrderArg))
+        .default_value(default)
+}
+
+/// `--json`.
+fn json_flag() -> Arg {
+    flag("json", "Print one JSON object instead of text")
+}
+
+/// `-q, --quiet`.
+fn quiet_flag() -> Arg {
+    flag("quiet", "No progress on stderr").short('q')
 }
 
 /// A side's settings: with a time budget the depth only caps the search;
@@ -200,8 +290,22 @@ fn json_array<T: std::fmt::Display>(xs: impl IntoIterator<Item = T>) -> String {
     format!("[{}]", items.join(","))
 }
 
-/// Parses `args` (without the subcommand) with clap as `reversi NAME`;
-/// clap prints help or errors itself and exits (status 2 on errors).
-fn parse<P: clap::Parser>(name: &str, args: &[String]) -> P {
-    P::parse_from(std::iter::once(format!("reversi {name}")).chain(args.iter().cloned()))
+/// Parses `args` (without the subcommand) with `command`, named `reversi
+/// NAME`; clap prints help or errors itself and exits (status 2 on errors).
+fn parse(command: Command, args: &[String]) -> ArgMatches {
+    let name = command.get_name().to_owned();
+    command.get_matches_from(std::iter::once(name).chain(args.iter().cloned()))
+}
+
+/// The study's subcommands, for checking their definitions.
+#[cfg(test)]
+pub(super) fn commands() -> [Command; 6] {
+    [
+        ordering::command(),
+        play::command(),
+        selfplay::command(),
+        table::command(),
+        tournament::command(),
+        tree::command(),
+    ]
 }

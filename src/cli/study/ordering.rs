@@ -3,9 +3,10 @@
 //! its positions alpha-beta runs in natural order, with ordered moves at the
 //! full depth, and with ordered iterative deepening (all iterations counted).
 
-use super::{json_array, parse, parse_depth, parse_size, EvalArg};
-use crate::cli::write_stdout;
+use super::{depth, eval, json_array, json_flag, parse, size, EvalArg};
+use crate::cli::{value, write_stdout};
 use anyhow::Result;
+use clap::{ArgMatches, Command};
 use reversi::game::Game;
 use reversi::reversi::{Position, Reversi};
 use reversi::search::{alphabeta_with, Limit, NoObserver};
@@ -13,29 +14,38 @@ use reversi::study::engine::{Engine, Order};
 use std::fmt::Write as _;
 
 /// The ordering measurement.
-#[derive(clap::Parser, Debug)]
-#[command(
-    name = "reversi ordering",
-    about = "Nodes of alpha-beta in natural order vs ordered, on the positions of one game"
-)]
+#[derive(Debug)]
 struct Args {
-    /// Board size: 4, 6 or 8.
-    #[arg(long, default_value = "6", value_parser = parse_size)]
     size: u8,
-    /// Depth bound in plies.
-    #[arg(long, default_value = "6", value_parser = parse_depth)]
     depth: u32,
-    /// Evaluation at the depth bound.
-    #[arg(long, value_enum, default_value = "disc")]
     eval: EvalArg,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
     json: bool,
+}
+
+/// `reversi ordering`'s options.
+pub(super) fn command() -> Command {
+    Command::new("reversi ordering")
+        .about("Nodes of alpha-beta in natural order vs ordered, on the positions of one game")
+        .arg(size("6"))
+        .arg(depth("depth", "DEPTH", "Depth bound in plies").default_value("6"))
+        .arg(eval("eval", "EVAL", "Evaluation at the depth bound").default_value("disc"))
+        .arg(json_flag())
+}
+
+impl Args {
+    fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            size: value(m, "size"),
+            depth: value(m, "depth"),
+            eval: value(m, "eval"),
+            json: m.get_flag("json"),
+        }
+    }
 }
 
 /// Runs `reversi ordering ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a: Args = parse("ordering", args);
+    let a = Args::from_matches(&parse(command(), args));
     let game = Reversi::DISC_DIFFERENCE;
     let eval = a.eval.get();
     let engine = Engine {

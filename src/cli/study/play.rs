@@ -2,11 +2,13 @@
 //! (Without options `reversi play` is the Tiny dialog, elsewhere.)
 
 use super::{
-    board_picture, color_name, describe, parse, parse_depth, parse_size, parse_time, player,
+    algorithm, board_picture, color_name, depth, describe, eval, order, parse, player, size, time,
     verdict, AlgorithmArg, EvalArg, OrderArg,
 };
-use crate::cli::usage;
+use crate::cli::{option, usage, value};
 use anyhow::Result;
+use clap::builder::PossibleValue;
+use clap::{value_parser, ArgMatches, Command, ValueEnum};
 use reversi::board::{Color, Square};
 use reversi::game::Game;
 use reversi::reversi::{Move, Position, Reversi};
@@ -16,7 +18,7 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 /// Who the human plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Human {
     Black,
     White,
@@ -24,36 +26,73 @@ enum Human {
     None,
 }
 
+impl ValueEnum for Human {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Human::Black, Human::White, Human::Both, Human::None]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(match self {
+            Human::Black => "black",
+            Human::White => "white",
+            Human::Both => "both",
+            Human::None => "none",
+        }))
+    }
+}
+
 /// Play against the computer.
-#[derive(clap::Parser, Debug)]
-#[command(name = "reversi play", about = "Play Reversi against the computer")]
+#[derive(Debug)]
 struct Args {
-    /// Board size: 4, 6 or 8.
-    #[arg(long, default_value = "4", value_parser = parse_size)]
     size: u8,
-    /// The colour(s) the human plays.
-    #[arg(long, value_enum, default_value = "black")]
     human: Human,
-    /// The computer's depth bound in plies (default 4; with --time, a cap).
-    #[arg(long, value_parser = parse_depth)]
     depth: Option<u32>,
-    /// The computer's time per move in seconds (anytime search).
-    #[arg(long, value_parser = parse_time)]
     time: Option<Duration>,
-    /// The computer's evaluation.
-    #[arg(long, value_enum, default_value = "disc")]
     eval: EvalArg,
-    /// The computer's search algorithm.
-    #[arg(long, value_enum, default_value = "alphabeta")]
     algorithm: AlgorithmArg,
-    /// The computer's move ordering.
-    #[arg(long, value_enum, default_value = "natural")]
     order: OrderArg,
+}
+
+/// `reversi play`'s options.
+pub(super) fn command() -> Command {
+    Command::new("reversi play")
+        .about("Play Reversi against the computer")
+        .arg(size("4"))
+        .arg(
+            option("human", "HUMAN", "The colour(s) the human plays")
+                .value_parser(value_parser!(Human))
+                .default_value("black"),
+        )
+        .arg(depth(
+            "depth",
+            "DEPTH",
+            "The computer's depth bound in plies (default 4; with --time, a cap)",
+        ))
+        .arg(time(
+            "The computer's time per move in seconds (anytime search)",
+        ))
+        .arg(eval("eval", "EVAL", "The computer's evaluation").default_value("disc"))
+        .arg(algorithm("The computer's search algorithm"))
+        .arg(order("The computer's move ordering", "natural"))
+}
+
+impl Args {
+    fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            size: value(m, "size"),
+            human: value(m, "human"),
+            depth: m.get_one("depth").copied(),
+            time: m.get_one("time").copied(),
+            eval: value(m, "eval"),
+            algorithm: value(m, "algorithm"),
+            order: value(m, "order"),
+        }
+    }
 }
 
 /// Runs `reversi play OPTIONS`, reading moves from stdin.
 pub fn run(args: &[String]) -> Result<()> {
-    let a: Args = parse("play", args);
+    let a = Args::from_matches(&parse(command(), args));
     let computer = player(a.depth, a.time, a.algorithm, a.order, a.eval);
     let game = Reversi::DISC_DIFFERENCE;
     let mut p = Position::start(a.size);

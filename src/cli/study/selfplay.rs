@@ -1,64 +1,90 @@
 //! `reversi match`: the computer against itself, with settings per side.
 
 use super::{
-    board_picture, color_name, describe, json_array, json_moves, parse, parse_depth, parse_size,
-    parse_time, player, verdict, AlgorithmArg, EvalArg, OrderArg,
+    algorithm, board_picture, color_name, depth, describe, eval, json_array, json_flag, json_moves,
+    order, parse, player, size, time, verdict, AlgorithmArg, EvalArg, OrderArg,
 };
-use crate::cli::{usage, write_stdout};
+use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
+use clap::{ArgMatches, Command};
 use reversi::board::Color;
 use reversi::study::selfplay::{play_game, play_opening, Record};
 use std::fmt::Write as _;
 use std::time::Duration;
 
 /// Self-play: black and white are both the computer.
-#[derive(clap::Parser, Debug)]
-#[command(
-    name = "reversi match",
-    about = "The computer plays itself and reports every move"
-)]
+#[derive(Debug)]
 struct Args {
-    /// Board size: 4, 6 or 8.
-    #[arg(long, default_value = "4", value_parser = parse_size)]
     size: u8,
-    /// Depth bound in plies for both sides (default 4; with --time, a cap).
-    #[arg(long, value_parser = parse_depth)]
     depth: Option<u32>,
-    /// Depth bound of black.
-    #[arg(long, value_parser = parse_depth)]
     black_depth: Option<u32>,
-    /// Depth bound of white.
-    #[arg(long, value_parser = parse_depth)]
     white_depth: Option<u32>,
-    /// Search algorithm.
-    #[arg(long, value_enum, default_value = "alphabeta")]
     algorithm: AlgorithmArg,
-    /// Move ordering (best: iterative deepening with ordered moves).
-    #[arg(long, value_enum, default_value = "natural")]
     order: OrderArg,
-    /// Evaluation of both sides at the depth bound.
-    #[arg(long, value_enum, default_value = "disc")]
     eval: EvalArg,
-    /// Evaluation of black.
-    #[arg(long, value_enum)]
     black_eval: Option<EvalArg>,
-    /// Evaluation of white.
-    #[arg(long, value_enum)]
     white_eval: Option<EvalArg>,
-    /// Time budget per move in seconds (anytime iterative deepening).
-    #[arg(long, value_parser = parse_time)]
     time: Option<Duration>,
-    /// Moves played first, e.g. "c4 c3".
-    #[arg(long, default_value = "")]
     opening: String,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
     json: bool,
+}
+
+/// `reversi match`'s options.
+pub(super) fn command() -> Command {
+    Command::new("reversi match")
+        .about("The computer plays itself and reports every move")
+        .arg(size("4"))
+        .arg(depth(
+            "depth",
+            "DEPTH",
+            "Depth bound in plies for both sides (default 4; with --time, a cap)",
+        ))
+        .arg(depth("black-depth", "BLACK_DEPTH", "Depth bound of black"))
+        .arg(depth("white-depth", "WHITE_DEPTH", "Depth bound of white"))
+        .arg(algorithm("Search algorithm"))
+        .arg(order(
+            "Move ordering (best: iterative deepening with ordered moves)",
+            "natural",
+        ))
+        .arg(
+            eval(
+                "eval",
+                "EVAL",
+                "Evaluation of both sides at the depth bound",
+            )
+            .default_value("disc"),
+        )
+        .arg(eval("black-eval", "BLACK_EVAL", "Evaluation of black"))
+        .arg(eval("white-eval", "WHITE_EVAL", "Evaluation of white"))
+        .arg(time(
+            "Time budget per move in seconds (anytime iterative deepening)",
+        ))
+        .arg(option("opening", "OPENING", "Moves played first, e.g. \"c4 c3\"").default_value(""))
+        .arg(json_flag())
+}
+
+impl Args {
+    fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            size: value(m, "size"),
+            depth: m.get_one("depth").copied(),
+            black_depth: m.get_one("black-depth").copied(),
+            white_depth: m.get_one("white-depth").copied(),
+            algorithm: value(m, "algorithm"),
+            order: value(m, "order"),
+            eval: value(m, "eval"),
+            black_eval: m.get_one("black-eval").copied(),
+            white_eval: m.get_one("white-eval").copied(),
+            time: m.get_one("time").copied(),
+            opening: value(m, "opening"),
+            json: m.get_flag("json"),
+        }
+    }
 }
 
 /// Runs `reversi match ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a: Args = parse("match", args);
+    let a = Args::from_matches(&parse(command(), args));
     let black = player(
         a.black_depth.or(a.depth),
         a.time,

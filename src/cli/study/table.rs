@@ -1,46 +1,68 @@
 //! `reversi table`: the study's table of final scores, black depth x white
 //! depth, with the nodes each game took. Progress goes to stderr.
 
-use super::{json_array, parse, parse_depth, parse_size, player, AlgorithmArg, EvalArg, OrderArg};
-use crate::cli::write_stdout;
+use super::{
+    algorithm, depth, eval, json_array, json_flag, order, parse, player, quiet_flag, size,
+    AlgorithmArg, EvalArg, OrderArg,
+};
+use crate::cli::{value, write_stdout};
 use anyhow::Result;
+use clap::{ArgAction, ArgMatches, Command};
 use reversi::study::selfplay::{play_game, play_opening};
 use std::fmt::Write as _;
 use std::time::Instant;
 
 /// The depth table.
-#[derive(clap::Parser, Debug)]
-#[command(
-    name = "reversi table",
-    about = "Final scores for black depth x white depth"
-)]
+#[derive(Debug)]
 struct Args {
-    /// Board size: 4, 6 or 8.
-    #[arg(long, default_value = "4", value_parser = parse_size)]
     size: u8,
-    /// The depths, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "4,6,8", value_parser = parse_depth)]
     depths: Vec<u32>,
-    /// Search algorithm.
-    #[arg(long, value_enum, default_value = "alphabeta")]
     algorithm: AlgorithmArg,
-    /// Move ordering.
-    #[arg(long, value_enum, default_value = "natural")]
     order: OrderArg,
-    /// Evaluation at the depth bound.
-    #[arg(long, value_enum, default_value = "disc")]
     eval: EvalArg,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
     json: bool,
-    /// No progress on stderr.
-    #[arg(long, short)]
     quiet: bool,
+}
+
+/// `reversi table`'s options.
+pub(super) fn command() -> Command {
+    Command::new("reversi table")
+        .about("Final scores for black depth x white depth")
+        .arg(size("4"))
+        .arg(
+            depth("depths", "DEPTHS", "The depths, comma-separated")
+                .action(ArgAction::Append)
+                .value_delimiter(',')
+                .default_value("4,6,8"),
+        )
+        .arg(algorithm("Search algorithm"))
+        .arg(order("Move ordering", "natural"))
+        .arg(eval("eval", "EVAL", "Evaluation at the depth bound").default_value("disc"))
+        .arg(json_flag())
+        .arg(quiet_flag())
+}
+
+impl Args {
+    fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            size: value(m, "size"),
+            depths: m
+                .get_many("depths")
+                .expect("--depths has a default")
+                .copied()
+                .collect(),
+            algorithm: value(m, "algorithm"),
+            order: value(m, "order"),
+            eval: value(m, "eval"),
+            json: m.get_flag("json"),
+            quiet: m.get_flag("quiet"),
+        }
+    }
 }
 
 /// Runs `reversi table ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a: Args = parse("table", args);
+    let a = Args::from_matches(&parse(command(), args));
     let (start, _) = play_opening(a.size, "").expect("empty opening");
     let k = a.depths.len();
     let mut scores = vec![vec![0; k]; k];

@@ -2,59 +2,91 @@
 //! over every opening of a few plies, each played with both colours.
 //! Progress goes to stderr.
 
-use super::{parse, parse_depth, parse_size, parse_time, player, AlgorithmArg, EvalArg, OrderArg};
-use crate::cli::write_stdout;
+use super::{
+    algorithm, depth, eval, json_flag, order, parse, player, quiet_flag, size, time, AlgorithmArg,
+    EvalArg, OrderArg,
+};
+use crate::cli::{option, value, write_stdout};
 use anyhow::Result;
+use clap::{value_parser, ArgMatches, Command};
 use reversi::game::Game;
 use reversi::reversi::{Position, Reversi};
 use reversi::study::selfplay::{openings, play_game};
 use std::time::{Duration, Instant};
 
 /// The tournament.
-#[derive(clap::Parser, Debug)]
-#[command(
-    name = "reversi tournament",
-    about = "--eval against --vs over all openings of --plies plies, both colours"
-)]
+#[derive(Debug)]
 struct Args {
-    /// Board size: 4, 6 or 8.
-    #[arg(long, default_value = "6", value_parser = parse_size)]
     size: u8,
-    /// Depth bound of both sides (default 4; with --time, a cap).
-    #[arg(long, value_parser = parse_depth)]
     depth: Option<u32>,
-    /// Time budget per move in seconds.
-    #[arg(long, value_parser = parse_time)]
     time: Option<Duration>,
-    /// The evaluation under test.
-    #[arg(long, value_enum, default_value = "strong")]
     eval: EvalArg,
-    /// The opponent's evaluation.
-    #[arg(long, value_enum, default_value = "disc")]
     vs: EvalArg,
-    /// The opponent's depth bound (default: the same as --depth).
-    #[arg(long, value_parser = parse_depth)]
     vs_depth: Option<u32>,
-    /// Length of the openings in plies (all of them are played).
-    #[arg(long, default_value_t = 4)]
     plies: u32,
-    /// Search algorithm.
-    #[arg(long, value_enum, default_value = "alphabeta")]
     algorithm: AlgorithmArg,
-    /// Move ordering (the same moves up to ties; best is faster).
-    #[arg(long, value_enum, default_value = "best")]
     order: OrderArg,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
     json: bool,
-    /// No progress on stderr.
-    #[arg(long, short)]
     quiet: bool,
+}
+
+/// `reversi tournament`'s options.
+pub(super) fn command() -> Command {
+    Command::new("reversi tournament")
+        .about("--eval against --vs over all openings of --plies plies, both colours")
+        .arg(size("6"))
+        .arg(depth(
+            "depth",
+            "DEPTH",
+            "Depth bound of both sides (default 4; with --time, a cap)",
+        ))
+        .arg(time("Time budget per move in seconds"))
+        .arg(eval("eval", "EVAL", "The evaluation under test").default_value("strong"))
+        .arg(eval("vs", "VS", "The opponent's evaluation").default_value("disc"))
+        .arg(depth(
+            "vs-depth",
+            "VS_DEPTH",
+            "The opponent's depth bound (default: the same as --depth)",
+        ))
+        .arg(
+            option(
+                "plies",
+                "PLIES",
+                "Length of the openings in plies (all of them are played)",
+            )
+            .value_parser(value_parser!(u32))
+            .default_value("4"),
+        )
+        .arg(algorithm("Search algorithm"))
+        .arg(order(
+            "Move ordering (the same moves up to ties; best is faster)",
+            "best",
+        ))
+        .arg(json_flag())
+        .arg(quiet_flag())
+}
+
+impl Args {
+    fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            size: value(m, "size"),
+            depth: m.get_one("depth").copied(),
+            time: m.get_one("time").copied(),
+            eval: value(m, "eval"),
+            vs: value(m, "vs"),
+            vs_depth: m.get_one("vs-depth").copied(),
+            plies: value(m, "plies"),
+            algorithm: value(m, "algorithm"),
+            order: value(m, "order"),
+            json: m.get_flag("json"),
+            quiet: m.get_flag("quiet"),
+        }
+    }
 }
 
 /// Runs `reversi tournament ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a: Args = parse("tournament", args);
+    let a = Args::from_matches(&parse(command(), args));
     let me = player(a.depth, a.time, a.algorithm, a.order, a.eval);
     let other = player(a.vs_depth.or(a.depth), a.time, a.algorithm, a.order, a.vs);
     let lines = openings(a.size, a.plies);

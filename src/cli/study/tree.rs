@@ -1,40 +1,72 @@
 //! `reversi tree FLAG PLAYER BOARD`: the tree that the Tiny contract's FLAG
 //! 300 (minimax) or 500 (alpha-beta) searches, as Graphviz DOT on stdout.
 
-use super::{parse, parse_depth, EvalArg};
-use crate::cli::{usage, write_stdout};
+use super::{depth, eval, parse, EvalArg};
+use crate::cli::{usage, value, write_stdout};
 use anyhow::Result;
+use clap::{Arg, ArgMatches, Command};
 use reversi::board::{Board, Color};
 use reversi::reversi::{Position, Reversi};
 use reversi::search::{Algorithm, Limit};
 use reversi::study::tree::DotTree;
 
 /// The searched tree as DOT.
-#[derive(clap::Parser, Debug)]
-#[command(
-    name = "reversi tree",
-    about = "The tree searched by FLAG 300 (minimax) or 500 (alpha-beta) as Graphviz DOT"
-)]
+#[derive(Debug)]
 struct Args {
-    /// 300 (minimax) or 500 (alpha-beta).
     flag: String,
-    /// 1 (dark, MAX) or 2 (light, MIN) to move.
     player: String,
-    /// The board as 16, 36 or 64 digits 0/1/2 in reading order.
     board: String,
-    /// Depth bound in plies: searches the study's game (disc difference at
-    /// the end, the evaluation at the bound) instead of the Tiny contract's
-    /// win/loss game to the end.
-    #[arg(long, value_parser = parse_depth)]
     depth: Option<u32>,
-    /// Evaluation at the depth bound.
-    #[arg(long, value_enum, default_value = "disc")]
     eval: EvalArg,
+}
+
+/// `reversi tree`'s arguments.
+pub(super) fn command() -> Command {
+    let positional = |id: &'static str, name: &'static str, help: &'static str| {
+        Arg::new(id).value_name(name).required(true).help(help)
+    };
+    Command::new("reversi tree")
+        .about("The tree searched by FLAG 300 (minimax) or 500 (alpha-beta) as Graphviz DOT")
+        .arg(positional(
+            "flag",
+            "FLAG",
+            "300 (minimax) or 500 (alpha-beta)",
+        ))
+        .arg(positional(
+            "player",
+            "PLAYER",
+            "1 (dark, MAX) or 2 (light, MIN) to move",
+        ))
+        .arg(positional(
+            "board",
+            "BOARD",
+            "The board as 16, 36 or 64 digits 0/1/2 in reading order",
+        ))
+        .arg(depth(
+            "depth",
+            "DEPTH",
+            "Depth bound in plies: searches the study's game (disc difference at \
+             the end, the evaluation at the bound) instead of the Tiny contract's \
+             win/loss game to the end",
+        ))
+        .arg(eval("eval", "EVAL", "Evaluation at the depth bound").default_value("disc"))
+}
+
+impl Args {
+    fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            flag: value(m, "flag"),
+            player: value(m, "player"),
+            board: value(m, "board"),
+            depth: m.get_one("depth").copied(),
+            eval: value(m, "eval"),
+        }
+    }
 }
 
 /// Runs `reversi tree ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a: Args = parse("tree", args);
+    let a = Args::from_matches(&parse(command(), args));
     let algorithm = match a.flag.as_str() {
         "300" => Algorithm::Minimax,
         "500" => Algorithm::AlphaBeta,
