@@ -6,7 +6,7 @@
 //! neither can move is terminal.
 
 use crate::board::{
-    bits::{flips_vec, last_flip_counts, moves_vec, Bits},
+    bits::{flips_vec, moves_vec, Bits, LastFlips},
     Board, Color, Square,
 };
 use crate::game::{Game, Side, Value, INFINITY};
@@ -154,8 +154,10 @@ impl Game for Reversi {
         }
         let own = p.board.discs(p.to_move);
         let opp = p.board.discs(p.to_move.other());
+        let valid = p.board.valid();
         let small = Small {
-            valid: p.board.valid(),
+            valid,
+            last: LastFlips::new(valid),
             utility: self.utility,
         };
         let (value, nodes) = small.solve(own, opp, empty);
@@ -191,6 +193,7 @@ const SMALL_EMPTIES: u32 = 4;
 #[derive(Clone, Copy)]
 struct Small {
     valid: u64,
+    last: LastFlips,
     utility: Utility,
 }
 
@@ -286,7 +289,7 @@ impl Small {
     #[inline]
     fn one(self, p: u64, o: u64, sq: u8) -> Counted {
         let d = p.count_ones() as i32 - o.count_ones() as i32;
-        let (mine, theirs) = last_flip_counts(p, sq, self.valid);
+        let (mine, theirs) = self.last.counts(p, sq);
         let mover = i32::from(mine != 0);
         let opponent = i32::from(mine == 0 && theirs != 0);
         let d = d + mover * (2 * mine as i32 + 1) - opponent * (2 * theirs as i32 + 1);

@@ -569,29 +569,46 @@ const fn build_line_cuts(valid: u64) -> [[LineCut; 4]; 64] {
     cuts
 }
 
-/// How many discs flip on `sq`, the only empty square of the board whose
-/// squares are `valid` (see [`valid_mask`]): `(mover, opponent)`, where the
-/// mover owns `p` and the opponent every other disc. Zero means that player
-/// cannot play there. Each of the four lines through `sq` is one table
-/// lookup per player.
+/// The line tables of one board size for [`LastFlips::counts`].
+#[derive(Clone, Copy)]
+pub struct LastFlips(&'static [[LineCut; 4]; 64]);
+
+impl LastFlips {
+    /// The tables for the board whose squares are `valid` (see [`valid_mask`]).
+    #[must_use]
+    pub fn new(valid: u64) -> LastFlips {
+        const FOUR: u64 = valid_mask(4);
+        const SIX: u64 = valid_mask(6);
+        LastFlips(match valid {
+            FOUR => &LINE_CUTS[0],
+            SIX => &LINE_CUTS[1],
+            _ => &LINE_CUTS[2],
+        })
+    }
+
+    /// How many discs flip on `sq`, the only empty square of the board:
+    /// `(mover, opponent)`, where the mover owns `p` and the opponent every
+    /// other disc. Zero means that player cannot play there. Each of the
+    /// four lines through `sq` is one table lookup per player.
+    #[inline]
+    #[must_use]
+    pub fn counts(self, p: u64, sq: u8) -> (u32, u32) {
+        let (mut mine, mut theirs) = (0, 0);
+        for cut in &self.0[sq as usize] {
+            let own = pext(p, cut.mask) as u32;
+            let table = &LAST_FLIPS[cut.pos as usize];
+            mine += u32::from(table[own as usize]);
+            theirs += u32::from(table[(cut.others & !own) as usize]);
+        }
+        (mine, theirs)
+    }
+}
+
+/// [`LastFlips::counts`] on the board whose squares are `valid`.
 #[inline]
 #[must_use]
 pub fn last_flip_counts(p: u64, sq: u8, valid: u64) -> (u32, u32) {
-    const FOUR: u64 = valid_mask(4);
-    const SIX: u64 = valid_mask(6);
-    let size = match valid {
-        FOUR => 0,
-        SIX => 1,
-        _ => 2,
-    };
-    let (mut mine, mut theirs) = (0, 0);
-    for cut in &LINE_CUTS[size][sq as usize] {
-        let own = pext(p, cut.mask) as u32;
-        let table = &LAST_FLIPS[cut.pos as usize];
-        mine += u32::from(table[own as usize]);
-        theirs += u32::from(table[(cut.others & !own) as usize]);
-    }
-    (mine, theirs)
+    LastFlips::new(valid).counts(p, sq)
 }
 
 #[cfg(test)]
