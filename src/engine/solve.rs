@@ -206,7 +206,10 @@ impl Solver {
         let mut list = MoveList::new();
         self.order(p, o, moves, hash, &mut list);
         let total = list.len;
-        let ordered: Vec<(u8, u64)> = (0..total).map(|i| list.pick(i)).collect();
+        let mut ordered: Vec<(u8, u64)> = (0..total).map(|i| list.pick(i)).collect();
+        if n >= ROOT_ESTIMATE_MIN {
+            sort_by_estimate(pos, &mut ordered);
+        }
         let child = |(sq, f): (u8, u64)| (o & !f, p | f | (1u64 << sq));
         // The first (eldest) move alone, with the full window (its own
         // eldest children first, the younger ones in parallel).
@@ -735,6 +738,52 @@ impl Solver {
             return p.count_ones() as i32 - 2 * k - 1 - o.count_ones() as i32;
         }
         self.final_score(p, o)
+    }
+}
+
+/// Root positions with at least this many empties have their moves
+/// ordered by a shallow heuristic search (the exact search's cost hangs on
+/// finding the best root move early).
+const ROOT_ESTIMATE_MIN: u32 = 18;
+
+/// Plies of the heuristic search that orders root moves.
+const ROOT_ESTIMATE_DEPTH: u32 = 6;
+
+/// Orders the root moves `ordered` (square and flips) of `pos` best first by
+/// a depth-limited alpha-beta search of each child with the study's
+/// `strong` evaluation; ties keep their order.
+fn sort_by_estimate(pos: &Position, ordered: &mut [(u8, u64)]) {
+    use crate::board::Color;
+    use crate::study::{
+        engine::{Engine, Order},
+        eval::Heuristic,
+    };
+    let engine = Engine {
+        order: Order::Best,
+        prune: true,
+        eval: Heuristic::Strong,
+    };
+    // The root's mover plays Black, so the evaluation (Black's point of
+    // view) of a child where White moves is the root mover's value.
+    let mut keyed: Vec<(i32, (u8, u64))> = ordered
+        .iter()
+        .map(|&(sq, f)| {
+            let child = crate::reversi::Position {
+                board: Position {
+                    player: pos.opponent & !f,
+                    opponent: pos.player | f | (1u64 << sq),
+                    valid: pos.valid,
+                }
+                .to_board(Color::White),
+                to_move: Color::White,
+            };
+            let found = engine.fixed(&child, ROOT_ESTIMATE_DEPTH - 1);
+            (found.value, (sq, f))
+        })
+        .collect();
+    keyed.sort_by_key(|&(v, _)| -v);
+    for (slot, (_, m)) in ordered.iter_mut().zip(keyed) {
+        *slot = m;
     }
 }
 
