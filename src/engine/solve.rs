@@ -618,6 +618,9 @@ impl Solver {
         }
         let mut list = MoveList::new();
         self.order(p, o, moves, hash, &mut list);
+        if n >= INNER_ESTIMATE_MIN && self.valid == !0 {
+            estimate_keys(p, o, self.valid, &mut list, hash);
+        }
         if n > ETC_MIN {
             // Enhanced transposition cutoff: a child already known to
             // refute the opponent ends the search here.
@@ -749,10 +752,19 @@ const ROOT_ESTIMATE_MIN: u32 = 18;
 /// Plies of the heuristic search that orders root moves.
 const ROOT_ESTIMATE_DEPTH: u32 = 6;
 
-/// Orders the root moves `ordered` (square and flips) of `pos` best first by
-/// a depth-limited alpha-beta search of each child with the study's
-/// `strong` evaluation; ties keep their order.
-fn sort_by_estimate(pos: &Position, ordered: &mut [(u8, u64)]) {
+/// Nodes below the root of an 8x8 board with at least this many empties
+/// order their moves (after the hash move) by a shallower heuristic search.
+/// (On 6x6 such nodes are many and their subtrees small: the searches
+/// would cost more than they save.)
+const INNER_ESTIMATE_MIN: u32 = 18;
+
+/// Plies of the heuristic search that orders moves below the root.
+const INNER_ESTIMATE_DEPTH: u32 = 4;
+
+/// The value for the mover (`p` against `o` on `valid`) of playing `sq`
+/// with flips `f`, by a `depth`-ply alpha-beta search (the child searched
+/// `depth - 1` plies) with the depth study's `strong` evaluation.
+fn estimate(p: u64, o: u64, valid: u64, (sq, f): (u8, u64), depth: u32) -> i32 {
     use crate::board::Color;
     use crate::study::{
         engine::{Engine, Order},
@@ -763,27 +775,44 @@ fn sort_by_estimate(pos: &Position, ordered: &mut [(u8, u64)]) {
         prune: true,
         eval: Heuristic::Strong,
     };
-    // The root's mover plays Black, so the evaluation (Black's point of
-    // view) of a child where White moves is the root mover's value.
+    // The mover plays Black, so the evaluation (Black's point of view) of
+    // the child, where White moves, is the mover's value.
+    let child = crate::reversi::Position {
+        board: Position {
+            player: o & !f,
+            opponent: p | f | (1u64 << sq),
+            valid,
+        }
+        .to_board(Color::White),
+        to_move: Color::White,
+    };
+    engine.fixed(&child, depth - 1).value
+}
+
+/// Orders the root moves `ordered` (square and flips) of `pos` best first by
+/// [`estimate`]; ties keep their order.
+fn sort_by_estimate(pos: &Position, ordered: &mut [(u8, u64)]) {
+    let (p, o, valid) = (pos.player, pos.opponent, pos.valid);
     let mut keyed: Vec<(i32, (u8, u64))> = ordered
         .iter()
-        .map(|&(sq, f)| {
-            let child = crate::reversi::Position {
-                board: Position {
-                    player: pos.opponent & !f,
-                    opponent: pos.player | f | (1u64 << sq),
-                    valid: pos.valid,
-                }
-                .to_board(Color::White),
-                to_move: Color::White,
-            };
-            let found = engine.fixed(&child, ROOT_ESTIMATE_DEPTH - 1);
-            (found.value, (sq, f))
-        })
+        .map(|&m| (estimate(p, o, valid, m, ROOT_ESTIMATE_DEPTH), m))
         .collect();
     keyed.sort_by_key(|&(v, _)| -v);
     for (slot, (_, m)) in ordered.iter_mut().zip(keyed) {
         *slot = m;
+    }
+}
+
+/// Replaces the ordering keys of `list` (moves of `p` against `o`) by
+/// [`estimate`]s, best first; the hash move stays first.
+fn estimate_keys(p: u64, o: u64, valid: u64, list: &mut MoveList, hash: u8) {
+    for i in 0..list.len {
+        let m = (list.sq[i], list.flips[i]);
+        list.key[i] = if m.0 == hash {
+            i32::MIN
+        } else {
+            -estimate(p, o, valid, m, INNER_ESTIMATE_DEPTH)
+        };
     }
 }
 
