@@ -7,19 +7,8 @@ use crate::board::Board;
 use crate::board::Color;
 use crate::game::{Game, Side, Value};
 use crate::reversi::{self as rv, Reversi};
+use crate::rng::Rng;
 use crate::search::minimax;
-
-/// A reproducible xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 /// A board as cells: 0 empty, 1 side to move, 2 opponent.
 #[derive(Clone)]
@@ -136,7 +125,7 @@ fn random_position(rng: &mut Rng, size: u8, plies: u32) -> Position {
             p = p.pass();
             continue;
         }
-        let k = (rng.next() % u64::from(m.count_ones())) as usize;
+        let k = (rng.next_u64() % u64::from(m.count_ones())) as usize;
         let sq = crate::board::bits::Bits(m).nth(k).unwrap();
         p = p.play(sq);
     }
@@ -156,10 +145,10 @@ fn perft_matches_naive_generator_from_start() {
 
 #[test]
 fn perft_matches_naive_generator_from_random_positions() {
-    let mut rng = Rng(0xDEAD_BEEF_1234_5678);
+    let mut rng = Rng::new(0xDEAD_BEEF_1234_5678);
     for round in 0..60 {
         let size = if round % 2 == 0 { 4 } else { 6 };
-        let plies = (rng.next() % if size == 4 { 12 } else { 28 }) as u32;
+        let plies = (rng.next_u64() % if size == 4 { 12 } else { 28 }) as u32;
         let p = random_position(&mut rng, size, plies);
         let naive = Naive::from(&p);
         let max_depth = if size == 4 { 7 } else { 4 };
@@ -217,15 +206,15 @@ fn four_by_four_start_matches_full_minimax() {
 
 #[test]
 fn solver_matches_minimax_on_random_small_positions() {
-    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
     let mut standard = Solver::with_table_bits(Scoring::Standard, 12);
     let mut discs = Solver::with_table_bits(Scoring::DiscsOnly, 12);
     for round in 0..80 {
         let size = if round % 4 == 3 { 6 } else { 4 };
         let plies = if size == 4 {
-            (rng.next() % 12) as u32
+            (rng.next_u64() % 12) as u32
         } else {
-            24 + (rng.next() % 8) as u32
+            24 + (rng.next_u64() % 8) as u32
         };
         let pos = random_position(&mut rng, size, plies);
         // Any colour will do: minimax sees the same board with the same
@@ -246,10 +235,10 @@ fn solver_matches_minimax_on_random_small_positions() {
 
 #[test]
 fn best_move_reaches_the_score() {
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let mut solver = Solver::with_table_bits(Scoring::Standard, 12);
     for _ in 0..40 {
-        let plies = (rng.next() % 10) as u32;
+        let plies = (rng.next_u64() % 10) as u32;
         let pos = random_position(&mut rng, 4, plies);
         let s = solver.solve(&pos);
         let child = match s.best {
@@ -303,11 +292,11 @@ fn threaded_solve_matches_one_thread_on_ffo_1_to_10() {
 
 #[test]
 fn threaded_solve_matches_minimax_on_random_6x6_positions() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut solver = Solver::with_table_bits(Scoring::Standard, 12);
     let mut threaded = Solver::with_table_bits(Scoring::Standard, 12);
     for _ in 0..30 {
-        let plies = 14 + (rng.next() % 4) as u32;
+        let plies = 14 + (rng.next_u64() % 4) as u32;
         let pos = random_position(&mut rng, 6, plies);
         let a = solver.solve(&pos).score;
         for threads in [2, 3] {
