@@ -465,10 +465,11 @@ const fn build_lines() -> [[u64; 4]; 64] {
     lines
 }
 
-/// `LAST_FLIPS[pos][line]`: the discs flipped by a disc placed at index
-/// `pos` of a full line (at most 8 squares, lowest bit first) whose set
-/// bits are the mover's and whose other squares are the opponent's. Bits
-/// beyond the line's end are clear, so a run reaching them flips nothing.
+/// `LAST_FLIPS[pos][line]`: how many discs flip when a disc is placed at
+/// index `pos` of a full line (at most 8 squares, lowest bit first) whose
+/// set bits are the mover's and whose other squares are the opponent's.
+/// Bits beyond the line's end are clear, so a run reaching them flips
+/// nothing.
 static LAST_FLIPS: [[u8; 256]; 8] = build_last_flips();
 
 const fn build_last_flips() -> [[u8; 256]; 8] {
@@ -604,13 +605,6 @@ impl LastFlips {
     }
 }
 
-/// [`LastFlips::counts`] on the board whose squares are `valid`.
-#[inline]
-#[must_use]
-pub fn last_flip_counts(p: u64, sq: u8, valid: u64) -> (u32, u32) {
-    LastFlips::new(valid).counts(p, sq)
-}
-
 #[cfg(test)]
 mod last_flip_tests {
     use super::*;
@@ -625,7 +619,7 @@ mod last_flip_tests {
                 let sq = sq.expect("a valid square");
                 let p = s.next_u64() & valid & !(1u64 << sq);
                 let o = valid & !p & !(1u64 << sq);
-                let (mine, theirs) = last_flip_counts(p, sq, valid);
+                let (mine, theirs) = LastFlips::new(valid).counts(p, sq);
                 assert_eq!(mine, flips(p, o, sq).count_ones(), "p {p:x} sq {sq}");
                 assert_eq!(theirs, flips(o, p, sq).count_ones(), "p {p:x} sq {sq}");
             }
