@@ -181,8 +181,10 @@ impl Utility {
 }
 
 /// Positions with at most this many empty squares are solved by [`Small`]
-/// instead of the generic recursion.
+/// instead of the generic recursion (it has one function per level, up to
+/// four).
 const SMALL_EMPTIES: u32 = 4;
+const _: () = assert!(SMALL_EMPTIES <= 4);
 
 /// Plain minimax in negamax form on the two bitboards of a position with
 /// few empty squares: the mover's discs `p` against `o`, `empty` the empty
@@ -201,15 +203,14 @@ struct Small {
 type Counted = (Value, u64);
 
 impl Small {
-    /// Any number of empties.
+    /// At most [`SMALL_EMPTIES`] empties.
     fn solve(self, p: u64, o: u64, empty: u64) -> Counted {
         match empty.count_ones() {
             0 => (self.end(p, o), 1),
             1 => self.one(p, o, empty.trailing_zeros() as u8),
             2 => self.two(p, o, empty),
             3 => self.three(p, o, empty),
-            4 => self.four(p, o, empty),
-            _ => self.many(p, o, empty),
+            _ => self.four(p, o, empty),
         }
     }
 
@@ -218,10 +219,6 @@ impl Small {
     fn end(self, p: u64, o: u64) -> Value {
         self.utility
             .score(p.count_ones() as i32 - o.count_ones() as i32)
-    }
-
-    fn many(self, p: u64, o: u64, empty: u64) -> Counted {
-        self.expand(p, o, empty, Small::solve, Small::many)
     }
 
     fn four(self, p: u64, o: u64, empty: u64) -> Counted {

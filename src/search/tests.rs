@@ -200,22 +200,23 @@ impl<G: Game> Observer<G> for Watching {}
 #[test]
 fn subtree_shortcut_equals_node_by_node_minimax() {
     let (mut shortcuts, mut passes) = (0, 0);
+    // The last few plies of every size (where the shortcut applies), and
+    // whole 4x4 games from any stage.
+    let mut states = sample(4, 40, 0, 50);
     for size in crate::board::SIZES {
         let cells = usize::from(size) * usize::from(size);
-        // The last few plies (where the shortcut applies) and a few earlier.
-        let mut states = sample(size, 300, cells - 8, 40 + u64::from(size));
-        states.extend(sample(4, 40, 0, 50));
-        for p in &states {
-            for game in [Reversi::WIN_LOSS, Reversi::DISC_DIFFERENCE] {
-                let reference = minimax_with(&game, p, &Limit::NONE, &mut Watching);
-                let fast = minimax(&game, p);
-                assert_eq!(fast, reference, "{p:?}");
-                if let Some((value, nodes)) = game.minimax_subtree(p) {
-                    assert_eq!((value, nodes), (reference.value, reference.nodes), "{p:?}");
-                    shortcuts += 1;
-                    if game.moves(p).next() == Some(Move::Pass) {
-                        passes += 1;
-                    }
+        states.extend(sample(size, 300, cells - 8, 40 + u64::from(size)));
+    }
+    for p in &states {
+        for game in [Reversi::WIN_LOSS, Reversi::DISC_DIFFERENCE] {
+            let reference = minimax_with(&game, p, &Limit::NONE, &mut Watching);
+            let fast = minimax(&game, p);
+            assert_eq!(fast, reference, "{p:?}");
+            if let Some((value, nodes)) = game.minimax_subtree(p) {
+                assert_eq!((value, nodes), (reference.value, reference.nodes), "{p:?}");
+                shortcuts += 1;
+                if game.moves(p).next() == Some(Move::Pass) {
+                    passes += 1;
                 }
             }
         }
