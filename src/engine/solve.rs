@@ -288,7 +288,7 @@ impl Solver {
         self.nodes += 1;
         let hash = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
         let mut list = MoveList::new();
-        self.order(p, o, moves, hash, &mut list);
+        self.order_inner(p, o, moves, hash, n, &mut list);
         let ordered: Vec<(u8, u64)> = (0..list.len).map(|i| list.pick(i)).collect();
         let (sq, f) = ordered[0];
         let v0 = -self.split(
@@ -553,6 +553,17 @@ impl Solver {
         }
     }
 
+    /// Orders `moves` for a node below the root with `n` empties: by
+    /// [`Solver::order`], then, on 8x8 with at least [`INNER_ESTIMATE_MIN`]
+    /// empties, by [`estimate`] after the hash move. The one- and the
+    /// multi-thread searches (`deep`, `split`) order alike.
+    fn order_inner(&self, p: u64, o: u64, moves: u64, hash: u8, n: u32, list: &mut MoveList) {
+        self.order(p, o, moves, hash, list);
+        if n >= INNER_ESTIMATE_MIN && self.valid == !0 {
+            estimate_keys(p, o, self.valid, list, hash);
+        }
+    }
+
     /// Orders `moves` for a node: the hash move first, then fewest replies
     /// for the opponent (corners counting four times), own corners early.
     fn order(&self, p: u64, o: u64, moves: u64, hash: u8, list: &mut MoveList) {
@@ -617,10 +628,7 @@ impl Solver {
             }
         }
         let mut list = MoveList::new();
-        self.order(p, o, moves, hash, &mut list);
-        if n >= INNER_ESTIMATE_MIN && self.valid == !0 {
-            estimate_keys(p, o, self.valid, &mut list, hash);
-        }
+        self.order_inner(p, o, moves, hash, n, &mut list);
         if n > ETC_MIN {
             // Enhanced transposition cutoff: a child already known to
             // refute the opponent ends the search here.
