@@ -5,7 +5,7 @@
 //! It searches the same tree as the library's counted searches (a pass is a
 //! ply; at the depth bound a position gets the evaluation; a finished game
 //! its final disc difference) and counts every visited state, so at the same
-//! depth it finds the same value. With [`Order::Natural`] and a single
+//! depth it finds the same value. With [`MoveOrder::Natural`] and a single
 //! iteration it visits exactly the nodes of [`crate::search::alphabeta_with`].
 
 use crate::board::{Color, Square};
@@ -17,7 +17,7 @@ use std::time::Instant;
 
 /// The order in which successors are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Order {
+pub enum MoveOrder {
     /// The game's canonical order (reading order of the squares).
     Natural,
     /// Best first: the best move of the previous iteration at this position,
@@ -41,9 +41,9 @@ pub struct Found {
 
 /// The settings of an engine search.
 #[derive(Clone, Copy, Debug)]
-pub struct Engine<E> {
+pub struct IterativeSearch<E> {
     /// Successor order.
-    pub order: Order,
+    pub order: MoveOrder,
     /// Prune (alpha-beta) or not (minimax).
     pub prune: bool,
     /// The evaluation at the depth bound.
@@ -85,17 +85,17 @@ struct Entry {
 type Table = HashMap<Position, Entry, BuildHasherDefault<PosHasher>>;
 
 /// What an engine remembers between searches of one game: the best move
-/// and value bounds of searched positions (used with [`Order::Best`]).
+/// and value bounds of searched positions (used with [`MoveOrder::Best`]).
 #[derive(Default)]
-pub struct Memory(Table);
+pub struct SearchMemory(Table);
 
-impl std::fmt::Debug for Memory {
+impl std::fmt::Debug for SearchMemory {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Memory({} positions)", self.0.len())
+        write!(f, "SearchMemory({} positions)", self.0.len())
     }
 }
 
-impl Memory {
+impl SearchMemory {
     /// Forgets everything once the table is full.
     fn trim(&mut self) {
         if self.0.len() >= TABLE_LIMIT {
@@ -109,7 +109,7 @@ const TABLE_LIMIT: usize = 1 << 20;
 
 struct Run<'a, E> {
     table: &'a mut Table,
-    engine: &'a Engine<E>,
+    engine: &'a IterativeSearch<E>,
     game: Reversi,
     depth: u32,
     nodes: u64,
@@ -123,16 +123,16 @@ struct Run<'a, E> {
 /// How often (in nodes) the clock is read.
 const CLOCK_EVERY: u64 = 256;
 
-impl<E: Evaluator<Reversi>> Engine<E> {
+impl<E: Evaluator<Reversi>> IterativeSearch<E> {
     /// One search to `depth` plies without iterative deepening (and without a
     /// deadline).
     pub fn fixed(&self, root: &Position, depth: u32) -> Found {
-        self.fixed_in(root, depth, &mut Memory::default())
+        self.fixed_in(root, depth, &mut SearchMemory::default())
     }
 
-    /// [`Engine::fixed`] remembering best moves and bounds in `memory`
+    /// [`IterativeSearch::fixed`] remembering best moves and bounds in `memory`
     /// (which may hold what earlier searches of the same game found).
-    pub fn fixed_in(&self, root: &Position, depth: u32, memory: &mut Memory) -> Found {
+    pub fn fixed_in(&self, root: &Position, depth: u32, memory: &mut SearchMemory) -> Found {
         memory.trim();
         let mut run = self.run(&mut memory.0);
         run.depth = depth;
@@ -154,19 +154,20 @@ impl<E: Evaluator<Reversi>> Engine<E> {
         max_depth: Option<u32>,
         deadline: Option<Instant>,
     ) -> Found {
-        self.deepen_in(root, max_depth, deadline, &mut Memory::default())
+        self.deepen_in(root, max_depth, deadline, &mut SearchMemory::default())
     }
 
-    /// [`Engine::deepen`] with a [`Memory`] kept between searches.
+    /// [`IterativeSearch::deepen`] with a [`SearchMemory`] kept between searches.
     pub fn deepen_in(
         &self,
         root: &Position,
         max_depth: Option<u32>,
         deadline: Option<Instant>,
-        memory: &mut Memory,
+        memory: &mut SearchMemory,
     ) -> Found {
         memory.trim();
-        if deadline.is_some() && self.order == Order::Best && memory.0.capacity() < TABLE_LIMIT {
+        if deadline.is_some() && self.order == MoveOrder::Best && memory.0.capacity() < TABLE_LIMIT
+        {
             // Never grow the table (a rehash of a million entries) against the clock.
             memory.0.reserve(TABLE_LIMIT);
         }
@@ -262,7 +263,7 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
             return (self.engine.eval.evaluate(&self.game, p), None);
         }
         let remaining = self.depth - ply;
-        let ordered = self.engine.order == Order::Best;
+        let ordered = self.engine.order == MoveOrder::Best;
         let mut hashed = None;
         if ordered {
             if let Some(e) = self.table.get(p) {
@@ -405,8 +406,8 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Heuristic;
     use crate::search::{alphabeta_with, minimax_with, Limit, NoObserver};
-    use crate::study::eval::Heuristic;
 
     fn positions(size: u8, count: usize) -> Vec<Position> {
         let game = Reversi::DISC_DIFFERENCE;
@@ -430,8 +431,8 @@ mod tests {
         let game = Reversi::DISC_DIFFERENCE;
         for size in [4u8, 6] {
             for h in [Heuristic::Disc, Heuristic::Strong] {
-                let e = Engine {
-                    order: Order::Natural,
+                let e = IterativeSearch {
+                    order: MoveOrder::Natural,
                     prune: true,
                     eval: h,
                 };
@@ -439,7 +440,7 @@ mod tests {
                     let lib = alphabeta_with(&game, &p, &Limit::depth(4, h), &mut NoObserver);
                     let f = e.fixed(&p, 4);
                     assert_eq!((f.value, f.best, f.nodes), (lib.value, lib.best, lib.nodes));
-                    let m = Engine { prune: false, ..e }.fixed(&p, 3);
+                    let m = IterativeSearch { prune: false, ..e }.fixed(&p, 3);
                     let lib = minimax_with(&game, &p, &Limit::depth(3, h), &mut NoObserver);
                     assert_eq!((m.value, m.best, m.nodes), (lib.value, lib.best, lib.nodes));
                 }
@@ -452,8 +453,8 @@ mod tests {
         let game = Reversi::DISC_DIFFERENCE;
         for size in [4u8, 6, 8] {
             for h in [Heuristic::Disc, Heuristic::Weights, Heuristic::Strong] {
-                let e = Engine {
-                    order: Order::Best,
+                let e = IterativeSearch {
+                    order: MoveOrder::Best,
                     prune: true,
                     eval: h,
                 };
@@ -471,8 +472,8 @@ mod tests {
 
     #[test]
     fn deepening_stops_at_the_end_of_the_game() {
-        let e = Engine {
-            order: Order::Best,
+        let e = IterativeSearch {
+            order: MoveOrder::Best,
             prune: true,
             eval: Heuristic::Disc,
         };
@@ -486,8 +487,8 @@ mod tests {
     fn a_passed_deadline_returns_a_finished_iteration() {
         let game = Reversi::DISC_DIFFERENCE;
         for size in [4u8, 6, 8] {
-            for order in [Order::Natural, Order::Best] {
-                let e = Engine {
+            for order in [MoveOrder::Natural, MoveOrder::Best] {
+                let e = IterativeSearch {
                     order,
                     prune: true,
                     eval: Heuristic::Strong,
@@ -511,8 +512,8 @@ mod tests {
     #[test]
     fn ordered_minimax_keeps_the_canonical_move() {
         let game = Reversi::DISC_DIFFERENCE;
-        let e = Engine {
-            order: Order::Best,
+        let e = IterativeSearch {
+            order: MoveOrder::Best,
             prune: false,
             eval: Heuristic::Disc,
         };
@@ -531,12 +532,12 @@ mod tests {
     #[test]
     fn deepening_with_memory_reaches_the_exact_end() {
         // With the table's answers, "searched to the end" must still mean it.
-        let e = Engine {
-            order: Order::Best,
+        let e = IterativeSearch {
+            order: MoveOrder::Best,
             prune: true,
             eval: Heuristic::Strong,
         };
-        let mut memory = Memory::default();
+        let mut memory = SearchMemory::default();
         let game = Reversi::DISC_DIFFERENCE;
         for p in positions(4, 30) {
             let f = e.deepen_in(&p, None, None, &mut memory);

@@ -1,9 +1,18 @@
 //! Static evaluations of Reversi positions, for depth-limited search.
 //!
-//! Every evaluator here is an [`Evaluator`] for any game whose states are
-//! [`Position`]s (plain [`crate::reversi::Reversi`] as well as
-//! [`crate::usc::NoPassReversi`]), scores from black's (MAX's) point of
-//! view, and looks only at the discs, not at the side to move.
+//! - [`DiscDifference`] and [`PositionalWeights`]: the evaluations of the
+//!   8x8 game contract; they look only at the discs, not at the side to
+//!   move, and evaluate any game whose states are [`Position`]s (plain
+//!   [`crate::reversi::Reversi`] as well as
+//!   [`crate::reversi::no_pass::NoPassReversi`]).
+//! - [`Heuristic`]: the evaluations chosen by name in the depth study and
+//!   the engine (`disc`, `weights`, `strong`).
+//!
+//! All score from black's (MAX's) point of view.
+
+pub mod heuristic;
+
+pub use heuristic::Heuristic;
 
 use crate::board::{bits::Bits, Board, Color};
 use crate::game::{Evaluator, Game, Value};

@@ -8,10 +8,10 @@
 
 use super::{usage, write_stdout};
 use anyhow::Result;
+use reversi::apps::traced_game::{format_moves, parse_board, play_game, search, Step, Task};
 use reversi::board::Board;
 use reversi::reversi::Position;
 use reversi::search::NoObserver;
-use reversi::usc::{format_moves, parse_board, play_game, search, Task, TraverseLog};
 use std::fmt::Write as _;
 use std::fs;
 use std::io::Write as _;
@@ -163,7 +163,7 @@ pub fn run(args: &[String]) -> Result<()> {
             return usage(format!("output path {} is a folder", out.display()));
         }
     }
-    let mut log = TraverseLog::new(args.task);
+    let mut log = args.task.traverse_log();
     let steps = play_game(args.task, args.depth, board, &mut log);
     write_all_atomically(&[
         (&args.moves, format_moves(&steps).as_bytes()),
@@ -224,7 +224,7 @@ pub fn report(args: &[String]) -> Result<()> {
         for depth in 1..=5 {
             let g2 = play_game(Task::AlphaBeta, depth, *board, &mut NoObserver);
             let g3 = play_game(Task::Positional, depth, *board, &mut NoObserver);
-            let first_move = |g: &[reversi::usc::Step]| {
+            let first_move = |g: &[Step]| {
                 g[0].search
                     .best
                     .map_or("pass".to_string(), |sq| sq.to_string())
@@ -245,7 +245,7 @@ pub fn report(args: &[String]) -> Result<()> {
                         first_move(&g3[i..])
                     )
                 });
-            let score = |g: &[reversi::usc::Step]| {
+            let score = |g: &[Step]| {
                 let b = g.last().expect("a game has a step").board;
                 format!(
                     "{}-{} ({:+})",
@@ -271,7 +271,7 @@ pub fn report(args: &[String]) -> Result<()> {
 }
 
 /// The nodes searched over all steps of a game.
-fn total(game: &[reversi::usc::Step]) -> u64 {
+fn total(game: &[Step]) -> u64 {
     game.iter().map(|s| s.search.nodes).sum()
 }
 
