@@ -10,7 +10,8 @@
 //!    [`game`] (the [`game::Game`] trait every search is generic over),
 //!    [`reversi`] (Reversi as a `Game`, and its no-pass variant),
 //!    [`treblecross`] ((n,k)-Ring Treblecross as a `Game` and its exact
-//!    solver), and the utility [`rng`].
+//!    solver), [`record`] (game records: transcripts, GGF, board strings),
+//!    and the utility [`rng`].
 //! 2. Evaluation: [`eval`] (disc difference, positional weights, the named
 //!    heuristics).
 //! 3. Counted searches: [`search`] (minimax and alpha-beta with first-best
@@ -35,6 +36,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod record;
 pub mod reversi;
 pub mod rng;
 pub mod search;
