@@ -13,6 +13,7 @@ use crate::game::{Evaluator, Game, Side, Value, INFINITY};
 use crate::reversi::{Move, Position, Reversi};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 /// The order in which successors are searched.
@@ -114,6 +115,10 @@ struct Run<'a, E> {
     depth: u32,
     nodes: u64,
     deadline: Option<Instant>,
+    /// Set by another thread to stop the search (read with the clock).
+    stop: Option<&'a AtomicBool>,
+    /// Whether `stop` is read in this iteration (not in the first).
+    stoppable: bool,
     stopped: bool,
     /// Whether some line stopped at the depth bound (else the game was
     /// searched to its end and deeper iterations change nothing).
@@ -165,6 +170,20 @@ impl<E: Evaluator<Reversi>> IterativeSearch<E> {
         deadline: Option<Instant>,
         memory: &mut SearchMemory,
     ) -> Found {
+        self.deepen_stoppable(root, max_depth, deadline, None, memory)
+    }
+
+    /// [`IterativeSearch::deepen_in`] that also stops, like at the
+    /// deadline, once `stop` is set (by another thread: a protocol loop
+    /// that must answer at once). Depth 1 always finishes.
+    pub fn deepen_stoppable(
+        &self,
+        root: &Position,
+        max_depth: Option<u32>,
+        deadline: Option<Instant>,
+        stop: Option<&AtomicBool>,
+        memory: &mut SearchMemory,
+    ) -> Found {
         memory.trim();
         if deadline.is_some() && self.order == MoveOrder::Best && memory.0.capacity() < TABLE_LIMIT
         {
@@ -172,6 +191,7 @@ impl<E: Evaluator<Reversi>> IterativeSearch<E> {
             memory.0.reserve(TABLE_LIMIT);
         }
         let mut run = self.run(&mut memory.0);
+        run.stop = stop;
         let mut found = Found {
             value: 0,
             best: None,
@@ -183,6 +203,7 @@ impl<E: Evaluator<Reversi>> IterativeSearch<E> {
             run.depth = depth;
             run.horizon = false;
             run.deadline = if depth > 1 { deadline } else { None };
+            run.stoppable = depth > 1;
             let (value, best) = run.value(root, 0, -INFINITY, INFINITY);
             if run.stopped {
                 break;
@@ -208,6 +229,8 @@ impl<E: Evaluator<Reversi>> IterativeSearch<E> {
             depth: 0,
             nodes: 0,
             deadline: None,
+            stop: None,
+            stoppable: false,
             stopped: false,
             horizon: false,
             table,
@@ -246,9 +269,16 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
         mut beta: Value,
     ) -> (Value, Option<Move>) {
         self.nodes += 1;
-        if let Some(d) = self.deadline {
-            if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= d {
-                self.stopped = true;
+        if self.nodes.is_multiple_of(CLOCK_EVERY) {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.stopped = true;
+                }
+            }
+            if let Some(stop) = self.stop.filter(|_| self.stoppable) {
+                if stop.load(AtomicOrdering::Relaxed) {
+                    self.stopped = true;
+                }
             }
         }
         if self.stopped {
@@ -506,6 +536,28 @@ mod tests {
                     assert!(f.best.is_some());
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_set_stop_flag_returns_a_finished_iteration() {
+        // Without the flag and without a deadline the 8x8 search would run
+        // to the end of the game.
+        let game = Reversi::DISC_DIFFERENCE;
+        let stop = AtomicBool::new(true);
+        let e = IterativeSearch {
+            order: MoveOrder::Best,
+            prune: true,
+            eval: Heuristic::Strong,
+        };
+        for p in positions(8, 5) {
+            let f = e.deepen_stoppable(&p, None, None, Some(&stop), &mut SearchMemory::default());
+            // The flag is read every few hundred nodes: the first small
+            // iterations may still finish.
+            assert!(f.depth >= 1 && f.depth <= 6, "{}", f.depth);
+            let h = Heuristic::Strong;
+            let exact = alphabeta_with(&game, &p, &Limit::depth(f.depth, h), &mut NoObserver);
+            assert_eq!(f.value, exact.value);
         }
     }
 
