@@ -9,6 +9,10 @@
 //! and the static binary starts faster (see `.cargo/config.toml`). Each of
 //! them has a `command()` and fills its `Args` struct from the matches.
 
+mod analyze;
+mod gtp;
+mod hint;
+mod nboard;
 mod perft;
 mod play;
 mod solve;
@@ -67,6 +71,16 @@ Usage:
   reversi solve --obf LINE | --file F | --size N | --board B --player P
                                 exact final score and a best move
 
+ Othello programs' protocols and records (each has --help):
+  reversi nboard [OPTIONS]      the NBoard protocol on stdin/stdout (for the NBoard GUI)
+  reversi gtp [OPTIONS]         the Go Text Protocol on stdin/stdout (GoGui, scripts)
+  reversi hint POSITION [--moves N] [--json]
+                                the best moves of a position with their values
+  reversi analyze GAME [--exact N] [--json]
+                                every move of a game: value, best move, loss
+  POSITION and GAME: a transcript (f5d6c3), a GGF game, or a board string
+  (64 of -/X/O then X or O to move, then optionally moves), or a file
+
  Ring Treblecross is the second binary: ring-treblecross --help
 
 The Tiny contract:
@@ -118,6 +132,10 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("ordering") => study::ordering(&args[1..]),
         Some("perft") => perft::run(&args),
         Some("solve") => solve::run(&args),
+        Some("nboard") => nboard::run(&args),
+        Some("gtp") => gtp::run(&args),
+        Some("hint") => hint::run(&args),
+        Some("analyze") => analyze::run(&args),
         Some(_) => tiny::run(&args),
     }
 }
@@ -200,9 +218,16 @@ mod tests {
     /// command that is run: this runs them all.
     #[test]
     fn subcommand_definitions_are_consistent() {
-        for command in [super::perft::command(), super::solve::command()]
-            .into_iter()
-            .chain(super::study::commands())
+        for command in [
+            super::perft::command(),
+            super::solve::command(),
+            super::nboard::command(),
+            super::gtp::command(),
+            super::hint::command(),
+            super::analyze::command(),
+        ]
+        .into_iter()
+        .chain(super::study::commands())
         {
             command.debug_assert();
         }

@@ -1,0 +1,310 @@
+//! The NBoard protocol, version 2: the engine side of the NBoard GUI's
+//! conversation (commands on stdin, one per line; replies on stdout).
+//!
+//! [`NboardSession::handle`] takes one command line; the reply lines go to
+//! the session's [`std::sync::mpsc::Sender`], from this thread or, for the
+//! searches (`hint`, `go`, `analyze`), from a worker thread, so the caller
+//! keeps reading commands while the engine thinks: `ping N` stops the
+//! search, waits for it, then answers `pong N`. The command line front end
+//! prints each line as it arrives and flushes it.
+//!
+//! Commands: `nboard 2`, `set depth N` (answers `set myname reversiN`),
+//! `set game GGF`, `set contempt N`, `move F5/eval/time` (`PA` a pass),
+//! `hint N` (streams `search PV EVAL 0 DEPTH`, depth `100%` when exact,
+//! `100%W` when win/loss/draw is proven), `go` (`=== F5/eval/time`; the
+//! move is not played), `ping N`, `learn` (`learned`), `analyze` (one
+//! `analysis MOVES EVAL` per position), `quit`. Unknown lines are ignored;
+//! problems (an illegal move, a bad game) are reported as `status` lines.
+
+use super::analysis::{analyze_game, position_value, Budget, Certainty, MoveSearch, MoveValue};
+use crate::record::{parse_ggf, GameRecord, RecordedMove};
+use crate::reversi::{Move, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// Whether the conversation goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// `quit`: stop.
+    Quit,
+}
+
+/// A search running on its worker thread.
+struct Running<S> {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<S>,
+}
+
+/// One NBoard conversation.
+pub struct NboardSession<S: MoveSearch + 'static> {
+    game: GameRecord,
+    budget: Budget,
+    /// Draw value for black in centi-discs (`set contempt`; kept, not used
+    /// by the search).
+    contempt: i32,
+    out: Sender<String>,
+    idle: Option<S>,
+    running: Option<Running<S>>,
+}
+
+/// A square or pass as NBoard writes it: `F5`, `PA`.
+#[must_use]
+pub fn move_name(m: Move) -> String {
+    match m {
+        Move::Place(sq) => sq.to_string().to_ascii_uppercase(),
+        Move::Pass => "PA".to_string(),
+    }
+}
+
+/// The depth field of a `search` line.
+fn depth_field(c: Certainty) -> String {
+    match c {
+        Certainty::Estimate { depth } => depth.to_string(),
+        Certainty::WinLossDraw => "100%W".to_string(),
+        Certainty::Exact => "100%".to_string(),
+    }
+}
+
+/// The `search PV EVAL 0 DEPTH` line of a move value.
+#[must_use]
+pub fn search_line(v: &MoveValue) -> String {
+    let pv: Vec<String> = v.line.iter().map(|&m| move_name(m)).collect();
+    format!(
+        "search {} {:.2} 0 {}",
+        pv.join("-"),
+        v.value,
+        depth_field(v.certainty)
+    )
+}
+
+impl<S: MoveSearch + 'static> NboardSession<S> {
+    /// A session at the 8x8 start position whose replies go to `out`.
+    pub fn new(search: S, budget: Budget, out: Sender<String>) -> NboardSession<S> {
+        NboardSession {
+            game: GameRecord::new(Position::start(8)),
+            budget,
+            contempt: 0,
+            out,
+            idle: Some(search),
+            running: None,
+        }
+    }
+
+    /// The game the session is at.
+    #[must_use]
+    pub fn game(&self) -> &GameRecord {
+        &self.game
+    }
+
+    /// The contempt set by the GUI (centi-discs, a draw's value for black).
+    #[must_use]
+    pub fn contempt(&self) -> i32 {
+        self.contempt
+    }
+
+    fn send(&self, line: String) {
+        // A closed receiver means the front end is gone: nothing to tell.
+        let _ = self.out.send(line);
+    }
+
+    /// Stops the running search (if any) and waits for it.
+    pub fn stop(&mut self) {
+        if let Some(r) = &self.running {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+        self.wait();
+    }
+
+    /// Waits for the running search (if any) to finish by itself.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            match r.handle.join() {
+                Ok(search) => self.idle = Some(search),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    }
+
+    /// Handles one command line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let line = line.trim();
+        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        match command {
+            "quit" => {
+                self.stop();
+                return Flow::Quit;
+            }
+            "ping" => {
+                self.stop();
+                self.send(format!("pong {rest}"));
+            }
+            "nboard" => self.stop(),
+            "set" => {
+                self.stop();
+                self.set(rest);
+            }
+            "move" => {
+                self.stop();
+                self.play(rest);
+            }
+            "hint" => {
+                self.stop();
+                let n = rest.parse::<usize>().unwrap_or(1).max(1);
+                self.search(Task::Hint(n));
+            }
+            "go" => {
+                self.stop();
+                self.search(Task::Go);
+            }
+            "analyze" => {
+                self.stop();
+                self.search(Task::Analyze);
+            }
+            "learn" => {
+                self.stop();
+                self.send("learned".to_string());
+            }
+            _ => {}
+        }
+        Flow::Continue
+    }
+
+    fn set(&mut self, rest: &str) {
+        let (what, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let value = value.trim();
+        match what {
+            "depth" => {
+                if let Ok(d) = value.parse::<u32>() {
+                    let d = d.clamp(1, 60);
+                    self.budget.depth = Some(d);
+                    self.send(format!("set myname reversi{d}"));
+                }
+            }
+            "game" => match parse_ggf(value) {
+                Ok(g) => {
+                    self.game = g;
+                    if let Some(s) = self.idle.as_mut() {
+                        s.clear();
+                    }
+                }
+                Err(e) => self.send(format!("status cannot read the game: {e}")),
+            },
+            "contempt" => {
+                if let Ok(c) = value.parse::<f64>() {
+                    self.contempt = c.round().clamp(-6400.0, 6400.0) as i32;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn play(&mut self, text: &str) {
+        let mut parts = text.split('/');
+        let name = parts.next().unwrap_or("").trim();
+        let eval = parts.next().and_then(|e| e.trim().parse::<f64>().ok());
+        let seconds = parts.next().and_then(|e| e.trim().parse::<f64>().ok());
+        let mv = if name.eq_ignore_ascii_case("pa") || name.eq_ignore_ascii_case("pass") {
+            Some(Move::Pass)
+        } else {
+            name.to_ascii_lowercase().parse().ok().map(Move::Place)
+        };
+        let Some(mv) = mv else {
+            self.send(format!("status cannot read the move {name:?}"));
+            return;
+        };
+        if let Err(e) = self.game.push(RecordedMove { mv, eval, seconds }) {
+            self.send(format!("status move {name} refused: {e}"));
+        }
+    }
+
+    fn search(&mut self, task: Task) {
+        let Some(mut search) = self.idle.take() else {
+            return;
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let out = self.out.clone();
+        let game = self.game.clone();
+        let budget = self.budget;
+        let handle = std::thread::spawn(move || {
+            run(task, &mut search, &game, &budget, &flag, &out);
+            search
+        });
+        self.running = Some(Running { stop, handle });
+    }
+}
+
+/// What a worker thread does.
+#[derive(Clone, Copy, Debug)]
+enum Task {
+    Hint(usize),
+    Go,
+    Analyze,
+}
+
+fn run(
+    task: Task,
+    search: &mut dyn MoveSearch,
+    game: &GameRecord,
+    budget: &Budget,
+    stop: &AtomicBool,
+    out: &Sender<String>,
+) {
+    let send = |s: String| {
+        let _ = out.send(s);
+    };
+    let start = Instant::now();
+    let p = game.last();
+    match task {
+        Task::Hint(n) => {
+            send("status thinking".to_string());
+            let mut progress = |values: &[MoveValue]| {
+                for v in values {
+                    send(search_line(v));
+                }
+            };
+            let values = search.rank_moves(&p, n, budget, stop, &mut progress);
+            if values.is_empty() {
+                send("status the game is over".to_string());
+            }
+            send(nodestats(search.nodes(), start));
+            send("status".to_string());
+        }
+        Task::Go => {
+            let values = search.rank_moves(&p, 1, budget, stop, &mut |_| {});
+            let seconds = start.elapsed().as_secs_f64();
+            send(nodestats(search.nodes(), start));
+            match values.first() {
+                Some(v) => send(format!(
+                    "=== {}/{:.2}/{seconds:.1}",
+                    move_name(v.mv),
+                    v.value
+                )),
+                None => send("status the game is over".to_string()),
+            }
+        }
+        Task::Analyze => {
+            send("status analysing".to_string());
+            let positions = game.positions();
+            // The final position first, then every move from the last.
+            if let Some(last) = positions.last() {
+                let (v, _) = position_value(search, last, budget, stop);
+                send(format!("analysis {} {v:.2}", positions.len() - 1));
+            }
+            analyze_game(search, game, budget, stop, &mut |a| {
+                send(format!("analysis {} {:.2}", a.index, a.best.value));
+            });
+            send("status".to_string());
+        }
+    }
+}
+
+fn nodestats(nodes: u64, start: Instant) -> String {
+    format!("nodestats {nodes} {:.2}", start.elapsed().as_secs_f64())
+}
