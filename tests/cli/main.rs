@@ -4,6 +4,7 @@
 mod engine;
 mod harness;
 mod play;
+mod protocols;
 mod study;
 mod tiny;
 mod treblecross;
