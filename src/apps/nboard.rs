@@ -308,3 +308,83 @@ fn run(
 fn nodestats(nodes: u64, start: Instant) -> String {
     format!("nodestats {nodes} {:.2}", start.elapsed().as_secs_f64())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::reversi::Reversi;
+    use std::sync::mpsc::{channel, Receiver};
+
+    /// A stand-in search: every move is worth its square number, exact.
+    struct Squares(u64);
+
+    impl MoveSearch for Squares {
+        fn rank_moves(
+            &mut self,
+            p: &Position,
+            count: usize,
+            _: &Budget,
+            _: &AtomicBool,
+            progress: &mut dyn FnMut(&[MoveValue]),
+        ) -> Vec<MoveValue> {
+            self.0 += 1;
+            let mut v: Vec<MoveValue> = Reversi::DISC_DIFFERENCE
+                .moves(p)
+                .map(|mv| MoveValue {
+                    mv,
+                    value: match mv {
+                        Move::Place(sq) => f64::from(sq.0),
+                        Move::Pass => -1.0,
+                    },
+                    certainty: Certainty::Exact,
+                    line: vec![mv],
+                })
+                .collect();
+            v.sort_by(|a, b| b.value.total_cmp(&a.value));
+            v.truncate(count);
+            progress(&v);
+            v
+        }
+        fn nodes(&self) -> u64 {
+            self.0
+        }
+        fn clear(&mut self) {}
+    }
+
+    fn session() -> (NboardSession<Squares>, Receiver<String>) {
+        let (tx, rx) = channel();
+        (NboardSession::new(Squares(0), Budget::default(), tx), rx)
+    }
+
+    fn drain(s: &mut NboardSession<Squares>, rx: &Receiver<String>) -> Vec<String> {
+        s.wait();
+        rx.try_iter().collect()
+    }
+
+    #[test]
+    fn replies_through_any_move_search() {
+        let (mut s, rx) = session();
+        s.handle("nboard 2");
+        s.handle("set depth 3");
+        s.handle("move f5");
+        s.handle("hint 2");
+        let out = drain(&mut s, &rx);
+        // After f5 white has d6 (43), f6 (45), f4 (29).
+        assert_eq!(out[0], "set myname reversi3");
+        assert_eq!(out[1], "status thinking");
+        assert_eq!(out[2], "search F6 45.00 0 100%");
+        assert_eq!(out[3], "search D6 43.00 0 100%");
+        assert!(out[4].starts_with("nodestats 1 "), "{out:?}");
+        s.handle("go");
+        let out = drain(&mut s, &rx);
+        assert!(out.last().unwrap().starts_with("=== F6/45.00/"), "{out:?}");
+        // go does not play the move.
+        assert_eq!(s.game().moves.len(), 1);
+        s.handle("ping 5");
+        assert_eq!(drain(&mut s, &rx), vec!["pong 5"]);
+        s.handle("set contempt 150");
+        assert_eq!(s.contempt(), 150);
+        assert_eq!(s.handle("quit"), Flow::Quit);
+    }
+}
