@@ -30,6 +30,8 @@
 //! assert_eq!(result.nodes, 7208);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod apps;
 pub mod board;
 pub mod engine;

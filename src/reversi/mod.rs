@@ -69,6 +69,17 @@ pub enum Utility {
 }
 
 /// The rules of Reversi on any board size, with the chosen terminal scoring.
+///
+/// ```
+/// use reversi::game::Game;
+/// use reversi::reversi::{Move, Position, Reversi};
+/// let game = Reversi::WIN_LOSS;
+/// let start = Position::start(4);
+/// let moves: Vec<String> = game.moves(&start).map(|m| m.to_string()).collect();
+/// assert_eq!(moves, ["b1", "a2", "d3", "c4"]); // reading order
+/// let next = game.play(&start, game.moves(&start).next().unwrap());
+/// assert!(!game.is_terminal(&next));
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reversi {
     /// The scoring of finished games.

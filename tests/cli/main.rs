@@ -6,5 +6,5 @@ mod harness;
 mod play;
 mod study;
 mod tiny;
+mod traced_game;
 mod treblecross;
-mod usc;
