@@ -3,6 +3,7 @@
 
 mod engine;
 mod harness;
+mod layers;
 mod play;
 mod study;
 mod tiny;
