@@ -23,6 +23,16 @@ pub struct Position {
 }
 
 impl Position {
+    /// The searching side of the colour to move: black is MAX, white MIN.
+    #[inline]
+    #[must_use]
+    pub const fn side(&self) -> Side {
+        match self.to_move {
+            Color::Black => Side::Max,
+            Color::White => Side::Min,
+        }
+    }
+
     /// The start position of a board of `size` with black to move.
     #[must_use]
     pub fn start(size: u8) -> Position {
@@ -124,10 +134,7 @@ impl Game for Reversi {
 
     #[inline]
     fn side(&self, p: &Position) -> Side {
-        match p.to_move {
-            Color::Black => Side::Max,
-            Color::White => Side::Min,
-        }
+        p.side()
     }
 
     #[inline]
