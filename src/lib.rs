@@ -3,8 +3,8 @@
 //! exact, reproducible node counts, and an Othello engine (perft, an ordered
 //! iterative-deepening search, an exact endgame solver).
 //!
-//! The modules form layers; each imports only from the layers above it in
-//! this list:
+//! The modules form layers; each imports only from its own layer and the
+//! layers listed before it (docs/ARCHITECTURE.md):
 //!
 //! 1. Board and rules: [`board`] (the bitboard of 4x4, 6x6 and 8x8),
 //!    [`game`] (the [`game::Game`] trait every search is generic over),
@@ -30,6 +30,8 @@
 //! assert_eq!(result.value, -1); // light wins the 4x4 game with perfect play
 //! assert_eq!(result.nodes, 7208);
 //! ```
+
+#![warn(missing_docs)]
 
 pub mod apps;
 pub mod board;

@@ -3,9 +3,10 @@
 
 mod engine;
 mod harness;
+mod layers;
 mod play;
 mod protocols;
 mod study;
 mod tiny;
+mod traced_game;
 mod treblecross;
-mod usc;
