@@ -553,3 +553,88 @@ fn analyze_is_exact_at_the_end_and_sums_the_losses() {
     assert!((total("black") - losses[0]).abs() < 0.011);
     assert!((total("white") - losses[1]).abs() < 0.011);
 }
+
+#[test]
+fn match_starts_from_a_record_and_writes_its_game() {
+    let out = reversi()
+        .args([
+            "match", "--size", "8", "--depth", "1", "--from", "f5d6c3", "--record", "ggf",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ggf = text.lines().last().unwrap();
+    let g = reversi::record::parse_ggf(ggf).expect("the GGF reads back, every move legal");
+    assert_eq!(&reversi::record::write_transcript(&g)[..6], "f5d6c3");
+    let last = g.last();
+    assert!(last.board.is_game_over());
+    let score_line = text.lines().find(|l| l.starts_with("Score")).unwrap();
+    assert!(
+        score_line.starts_with(&format!(
+            "Score (black minus white): {} ",
+            last.board.disc_difference()
+        )),
+        "{score_line}"
+    );
+    // From a board string: the transcript starts with it.
+    let (board, _) = ffo("fforum-1-19.obf", 1);
+    let out = reversi()
+        .args([
+            "match",
+            "--size",
+            "8",
+            "--depth",
+            "1",
+            "--from",
+            &board,
+            "--record",
+            "transcript",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json = String::from_utf8_lossy(&out.stdout);
+    let record = json
+        .split("\"record\":\"")
+        .nth(1)
+        .unwrap()
+        .trim_end()
+        .trim_end_matches("\"}");
+    let g = reversi::record::parse_game(record, 8).unwrap();
+    assert_eq!(
+        g.start,
+        reversi::record::parse_board_string(&board, 8).unwrap().0
+    );
+    assert!(g.last().board.is_game_over());
+    expect_usage_error(
+        reversi().args(["match", "--size", "4", "--record", "ggf"]),
+        "8x8 games only",
+    );
+    expect_usage_error(
+        reversi().args(["match", "--size", "8", "--from", "f5f5"]),
+        "at move 2 (character 3)",
+    );
+}
+
+#[test]
+fn play_starts_from_a_record() {
+    let out = reversi()
+        .args(["play", "--size", "8", "--from", "F5 D6"])
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    // After f5 d6 black's legal moves (from the rules, in reading order).
+    let g = reversi::record::parse_transcript("f5d6", Position::start(8)).unwrap();
+    let legal: Vec<String> = Reversi::DISC_DIFFERENCE
+        .moves(&g.last())
+        .map(|m| m.to_string())
+        .collect();
+    assert!(
+        text.contains(&format!("black (X) to move; legal: {}", legal.join(" "))),
+        "{text}"
+    );
+}

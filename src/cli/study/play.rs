@@ -51,6 +51,7 @@ struct Args {
     eval: EvalArg,
     algorithm: AlgorithmArg,
     order: OrderArg,
+    from: Option<String>,
 }
 
 /// `reversi play`'s options.
@@ -74,6 +75,15 @@ pub(super) fn command() -> Command {
         .arg(eval("eval", "EVAL", "The computer's evaluation").default_value("disc"))
         .arg(algorithm("The computer's search algorithm"))
         .arg(order("The computer's move ordering", "natural"))
+        .arg(
+            option(
+                "from",
+                "RECORD",
+                "Start from the end of a game record: a transcript (f5d6c3), a GGF game, \
+                 a board string (64 of -/X/O then X or O to move), or a file holding one",
+            )
+            .allow_hyphen_values(true),
+        )
 }
 
 impl Args {
@@ -86,6 +96,7 @@ impl Args {
             eval: value(m, "eval"),
             algorithm: value(m, "algorithm"),
             order: value(m, "order"),
+            from: m.get_one("from").cloned(),
         }
     }
 }
@@ -95,7 +106,10 @@ pub fn run(args: &[String]) -> Result<()> {
     let a = Args::from_matches(&parse(command(), args));
     let computer = player(a.depth, a.time, a.algorithm, a.order, a.eval);
     let game = Reversi::DISC_DIFFERENCE;
-    let mut p = Position::start(a.size);
+    let mut p = match &a.from {
+        Some(from) => crate::cli::hint::read_record(from, a.size)?.last(),
+        None => Position::start(a.size),
+    };
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = io::stdout().lock();
