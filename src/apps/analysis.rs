@@ -210,7 +210,9 @@ impl MoveSearch for StandardSearch {
             budget.depth
         };
         let mut best: Vec<MoveValue> = Vec::new();
-        let mut depth = 1;
+        // One search of the root when only the best move counts; else one
+        // per move, each a ply shallower (so the first round is depth 2).
+        let mut depth = if count == 1 && kids.len() > 1 { 1 } else { 2 };
         loop {
             let mut values = Vec::with_capacity(kids.len());
             let mut complete = true;
@@ -239,17 +241,17 @@ impl MoveSearch for StandardSearch {
                 for (mv, child) in &kids {
                     let f = engine.deepen_stoppable(
                         child,
-                        Some(depth.saturating_sub(1).max(1)),
+                        Some(depth - 1),
                         Some(deadline),
                         Some(stop),
                         &mut self.memory,
                     );
                     self.nodes += f.nodes;
-                    if f.depth + 1 < depth.max(2) && stopped(deadline) {
+                    if f.depth + 1 < depth && stopped(deadline) {
                         interrupted = true;
                         break;
                     }
-                    complete &= f.depth + 1 < depth.max(2);
+                    complete &= f.depth + 1 < depth;
                     values.push(MoveValue {
                         mv: *mv,
                         value: discs_for(position, f.value),
