@@ -349,3 +349,76 @@ fn score_text(black_minus_white: i32) -> String {
         d => format!("W+{}", -d),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apps::analysis::{Certainty, MoveValue};
+    use crate::game::Game;
+    use crate::reversi::Reversi;
+    use crate::rng::Rng;
+
+    /// A stand-in search: the first legal move.
+    struct First;
+
+    impl MoveSearch for First {
+        fn rank_moves(
+            &mut self,
+            p: &Position,
+            _: usize,
+            _: &Budget,
+            _: &AtomicBool,
+            _: &mut dyn FnMut(&[MoveValue]),
+        ) -> Vec<MoveValue> {
+            Reversi::DISC_DIFFERENCE
+                .moves(p)
+                .take(1)
+                .map(|mv| MoveValue {
+                    mv,
+                    value: 0.0,
+                    certainty: Certainty::Estimate { depth: 1 },
+                    line: vec![mv],
+                })
+                .collect()
+        }
+        fn nodes(&self) -> u64 {
+            0
+        }
+        fn clear(&mut self) {}
+    }
+
+    #[test]
+    fn passes_are_played_for_the_side_that_must_pass() {
+        // Random games sent without their passes: the session passes by
+        // itself, and genmove answers `pass` where it must.
+        let game = Reversi::DISC_DIFFERENCE;
+        let mut passes = 0;
+        for seed in 1..60 {
+            let mut s = GtpSession::new(First, Budget::default(), "t", "0");
+            let mut rng = Rng::new(seed);
+            let mut p = Position::start(8);
+            while !game.is_terminal(&p) {
+                let moves: Vec<Move> = game.moves(&p).collect();
+                let mv = *rng.pick(&moves);
+                let c = if p.to_move == Color::Black { "b" } else { "w" };
+                if mv == Move::Pass {
+                    passes += 1;
+                    if seed % 2 == 0 {
+                        assert_eq!(s.handle(&format!("genmove {c}")).text, "= pass\n\n");
+                    }
+                } else {
+                    assert_eq!(s.handle(&format!("play {c} {mv}")).text, "=\n\n");
+                }
+                p = game.play(&p, mv);
+            }
+            assert_eq!(s.game().last().board, p.board);
+            let d = crate::record::standard_score(&p.board);
+            assert_eq!(
+                s.handle("final_score").text,
+                format!("= {}\n\n", score_text(d))
+            );
+            assert_eq!(s.handle("genmove b").text, "= pass\n\n");
+        }
+        assert!(passes > 0);
+    }
+}
