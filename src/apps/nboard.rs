@@ -16,7 +16,7 @@
 //! `analysis MOVES EVAL` per position), `quit`. Unknown lines are ignored;
 //! problems (an illegal move, a bad game) are reported as `status` lines.
 
-use super::analysis::{analyze_game, position_value, Budget, Certainty, MoveSearch, MoveValue};
+use super::analysis::{position_value, Budget, Certainty, MoveSearch, MoveValue};
 use crate::record::{parse_ggf, GameRecord, RecordedMove};
 use crate::reversi::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -291,15 +291,15 @@ fn run(
         }
         Task::Analyze => {
             send("status analysing".to_string());
-            let positions = game.positions();
-            // The final position first, then every move from the last.
-            if let Some(last) = positions.last() {
-                let (v, _) = position_value(search, last, budget, stop);
-                send(format!("analysis {} {v:.2}", positions.len() - 1));
+            // Every position's value for its side to move, from the last
+            // (near the end: exact and quick) to the first.
+            for (made, p) in game.positions().iter().enumerate().rev() {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let (v, _) = position_value(search, p, budget, stop);
+                send(format!("analysis {made} {v:.2}"));
             }
-            analyze_game(search, game, budget, stop, &mut |a| {
-                send(format!("analysis {} {:.2}", a.index, a.best.value));
-            });
             send("status".to_string());
         }
     }

@@ -1,12 +1,12 @@
 //! `reversi gtp`: the engine as a GTP (version 2) program, for GoGui and
 //! other GTP controllers, on stdin and stdout; each response is flushed.
 
-use super::hint::{budget_args, budget_of};
+use super::hint::{budget_args, budget_of, read_command};
 use anyhow::Result;
 use clap::Command;
 use reversi::apps::analysis::StandardSearch;
 use reversi::apps::gtp::GtpSession;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
 /// `reversi gtp`'s arguments.
 pub(super) fn command() -> Command {
@@ -32,8 +32,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut out = io::stdout().lock();
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
+        if !read_command(&mut input, &mut buf)? {
             return Ok(());
         }
         let r = session.handle(&String::from_utf8_lossy(&buf));

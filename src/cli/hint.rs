@@ -218,3 +218,36 @@ pub fn run(args: &[String]) -> Result<()> {
     };
     write_stdout(&text)
 }
+
+/// The longest command line the protocols read (a GGF game of 60 moves
+/// with evaluations and times is under 2 KB); the rest of a longer line is
+/// skipped, so a line without end cannot fill the memory.
+pub(super) const MAX_LINE: u64 = 1 << 20;
+
+/// Reads one line (without its end) into `buf`, at most [`MAX_LINE`]
+/// bytes of it; `false` at the end of the input.
+pub(super) fn read_command(
+    input: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    use std::io::{BufRead, Read};
+    buf.clear();
+    let n = input.by_ref().take(MAX_LINE).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(false);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+    } else if n as u64 == MAX_LINE {
+        // Skip the rest of the over-long line.
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let m = input.by_ref().take(MAX_LINE).read_until(b'\n', &mut rest)?;
+            if m == 0 || rest.last() == Some(&b'\n') {
+                break;
+            }
+        }
+    }
+    Ok(true)
+}

@@ -2,12 +2,12 @@
 //! stdin and stdout. The GUI's commands are read here while a worker
 //! thread searches; every reply line is flushed at once.
 
-use super::hint::{budget_args, budget_of};
+use super::hint::{budget_args, budget_of, read_command};
 use anyhow::Result;
 use clap::Command;
 use reversi::apps::analysis::StandardSearch;
 use reversi::apps::nboard::{Flow, NboardSession};
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::sync::mpsc;
 
 /// `reversi nboard`'s arguments.
@@ -38,8 +38,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut input = stdin.lock();
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
+        if !read_command(&mut input, &mut buf)? {
             // End of input: let a running search finish and report.
             session.wait();
             break;
