@@ -218,6 +218,11 @@ impl<S: MoveSearch + 'static> NboardSession<S> {
             self.send(format!("status cannot read the move {name:?}"));
             return;
         };
+        let p = self.game.last();
+        if mv != Move::Pass && p.board.moves(p.to_move) == 0 && !p.board.is_game_over() {
+            // The side to move must pass; the GUI sent the next move at once.
+            let _ = self.game.push(RecordedMove::plain(Move::Pass));
+        }
         if let Err(e) = self.game.push(RecordedMove { mv, eval, seconds }) {
             self.send(format!("status move {name} refused: {e}"));
         }
@@ -360,6 +365,38 @@ mod tests {
     fn drain(s: &mut NboardSession<Squares>, rx: &Receiver<String>) -> Vec<String> {
         s.wait();
         rx.try_iter().collect()
+    }
+
+    #[test]
+    fn a_move_after_a_forced_pass_may_leave_the_pass_out() {
+        let game = Reversi::DISC_DIFFERENCE;
+        let mut rng = crate::rng::Rng::new(11);
+        let record = loop {
+            let mut g = GameRecord::new(Position::start(8));
+            let found = loop {
+                let moves: Vec<Move> = game.moves(&g.last()).collect();
+                if moves.is_empty() {
+                    break false;
+                }
+                if moves == [Move::Pass] {
+                    break true;
+                }
+                g.push(RecordedMove::plain(*rng.pick(&moves))).unwrap();
+            };
+            if found {
+                break g;
+            }
+        };
+        let (mut s, rx) = session();
+        s.handle(&format!("set game {}", crate::record::write_ggf(&record)));
+        let after = game.play(&record.last(), Move::Pass);
+        let Some(Move::Place(sq)) = game.moves(&after).next() else {
+            panic!("the other side moves")
+        };
+        s.handle(&format!("move {}", sq.to_string().to_ascii_uppercase()));
+        assert_eq!(drain(&mut s, &rx), Vec::<String>::new());
+        assert_eq!(s.game().moves.len(), record.moves.len() + 2);
+        assert_eq!(s.game().moves[record.moves.len()].mv, Move::Pass);
     }
 
     #[test]
