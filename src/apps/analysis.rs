@@ -110,8 +110,11 @@ pub trait MoveSearch: Send {
     fn clear(&mut self);
 }
 
-/// The values of the `strong` evaluation per disc: the evaluation's scale
-/// (a corner 40, a move of mobility 8) divided to read as discs.
+/// Points of the `strong` evaluation per disc, to read its values as discs.
+/// Measured by `cargo run --release --example eval_scale`: on 120
+/// positions with 20-22 empties, a depth-4 search against the exact score,
+/// least squares gives 7.2 points per disc with a mean absolute error of
+/// 11.6 discs; 8 (one move of mobility) errs by 11.8, 6 by 12.1, 4 by 20.7.
 pub const EVAL_PER_DISC: f64 = 8.0;
 
 /// The iterative search with the `strong` evaluation, then the exact
