@@ -2,6 +2,7 @@
 //!
 //! - [`game`]: the [`game::Game`] trait that every search is generic over,
 //!   and the [`game::Evaluator`] trait for depth-limited search.
+//! - [`hash`]: the crate's fast hasher for memo and transposition tables.
 //! - [`board`]: the Reversi/Othello bitboard for 4x4, 6x6 and 8x8.
 //! - [`reversi`]: Reversi as a `Game` (pass is a successor).
 //! - [`rng`]: a small deterministic random generator for playouts.
@@ -27,6 +28,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod hash;
 pub mod reversi;
 pub mod rng;
 pub mod search;
