@@ -202,7 +202,7 @@ fn play(
         if !read_answer(input, &mut line)? {
             out.write_all(b"\n")?;
             out.flush()?;
-            writeln!(io::stderr().lock(), "end of input: game abandoned")?;
+            report("end of input: game abandoned");
             break;
         }
         match game.answer(&line) {

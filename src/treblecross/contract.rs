@@ -378,3 +378,196 @@ impl<A: RingAnswers> RingDialog<A> {
         Reply::Played { player, computer }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::os::unix::ffi::OsStringExt;
+
+    fn args(words: &[&str]) -> Vec<OsString> {
+        words.iter().map(OsString::from).collect()
+    }
+
+    /// One line, no control character, not empty.
+    fn assert_one_line(e: &ArgError) {
+        let text = e.to_string();
+        assert!(!text.is_empty());
+        assert!(!text.chars().any(char::is_control), "{text:?}");
+    }
+
+    #[test]
+    fn parses_the_contract_and_the_options() {
+        let Ok(RingCommand::Run(r)) = parse_args(&args(&["10", "3", "3", "5", "5", "0"])) else {
+            panic!("a valid command line")
+        };
+        assert_eq!((r.n, r.k, r.flag), (10, 3, Flag::BestSuccessor));
+        assert_eq!(r.positions, [5, 5, 0]);
+        assert!(!r.stats && !r.minimax);
+        let Ok(RingCommand::Run(r)) = parse_args(&args(&["--stats", "9", "4", "--minimax", "1"]))
+        else {
+            panic!("options anywhere")
+        };
+        assert!(r.stats && r.minimax && r.flag == Flag::Successors);
+        assert_eq!(parse_args(&args(&["x", "--help"])), Ok(RingCommand::Help));
+        assert_eq!(parse_args(&args(&["-V"])), Ok(RingCommand::Version));
+    }
+
+    #[test]
+    fn minimax_refuses_large_rings_but_not_the_game() {
+        let e = parse_args(&args(&["21", "3", "1", "--minimax"])).unwrap_err();
+        assert!(e.to_string().contains("at most 20"), "{e}");
+        assert!(parse_args(&args(&["20", "3", "1", "--minimax"])).is_ok());
+        assert!(parse_args(&args(&["100000", "3", "0", "--minimax"])).is_ok());
+    }
+
+    /// A word that is a valid argument or close to one.
+    fn word() -> impl Strategy<Value = OsString> {
+        prop_oneof![
+            (0u64..40).prop_map(|v| OsString::from(v.to_string())),
+            any::<i64>().prop_map(|v| OsString::from(v.to_string())),
+            prop::sample::select(vec![
+                "--stats",
+                "--minimax",
+                "-",
+                "--",
+                "-x",
+                "+3",
+                " 3",
+                "3 ",
+                "1e3",
+                "",
+                "99999999999999999999",
+                "1000000",
+                "1000001",
+                "\u{1b}[1m",
+                "é",
+            ])
+            .prop_map(OsString::from),
+            any::<String>().prop_map(OsString::from),
+            prop::collection::vec(any::<u8>(), 0..8).prop_map(OsString::from_vec),
+        ]
+    }
+
+    proptest! {
+        /// Any command line: no panic; an error is one clean line; a
+        /// success holds what the words say.
+        /// Long mode: `PROPTEST_CASES=1000000 cargo test --release --lib contract::tests`.
+        #[test]
+        fn any_command_line_parses_or_fails_in_one_line(words in prop::collection::vec(word(), 0..7)) {
+            match parse_args(&words) {
+                Err(e) => assert_one_line(&e),
+                Ok(RingCommand::Run(r)) => {
+                    prop_assert!((1..=MAX_N).contains(&r.n));
+                    prop_assert!(r.k >= 1);
+                    prop_assert!(r.positions.iter().all(|&p| p < r.n));
+                    prop_assert!(!r.minimax || r.flag == Flag::Play || r.n <= MAX_MINIMAX_N);
+                    let root = r.root();
+                    prop_assert_eq!(root.cells.len(), r.n);
+                }
+                Ok(_) => {
+                    let help = words.iter().any(|w| ["-h", "--help", "-V", "--version"].iter().any(|o| w == o));
+                    prop_assert!(help);
+                }
+            }
+        }
+
+        /// Every well-formed command line is accepted with its values.
+        #[test]
+        fn well_formed_command_lines_are_accepted(
+            n in 1usize..=MAX_N,
+            k in 1u64..=u64::MAX,
+            flag in 0u8..4,
+            picks in prop::collection::vec(any::<usize>(), 0..6),
+        ) {
+            let positions: Vec<usize> = picks.iter().map(|p| p % n).collect();
+            let mut words = vec![n.to_string(), k.to_string(), flag.to_string()];
+            words.extend(positions.iter().map(usize::to_string));
+            let words: Vec<OsString> = words.into_iter().map(OsString::from).collect();
+            let Ok(RingCommand::Run(r)) = parse_args(&words) else {
+                return Err(TestCaseError::fail("rejected"));
+            };
+            prop_assert_eq!((r.n, r.k as u64, r.positions), (n, k, positions));
+        }
+
+        /// Any answer line: no panic, and the reply follows
+        /// `Integer.parseInt` (written out here: optional sign, then only
+        /// ASCII digits, within i32).
+        #[test]
+        fn any_answer_line_gets_the_front_end_reply(
+            line in prop_oneof![
+                prop::collection::vec(any::<u8>(), 0..12),
+                "[+-]?[0-9]{0,11}".prop_map(String::into_bytes),
+                "[ 0-9+-]{0,4}".prop_map(String::into_bytes),
+            ],
+            xs in prop::collection::vec(any::<bool>(), 1..9),
+        ) {
+            let n = xs.len();
+            let root = Ring { cells: xs.clone(), to_move: Side::Max };
+            let mut dialog = RingDialog::new(3, root, RingSolver::new(n, 3));
+            let reply = dialog.answer(&line);
+            let reference = parse_int_like_java(&line);
+            match reference {
+                None => prop_assert_eq!(reply, Reply::NotAnInteger),
+                Some(v) if v < 0 || v >= n as i64 => prop_assert_eq!(reply, Reply::OutOfRange),
+                Some(v) if xs[v as usize] => prop_assert_eq!(reply, Reply::Occupied),
+                Some(v) => {
+                    let Reply::Played { player, .. } = reply else {
+                        return Err(TestCaseError::fail("not played"));
+                    };
+                    let mut expected = xs.clone();
+                    expected[v as usize] = true;
+                    prop_assert_eq!(player, expected);
+                }
+            }
+        }
+    }
+
+    /// `Integer.parseInt` as its documentation states it: an optional `+`
+    /// or `-`, then one or more ASCII digits, the value within i32.
+    fn parse_int_like_java(line: &[u8]) -> Option<i64> {
+        let (negative, digits) = match line.first() {
+            Some(b'-') => (true, &line[1..]),
+            Some(b'+') => (false, &line[1..]),
+            _ => (false, line),
+        };
+        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let mut v: i64 = 0;
+        for &d in digits {
+            v = v.checked_mul(10)?.checked_add(i64::from(d - b'0'))?;
+        }
+        let v = if negative { -v } else { v };
+        (i64::from(i32::MIN)..=i64::from(i32::MAX))
+            .contains(&v)
+            .then_some(v)
+    }
+
+    #[test]
+    fn the_dialog_plays_the_transcript_game() {
+        // ring-treblecross 6 3 0 (the second transcript).
+        let mut game = RingDialog::new(3, Ring::new(6, &[], Side::Max), RingSolver::new(6, 3));
+        assert_eq!(game.answer(b"10"), Reply::OutOfRange);
+        assert_eq!(game.answer(b""), Reply::NotAnInteger);
+        assert_eq!(game.answer(b" 0"), Reply::NotAnInteger);
+        let cells = |xs: &[usize]| Ring::new(6, xs, Side::Max).cells;
+        assert_eq!(
+            game.answer(b"0"),
+            Reply::Played {
+                player: cells(&[0]),
+                computer: Some(cells(&[0, 3]))
+            }
+        );
+        assert_eq!(game.answer(b"3"), Reply::Occupied);
+        assert!(!game.is_over());
+        assert_eq!(
+            game.answer(b"1"),
+            Reply::Played {
+                player: cells(&[0, 1, 3]),
+                computer: Some(cells(&[0, 1, 2, 3]))
+            }
+        );
+        assert!(game.is_over());
+    }
+}
