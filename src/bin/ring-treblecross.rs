@@ -45,7 +45,8 @@ N = 34 for K = 5, N = 28 for K = 6, N = 26 for K = 7 and 8 (README.md).
 Example:
   ring-treblecross 10 3 3 5    prints  Min Node  | X |   |   |   |   | X |   |   |   |   |  Score:  1
 
-Errors go to stderr as one `error: ...` line with exit status 2.
+Bad arguments: one `error: ...` line on stderr, exit status 2. Output that
+cannot be written: one `error: ...` line, exit status 1.
 ";
 
 fn main() -> ExitCode {
@@ -58,7 +59,7 @@ fn main() -> ExitCode {
             return finish(write_stdout(&version));
         }
         Err(e) => {
-            report(&format!("error: {e}"));
+            report(&format!("error: {e} (see `ring-treblecross --help`)"));
             return ExitCode::from(2);
         }
     };

@@ -92,7 +92,8 @@ pub enum RingCommand {
     Run(RingRequest),
 }
 
-/// A bad command line, described in one line (without control characters).
+/// A bad command line, described in one line (without control characters;
+/// the binary adds the pointer to `--help`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArgError(String);
 
@@ -135,7 +136,7 @@ pub fn parse_args(args: &[OsString]) -> Result<RingCommand, ArgError> {
             .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_digit()))
     };
     if let Some(a) = words.iter().find(|a| is_option(a)) {
-        return Err(ArgError(format!("unknown option {a:?} (see --help)")));
+        return Err(ArgError(format!("unknown option {a:?}")));
     }
     let request = parse_numbers(&words, stats, minimax)?;
     if minimax && request.flag != Flag::Play && request.n > MAX_MINIMAX_N {
@@ -151,9 +152,7 @@ pub fn parse_args(args: &[OsString]) -> Result<RingCommand, ArgError> {
 /// `N K FLAG [POSITION...]` once the options are taken out.
 fn parse_numbers(words: &[&str], stats: bool, minimax: bool) -> Result<RingRequest, ArgError> {
     if words.len() < 3 {
-        return Err(ArgError(
-            "expected N K FLAG [POSITION...] (see --help)".into(),
-        ));
+        return Err(ArgError("expected N K FLAG [POSITION...]".into()));
     }
     let n = number("N", words[0])?;
     if n < 1 {

@@ -17,7 +17,7 @@
 pub mod contract;
 pub mod solver;
 
-pub use solver::{MemoSizes, RingOutcome, RingSolver};
+pub use solver::{MemoSizes, RingOutcome, RingSolver, MEMO_LIMIT};
 
 use crate::game::{Game, Side, Value};
 

@@ -245,6 +245,12 @@ fn bad_arguments_exit_2() {
         (vec!["7", "3", "\u{1b}[31m"], "FLAG"),
     ] {
         expect_usage_error(ring_treblecross().args(&args), needle);
+        let out = ring_treblecross().args(&args).output().expect("run");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.ends_with(" (see `ring-treblecross --help`)\n"),
+            "{stderr:?}"
+        );
     }
 }
 

@@ -94,6 +94,7 @@ impl RingSolver {
             options.push(g);
         }
         let g = mex(&mut options);
+        self.make_room();
         self.components.insert(key, g);
         g
     }
@@ -115,6 +116,7 @@ impl RingSolver {
             options.push(g);
         }
         let g = mex(&mut options);
+        self.make_room();
         self.small.insert(key, g);
         g
     }
@@ -198,6 +200,7 @@ impl RingSolver {
             key.split_after(k, i, &mut parts);
             Self::reduce(&mut parts);
             if self.known_sum_wins(&parts) == Some(false) {
+                self.make_room();
                 self.single.insert(key, true);
                 return true;
             }
@@ -210,6 +213,7 @@ impl RingSolver {
             key.split_after(k, i, &mut parts);
             wins = self.sum_is_zero(&mut parts);
         }
+        self.make_room();
         self.single.insert(key, wins);
         wins
     }

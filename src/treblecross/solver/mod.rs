@@ -118,6 +118,13 @@ pub struct MemoSizes {
     pub strip_lengths: usize,
 }
 
+/// The most entries the memos of a [`RingSolver`] hold together (about
+/// 200 bytes each with the tables' slack): past it they are cleared and
+/// refilled, so a search that runs for hours (K != 3 on a large ring) stays
+/// within a few hundred megabytes. Every answer within the bounds of
+/// README.md needs under 400,000 entries.
+pub const MEMO_LIMIT: usize = 1 << 20;
+
 /// The exact solver for one ring size and run length; it keeps its tables
 /// and memos between calls, so reuse it for many positions.
 #[derive(Debug)]
@@ -139,6 +146,9 @@ pub struct RingSolver {
     /// Use the K = 3 closed form and the bit masks (off only in tests, to
     /// check the general path against them).
     fast: bool,
+    /// [`MEMO_LIMIT`] (smaller in tests, to check that clearing the memos
+    /// changes no answer).
+    memo_limit: usize,
 }
 
 impl RingSolver {
@@ -155,6 +165,7 @@ impl RingSolver {
             small: FastHashMap::default(),
             single: FastHashMap::default(),
             fast: true,
+            memo_limit: MEMO_LIMIT,
         }
     }
 
@@ -165,6 +176,24 @@ impl RingSolver {
             wrapping_rings: self.rings.len() + self.ring_bits.len(),
             components: self.components.len() + self.small.len() + self.single.len(),
             strip_lengths: self.strips.len(),
+        }
+    }
+
+    /// Clears every memo once they hold `memo_limit` entries (they are
+    /// caches: answers stay exact, only slower). Called before each insert.
+    fn make_room(&mut self) {
+        let held = self.rings.len()
+            + self.ring_bits.len()
+            + self.components.len()
+            + self.small.len()
+            + self.single.len();
+        if held >= self.memo_limit {
+            // New maps rather than `clear`, which would keep the capacity.
+            self.rings = FastHashMap::default();
+            self.ring_bits = FastHashMap::default();
+            self.components = FastHashMap::default();
+            self.small = FastHashMap::default();
+            self.single = FastHashMap::default();
         }
     }
 

@@ -164,6 +164,7 @@ impl RingSolver {
             child[c] = false;
             // A cheap pass over the memos first: a child already known lost.
             if self.known(&q) == Some(false) {
+                self.make_room();
                 self.rings.insert(key, true);
                 return true;
             }
@@ -179,6 +180,7 @@ impl RingSolver {
                 break;
             }
         }
+        self.make_room();
         self.rings.insert(key, wins);
         wins
     }
@@ -194,6 +196,7 @@ impl RingSolver {
             let q = self.analyse_mask(ring.xs | 1 << c);
             // A cheap pass over the memos first: a child already known lost.
             if self.known(&q) == Some(false) {
+                self.make_room();
                 self.ring_bits.insert(ring.key, true);
                 return true;
             }
@@ -214,6 +217,7 @@ impl RingSolver {
                 break;
             }
         }
+        self.make_room();
         self.ring_bits.insert(ring.key, wins);
         wins
     }

@@ -162,6 +162,29 @@ fn assert_same_answers(fast: &mut RingSolver, general: &mut RingSolver, state: &
     assert_eq!(fast.best(state), general.best(state), "{state:?}");
 }
 
+/// Memos cleared every 64 entries change no answer (rings of 13 to 20
+/// cells, K = 4 and 5, fast and general paths).
+#[test]
+fn cleared_memos_give_the_same_answers() {
+    for (k, fast) in [(4, true), (5, true), (4, false)] {
+        for n in (13..=20).step_by(7 - k) {
+            let mut full = RingSolver::new(n, k);
+            let mut forgetful = RingSolver::new(n, k);
+            (full.fast, forgetful.fast) = (fast, fast);
+            forgetful.memo_limit = 64;
+            for cells in sample(n, k, 6, (n * 41 + k) as u64) {
+                let state = Ring {
+                    cells,
+                    to_move: Side::Min,
+                };
+                assert_same_answers(&mut full, &mut forgetful, &state);
+                let held = forgetful.memo_sizes();
+                assert!(held.wrapping_rings + held.components <= 64, "{held:?}");
+            }
+        }
+    }
+}
+
 /// The bit-mask ring search (with its child ordering) agrees with the
 /// general path on sampled rings up to N = 40, K = 4 and 5.
 #[test]
