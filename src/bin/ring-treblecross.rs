@@ -4,11 +4,11 @@
 //! arguments, the lines and the game are [`reversi::treblecross::contract`].
 //! See `ring-treblecross --help` and README.md.
 
-use reversi::game::Value;
+use reversi::game::{Side, Value};
 use reversi::search::minimax;
 use reversi::treblecross::contract::{
     node_lines, parse_args, Flag, NodeLine, Reply, RingAnswers, RingCommand, RingDialog,
-    RingRequest, MAX_MINIMAX_N, MAX_N,
+    RingRequest,
 };
 use reversi::treblecross::{Ring, RingSolver, RingTreblecross};
 use std::io::{self, BufRead, BufWriter, Write};
@@ -91,24 +91,19 @@ fn finish(result: io::Result<()>) -> ExitCode {
     }
 }
 
+/// Answers a parsed command line on stdout (and stdin for the game).
 fn run(request: &RingRequest) -> io::Result<()> {
-    debug_assert!(request.n <= MAX_N);
     let start = Instant::now();
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let solver = RingSolver::new(request.n, request.k);
-    let solver = if request.flag == Flag::Play {
-        play(request, solver, &mut out, &mut io::stdin().lock())?
-    } else if request.minimax {
-        debug_assert!(request.n <= MAX_MINIMAX_N);
-        let mut plain = Plain(RingTreblecross::new(request.n, request.k));
-        print_lines(&mut plain, request, &mut out)?;
-        solver
-    } else {
-        let mut solver = solver;
-        print_lines(&mut solver, request, &mut out)?;
-        solver
-    };
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut solver = RingSolver::new(request.n, request.k);
+    match (request.flag, request.minimax) {
+        (Flag::Play, _) => solver = play(request, solver, &mut out, &mut io::stdin().lock())?,
+        (_, true) => {
+            let mut plain = Plain(RingTreblecross::new(request.n, request.k));
+            print_lines(&mut plain, request, &mut out)?;
+        }
+        (_, false) => print_lines(&mut solver, request, &mut out)?,
+    }
     out.flush()?;
     if request.stats {
         let memo = solver.memo_sizes();
@@ -153,8 +148,8 @@ fn print_lines(
         match line {
             NodeLine::Node(ring, v) => {
                 let label = match ring.to_move {
-                    reversi::game::Side::Max => "Max",
-                    reversi::game::Side::Min => "Min",
+                    Side::Max => "Max",
+                    Side::Min => "Min",
                 };
                 write!(out, "{label} Node ")?;
                 board(out, &ring.cells)?;
