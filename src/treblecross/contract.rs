@@ -220,6 +220,18 @@ pub enum NodeLine {
 /// The lines FLAG 1, 2 or 3 prints for `root`, produced one at a time (a
 /// ring of N cells prints up to N lines of N cells). FLAG 0 has none: it
 /// is the [`RingDialog`].
+///
+/// ```
+/// use reversi::game::Side;
+/// use reversi::treblecross::contract::{node_lines, Flag, NodeLine};
+/// use reversi::treblecross::{Ring, RingSolver};
+/// // The principal line of 3 cells, runs of 3: MAX, MIN, MAX fill them, MAX wins.
+/// let mut solver = RingSolver::new(3, 3);
+/// let lines: Vec<NodeLine> =
+///     node_lines(&mut solver, Ring::new(3, &[], Side::Max), Flag::PrincipalLine).collect();
+/// assert_eq!(lines.len(), 4);
+/// assert_eq!(lines[3], NodeLine::Node(Ring::new(3, &[0, 1, 2], Side::Min), 1));
+/// ```
 pub fn node_lines<A: RingAnswers>(answers: &mut A, root: Ring, flag: Flag) -> NodeLines<'_, A> {
     let plan = match flag {
         Flag::Play => Plan::Successors(Vec::new().into_iter()),

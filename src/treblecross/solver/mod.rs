@@ -127,6 +127,22 @@ pub const MEMO_LIMIT: usize = 1 << 20;
 
 /// The exact solver for one ring size and run length; it keeps its tables
 /// and memos between calls, so reuse it for many positions.
+///
+/// ```
+/// use reversi::game::Side;
+/// use reversi::treblecross::{Ring, RingOutcome, RingSolver};
+/// // 10 cells, runs of 3, an X on cell 5, MAX to move: filling cell 0 wins
+/// // (the first winning cell), every other move loses.
+/// let mut solver = RingSolver::new(10, 3);
+/// let ring = Ring::new(10, &[5], Side::Max);
+/// assert_eq!(solver.best(&ring), Some((0, 1)));
+/// let values = solver.successor_values(&ring);
+/// assert_eq!(values.iter().filter(|&&(_, v)| v == 1).count(), 1);
+/// // Any size: K = 3 on an empty ring of a million cells.
+/// let mut big = RingSolver::new(1_000_000, 3);
+/// let outcome = big.outcome(&vec![false; 1_000_000]);
+/// assert_ne!(outcome, RingOutcome::Draw);
+/// ```
 #[derive(Debug)]
 pub struct RingSolver {
     n: usize,
