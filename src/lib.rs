@@ -11,7 +11,8 @@
 //!    [`reversi`] (Reversi as a `Game`, and its no-pass variant),
 //!    [`treblecross`] ((n,k)-Ring Treblecross as a `Game` and its exact
 //!    solver), [`record`] (game records: transcripts, GGF, board strings),
-//!    and the utility [`rng`].
+//!    and the utilities [`rng`] and [`hash`] (the crate's fast hasher for
+//!    memo and transposition tables).
 //! 2. Evaluation: [`eval`] (disc difference, positional weights, the named
 //!    heuristics).
 //! 3. Counted searches: [`search`] (minimax and alpha-beta with first-best
@@ -38,6 +39,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod hash;
 pub mod record;
 pub mod reversi;
 pub mod rng;
