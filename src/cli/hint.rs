@@ -162,7 +162,7 @@ pub(super) fn command() -> Command {
 
 /// Runs `reversi hint ...` (`args[0]` is `hint`).
 pub fn run(args: &[String]) -> Result<()> {
-    let m = command().get_matches_from(args);
+    let m = command().bin_name("reversi hint").get_matches_from(args);
     let words: Vec<String> = ["position", "more"]
         .iter()
         .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
