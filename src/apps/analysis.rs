@@ -196,7 +196,10 @@ impl MoveSearch for StandardSearch {
         }
         let count = count.clamp(1, kids.len());
         let start = Instant::now();
-        let deadline = start + budget.time;
+        // A budget beyond any clock (a library caller's) is a year.
+        let deadline = start
+            .checked_add(budget.time)
+            .unwrap_or_else(|| start + Duration::from_secs(365 * 86_400));
         let empties = position.board.empty().count_ones();
         let engine = IterativeSearch {
             order: MoveOrder::Best,

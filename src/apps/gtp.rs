@@ -36,6 +36,9 @@ pub const COMMANDS: [&str; 16] = [
     "komi",
 ];
 
+/// The longest time `time_settings` and `time_left` accept (a year).
+const MAX_SECONDS: f64 = 365.0 * 86_400.0;
+
 /// The clock as the controller told it (`time_settings`, `time_left`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Clock {
@@ -202,7 +205,7 @@ impl<S: MoveSearch> GtpSession<S> {
             "time_settings" => {
                 let main = args.first().and_then(|a| a.parse::<f64>().ok());
                 match main {
-                    Some(m) if m.is_finite() && m >= 0.0 => {
+                    Some(m) if (0.0..=MAX_SECONDS).contains(&m) => {
                         self.clock.main = (m > 0.0).then(|| Duration::from_secs_f64(m));
                         self.clock.left = [None, None];
                         Ok(String::new())
@@ -218,7 +221,7 @@ impl<S: MoveSearch> GtpSession<S> {
                 let t = args
                     .get(1)
                     .and_then(|a| a.parse::<f64>().ok())
-                    .filter(|t| t.is_finite() && *t >= 0.0)
+                    .filter(|t| (0.0..=MAX_SECONDS).contains(t))
                     .ok_or("syntax error: time_left COLOR TIME STONES")?;
                 self.clock.left[usize::from(color == Color::White)] =
                     Some(Duration::from_secs_f64(t));
@@ -420,5 +423,60 @@ mod tests {
             assert_eq!(s.handle("genmove b").text, "= pass\n\n");
         }
         assert!(passes > 0);
+    }
+
+    #[test]
+    fn random_requests_get_one_response_each() {
+        let words = [
+            "play",
+            "genmove",
+            "undo",
+            "boardsize",
+            "4",
+            "6",
+            "8",
+            "9",
+            "b",
+            "w",
+            "black",
+            "x",
+            "f5",
+            "a1",
+            "d3",
+            "pass",
+            "c2",
+            "time_left",
+            "time_settings",
+            "-1",
+            "1e400",
+            "1e300",
+            "NaN",
+            "0",
+            "showboard",
+            "final_score",
+            "clear_board",
+            "known_command",
+            "12",
+            "#",
+            "\t",
+            "é",
+        ];
+        let mut rng = Rng::new(5);
+        let mut s = GtpSession::new(First, Budget::default(), "t", "0");
+        for _ in 0..5000 {
+            let n = 1 + rng.below(4);
+            let line: Vec<&str> = (0..n).map(|_| *rng.pick(&words)).collect();
+            let r = s.handle(&line.join(" "));
+            if !r.text.is_empty() {
+                assert!(r.text.starts_with('=') || r.text.starts_with('?'), "{r:?}");
+                assert!(r.text.ends_with("\n\n"), "{r:?}");
+                assert_eq!(r.text.matches("\n\n").count(), 1, "{r:?}");
+            }
+            // The game stays legal whatever was sent.
+            let mut replay = GameRecord::new(s.game().start);
+            for m in &s.game().moves {
+                replay.push(m.clone()).unwrap();
+            }
+        }
     }
 }

@@ -259,3 +259,49 @@ fn forced_passes_may_be_left_out_or_written() {
     let r = parse_ggf(&ggf).unwrap();
     assert_eq!(r.move_list(), g.move_list());
 }
+
+#[test]
+fn random_texts_never_panic() {
+    // Fragments of every form, shuffled and cut anywhere.
+    let pieces = [
+        "(;",
+        ";)",
+        "GM[Othello]",
+        "BO[8 ",
+        "]",
+        "[",
+        "B[",
+        "W[",
+        "f5",
+        "D6",
+        "PA",
+        "pass",
+        "/1.5/2",
+        "TY[8]",
+        "TY[",
+        "-",
+        "X",
+        "O",
+        "*",
+        " ",
+        "\\",
+        "é",
+        "9",
+        "a",
+        "z",
+        "10",
+        "---------------------------O*------*O--------------------------- *",
+    ];
+    let mut rng = Rng::new(99);
+    for _ in 0..20_000 {
+        let n = rng.below(12);
+        let text: String = (0..n).map(|_| *rng.pick(&pieces)).collect();
+        for size in [4u8, 6, 8] {
+            if let Err(e) = parse_game(&text, size) {
+                assert!(!e.to_string().contains('\n'));
+            }
+        }
+        let _ = parse_ggf(&text);
+        let _ = parse_board_string(&text, 8);
+    }
+}
