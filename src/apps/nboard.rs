@@ -424,4 +424,48 @@ mod tests {
         assert_eq!(s.contempt(), 150);
         assert_eq!(s.handle("quit"), Flow::Quit);
     }
+
+    #[test]
+    fn random_lines_never_break_the_session() {
+        let words = [
+            "nboard",
+            "2",
+            "set",
+            "depth",
+            "game",
+            "contempt",
+            "move",
+            "hint",
+            "go",
+            "ping",
+            "learn",
+            "analyze",
+            "F5",
+            "d6",
+            "PA",
+            "/",
+            "//1.5",
+            "1e400",
+            "-3",
+            "(;GM[Othello];)",
+            "(;B[f5",
+            "myname",
+            "x",
+        ];
+        let mut rng = crate::rng::Rng::new(8);
+        let (mut s, rx) = session();
+        for _ in 0..3000 {
+            let n = 1 + rng.below(4);
+            let line: Vec<&str> = (0..n).map(|_| *rng.pick(&words)).collect();
+            let line = line.join(" ");
+            if line.starts_with("quit") {
+                continue;
+            }
+            assert_eq!(s.handle(&line), Flow::Continue);
+            s.wait();
+            for reply in rx.try_iter() {
+                assert!(!reply.contains('\n') && !reply.contains("NaN"), "{reply:?}");
+            }
+        }
+    }
 }
