@@ -11,6 +11,7 @@
 //! scores with at most [`Budget::exact_empties`] empty squares, the
 //! win/loss/draw outcome with at most [`Budget::wld_empties`].
 
+use crate::board::Color;
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
 use crate::engine::{Position as RelativePosition, Scoring, Solver};
 use crate::eval::Heuristic;
@@ -51,7 +52,7 @@ pub struct MoveValue {
 }
 
 /// What a search may spend.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Budget {
     /// The midgame depth bound in plies (`None`: the time decides).
     pub depth: Option<u32>,
@@ -63,6 +64,9 @@ pub struct Budget {
     pub wld_empties: u32,
     /// Threads of the endgame solver.
     pub threads: usize,
+    /// What a proven draw is worth to black, in discs (NBoard's contempt;
+    /// white's draws are worth the opposite). 0: a draw is a draw.
+    pub contempt: f64,
 }
 
 /// Empty squares up to which a hint's values are exact by default. Measured
@@ -83,6 +87,7 @@ impl Default for Budget {
             exact_empties: DEFAULT_EXACT_EMPTIES,
             wld_empties: DEFAULT_WLD_EMPTIES,
             threads: 1,
+            contempt: 0.0,
         }
     }
 }
@@ -175,8 +180,8 @@ fn rank(values: &mut [MoveValue]) {
 fn discs_for(p: &Position, black_value: i32) -> f64 {
     let v = f64::from(black_value) / EVAL_PER_DISC;
     match p.to_move {
-        crate::board::Color::Black => v,
-        crate::board::Color::White => -v,
+        Color::Black => v,
+        Color::White => -v,
     }
 }
 
@@ -284,12 +289,26 @@ impl MoveSearch for StandardSearch {
         }
         if exact && !stop.load(AtomicOrdering::Relaxed) {
             let order: Vec<Move> = best.iter().map(|m| m.mv).collect();
-            let proven = if empties <= budget.exact_empties {
-                self.solve_moves(&kids, &order, count, budget.threads, stop)
-            } else {
-                self.prove_moves(&kids, &order, count, budget.threads, stop)
+            let draw = match position.to_move {
+                Color::Black => budget.contempt,
+                Color::White => -budget.contempt,
             };
-            if let Some(p) = proven {
+            // With a draw worth something, every move's value is needed to
+            // rank them.
+            let wanted = if draw == 0.0 { count } else { kids.len() };
+            let proven = if empties <= budget.exact_empties {
+                self.solve_moves(&kids, &order, wanted, budget.threads, stop)
+            } else {
+                self.prove_moves(&kids, &order, wanted, budget.threads, stop)
+            };
+            if let Some(mut p) = proven {
+                if draw != 0.0 {
+                    for v in p.iter_mut().filter(|v| v.value == 0.0) {
+                        v.value = draw;
+                    }
+                    rank(&mut p);
+                    p.truncate(count);
+                }
                 best = p;
                 progress(&best);
             }
@@ -567,6 +586,41 @@ mod tests {
             assert_eq!(best.len(), 1);
             assert_eq!(best[0].value, f64::from(brute(&p)));
         }
+    }
+
+    #[test]
+    fn contempt_makes_a_draw_worth_it_for_black() {
+        // Positions where a move draws and the best wins by 2 or less: a
+        // draw worth 3 discs to black is chosen by black, and refused by
+        // white (for whom it is worth -3).
+        let stop = AtomicBool::new(false);
+        let mut seen = 0;
+        for p in late_positions(8, 400) {
+            let values: Vec<i32> = children(&p).iter().map(|(_, c)| -brute(c)).collect();
+            let best = *values.iter().max().unwrap();
+            if !(values.contains(&0) && best > 0 && best <= 2) {
+                continue;
+            }
+            seen += 1;
+            let contempt = if p.to_move == Color::Black { 3.0 } else { -3.0 };
+            let mut s = StandardSearch::new();
+            let b = Budget {
+                contempt,
+                ..budget(8, 8)
+            };
+            let v = s.rank_moves(&p, 1, &b, &stop, &mut |_| {});
+            assert_eq!(v[0].value, 3.0, "{p:?}");
+            let child = Reversi::DISC_DIFFERENCE.play(&p, v[0].mv);
+            assert_eq!(brute(&child), 0);
+            // The other way round the draw is worth -3: the win stays best.
+            let b = Budget {
+                contempt: -contempt,
+                ..budget(8, 8)
+            };
+            let v = s.rank_moves(&p, 1, &b, &stop, &mut |_| {});
+            assert_eq!(v[0].value, f64::from(best));
+        }
+        assert!(seen > 0);
     }
 
     #[test]

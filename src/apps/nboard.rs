@@ -44,8 +44,8 @@ struct Running<S> {
 pub struct NboardSession<S: MoveSearch + 'static> {
     game: GameRecord,
     budget: Budget,
-    /// Draw value for black in centi-discs (`set contempt`; kept, not used
-    /// by the search).
+    /// Draw value for black in centi-discs (`set contempt`), given to the
+    /// search as [`Budget::contempt`] in discs.
     contempt: i32,
     out: Sender<String>,
     idle: Option<S>,
@@ -198,6 +198,7 @@ impl<S: MoveSearch + 'static> NboardSession<S> {
             "contempt" => {
                 if let Ok(c) = value.parse::<f64>() {
                     self.contempt = c.round().clamp(-6400.0, 6400.0) as i32;
+                    self.budget.contempt = f64::from(self.contempt) / 100.0;
                 }
             }
             _ => {}

@@ -66,6 +66,7 @@ pub(super) fn budget_of(m: &ArgMatches) -> Budget {
         exact_empties: exact,
         wld_empties: exact + 2,
         threads: m.get_one::<u32>("threads").map_or(1, |&t| t as usize),
+        contempt: 0.0,
     }
 }
 
