@@ -4,6 +4,7 @@
 //!   and the [`game::Evaluator`] trait for depth-limited search.
 //! - [`board`]: the Reversi/Othello bitboard for 4x4, 6x6 and 8x8.
 //! - [`reversi`]: Reversi as a `Game` (pass is a successor).
+//! - [`lines`]: reading text a line at a time with a cap on a line's length.
 //! - [`rng`]: a small deterministic random generator for playouts.
 //! - [`treblecross`]: (n,k)-Ring Treblecross as a `Game`, and its fast exact solver.
 //! - [`search`]: counted minimax and alpha-beta with first-best tie-breaking
@@ -27,6 +28,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod lines;
 pub mod reversi;
 pub mod rng;
 pub mod search;

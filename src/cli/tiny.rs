@@ -41,7 +41,10 @@ pub fn run(args: &[String]) -> Result<()> {
         return usage(format!(
             "expected 3 arguments FLAG PLAYER BOARD, got {}: {} (see `reversi --help`)",
             args.len(),
-            args.join(" ")
+            args.iter()
+                .map(|a| format!("{a:?}"))
+                .collect::<Vec<_>>()
+                .join(" ")
         ));
     };
     let flag = parse_flag(flag)?;
@@ -65,6 +68,9 @@ const ALPHABETA_EMPTIES: u32 = 22;
 
 /// Says on stderr (never stdout) when an exhaustive search may not finish.
 fn warn_if_slow(flag: Flag, board: &Board) {
+    if board.is_game_over() {
+        return;
+    }
     let empties = board.empty().count_ones();
     let limit = match flag {
         Flag::MinimaxValue | Flag::MinimaxMove => MINIMAX_EMPTIES,

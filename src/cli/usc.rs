@@ -6,6 +6,7 @@
 //! each output is then written to a temporary file in its own folder and
 //! renamed over the target, so a file appears only when complete.
 
+use super::input::read_text_capped;
 use super::{usage, write_stdout};
 use anyhow::Result;
 use reversi::board::Board;
@@ -89,16 +90,15 @@ fn parse_args(args: &[String]) -> Result<Args> {
     })
 }
 
+/// The largest input file read, in bytes: a board is 8 lines of 8
+/// characters (72 to 80 bytes); the margin leaves room for trailing lines
+/// and spaces, reported by the board's own checks.
+const MAX_BOARD_FILE: u64 = 64 * 1024;
+
 /// Reads and checks the input board, naming the file (and line) on error.
 fn read_board(path: &Path) -> Result<Board> {
     let name = path.display();
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) => return usage(format!("cannot read input file {name}: {e}")),
-    };
-    let Ok(text) = String::from_utf8(bytes) else {
-        return usage(format!("input file {name} is not text (not UTF-8)"));
-    };
+    let text = read_text_capped(path, &format!("input file {name}"), MAX_BOARD_FILE)?;
     parse_board(&text).or_else(|e| match e.line() {
         Some(line) => usage(format!("input file {name} line {line} {e}")),
         None => usage(format!("input file {name} {e}")),
@@ -171,9 +171,26 @@ pub fn run(args: &[String]) -> Result<()> {
     ])
 }
 
+const REPORT_HELP: &str = "\
+The 8x8 contract's analysis: for each input board (an 8x8 contract INPUT
+file), tasks 1 and 2 at depths 1-5 (nodes at the first step and over the
+whole game) and tasks 2 and 3 (first moves, final scores), as Markdown
+tables on stdout.
+
+Usage: reversi usc-report INPUT...
+
+Example:
+  reversi usc-report tests/data/usc/input1.txt tests/data/usc/input2.txt
+";
+
 /// `reversi usc-report INPUT...`: the tables of the README's analysis,
 /// for each input board at depths 1-5.
 pub fn report(args: &[String]) -> Result<()> {
+    if let [flag] = args {
+        if flag == "-h" || flag == "--help" {
+            return write_stdout(REPORT_HELP);
+        }
+    }
     if args.is_empty() {
         return usage("usc-report needs one or more input files (e.g. tests/data/usc/input1.txt)");
     }

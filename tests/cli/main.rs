@@ -4,6 +4,7 @@
 mod engine;
 mod harness;
 mod play;
+mod robust;
 mod study;
 mod tiny;
 mod treblecross;

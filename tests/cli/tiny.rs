@@ -93,15 +93,22 @@ fn larger_boards_for_flags_100_and_200() {
 
 #[test]
 fn slow_exhaustive_searches_are_announced_on_stderr_only() {
-    // One black disc and 35 empty squares: finished at once, but big enough
-    // that an exhaustive search in general would not be.
+    // A dark and a light disc in a corner of 6x6 and 34 empty squares: one
+    // move ends the game, but a board this empty is announced as slow.
+    let board = format!("12{}", "0".repeat(34));
+    let out = reversi().args(["300", "1", &board]).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "1\n2\n");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("warning: "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // A finished game (one dark disc, 35 empty squares) needs no search and
+    // no warning.
     let board = format!("1{}", "0".repeat(35));
     let out = reversi().args(["300", "1", &board]).output().unwrap();
     assert!(out.status.success());
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "1\n1\n");
-    assert!(String::from_utf8(out.stderr)
-        .unwrap()
-        .starts_with("warning: "));
+    assert!(out.stderr.is_empty());
     let out = reversi()
         .args(["300", "1", "0000021001200000"])
         .output()

@@ -16,9 +16,9 @@ pub use table::run as table;
 pub use tournament::run as tournament;
 pub use tree::run as tree;
 
-use super::{flag, option, size_arg};
+use super::{flag, option, parse, size_arg};
 use clap::builder::PossibleValue;
-use clap::{value_parser, Arg, ArgMatches, Command, ValueEnum};
+use clap::{value_parser, Arg, ValueEnum};
 use reversi::board::{Board, Color};
 use reversi::reversi::Move;
 use reversi::search::Algorithm;
@@ -290,16 +290,9 @@ fn json_array<T: std::fmt::Display>(xs: impl IntoIterator<Item = T>) -> String {
     format!("[{}]", items.join(","))
 }
 
-/// Parses `args` (without the subcommand) with `command`, named `reversi
-/// NAME`; clap prints help or errors itself and exits (status 2 on errors).
-fn parse(command: Command, args: &[String]) -> ArgMatches {
-    let name = command.get_name().to_owned();
-    command.get_matches_from(std::iter::once(name).chain(args.iter().cloned()))
-}
-
 /// The study's subcommands, for checking their definitions.
 #[cfg(test)]
-pub(super) fn commands() -> [Command; 6] {
+pub(super) fn commands() -> [clap::Command; 6] {
     [
         ordering::command(),
         play::command(),

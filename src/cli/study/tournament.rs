@@ -86,7 +86,7 @@ impl Args {
 
 /// Runs `reversi tournament ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args));
+    let a = Args::from_matches(&parse(command(), args)?);
     let me = player(a.depth, a.time, a.algorithm, a.order, a.eval);
     let other = player(a.vs_depth.or(a.depth), a.time, a.algorithm, a.order, a.vs);
     let lines = openings(a.size, a.plies);

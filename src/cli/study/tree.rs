@@ -66,7 +66,7 @@ impl Args {
 
 /// Runs `reversi tree ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args));
+    let a = Args::from_matches(&parse(command(), args)?);
     let algorithm = match a.flag.as_str() {
         "300" => Algorithm::Minimax,
         "500" => Algorithm::AlphaBeta,
