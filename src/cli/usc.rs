@@ -3,10 +3,11 @@
 //! README's analysis.
 //!
 //! Everything is checked and computed before any output file is touched;
-//! each output is then written to a temporary file in its own folder and
-//! renamed over the target, so a file appears only when complete.
+//! the two outputs are then written as one transaction by
+//! [`super::output_files`].
 
 use super::input::read_text_capped;
+use super::output_files;
 use super::{usage, write_stdout};
 use anyhow::Result;
 use reversi::board::Board;
@@ -14,8 +15,6 @@ use reversi::reversi::Position;
 use reversi::search::NoObserver;
 use reversi::usc::{format_moves, parse_board, play_game, search, Task, TraverseLog};
 use std::fmt::Write as _;
-use std::fs;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The parsed command line of the contract.
@@ -78,9 +77,6 @@ fn parse_args(args: &[String]) -> Result<Args> {
             ))
         }
     };
-    if moves == log {
-        return usage(format!("-op and -ol name the same file {moves:?}"));
-    }
     Ok(Args {
         task,
         depth,
@@ -105,70 +101,17 @@ fn read_board(path: &Path) -> Result<Board> {
     })
 }
 
-/// Writes `bytes` to a temporary file beside `path` and returns its path.
-fn write_temporary(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
-    let name = path.display();
-    let Some(file_name) = path.file_name() else {
-        return usage(format!("output path {name} is not a file name"));
-    };
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(file_name);
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let written = fs::File::create(&tmp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    match written {
-        Ok(()) => Ok(tmp),
-        Err(e) => {
-            let _ = fs::remove_file(&tmp);
-            usage(format!("cannot write output file {name}: {e}"))
-        }
-    }
-}
-
-/// Writes every `(path, bytes)` through temporary files in the same
-/// folders, renamed over the targets only once all are complete.
-fn write_all_atomically(files: &[(&Path, &[u8])]) -> Result<()> {
-    let mut temps = Vec::new();
-    for (path, bytes) in files {
-        match write_temporary(path, bytes) {
-            Ok(tmp) => temps.push(tmp),
-            Err(e) => {
-                for tmp in &temps {
-                    let _ = fs::remove_file(tmp);
-                }
-                return Err(e);
-            }
-        }
-    }
-    for (i, (tmp, (path, _))) in temps.iter().zip(files).enumerate() {
-        if let Err(e) = fs::rename(tmp, path) {
-            for rest in &temps[i..] {
-                let _ = fs::remove_file(rest);
-            }
-            return usage(format!("cannot write output file {}: {e}", path.display()));
-        }
-    }
-    Ok(())
-}
-
 /// Runs the contract on `args` (the whole command line, starting with an option).
 pub fn run(args: &[String]) -> Result<()> {
     let args = parse_args(args)?;
     let board = read_board(&args.input)?;
-    for out in [&args.moves, &args.log] {
-        if out.is_dir() {
-            return usage(format!("output path {} is a folder", out.display()));
-        }
-    }
+    let outputs = output_files::plan(
+        &args.input,
+        &[("-op", args.moves.as_path()), ("-ol", args.log.as_path())],
+    )?;
     let mut log = TraverseLog::new(args.task);
     let steps = play_game(args.task, args.depth, board, &mut log);
-    write_all_atomically(&[
-        (&args.moves, format_moves(&steps).as_bytes()),
-        (&args.log, log.as_bytes()),
-    ])
+    output_files::write(&outputs, &[format_moves(&steps).as_bytes(), log.as_bytes()])
 }
 
 const REPORT_HELP: &str = "\

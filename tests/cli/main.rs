@@ -3,6 +3,7 @@
 
 mod engine;
 mod harness;
+mod output_files;
 mod play;
 mod robust;
 mod study;
