@@ -1,6 +1,6 @@
 //! `reversi play`: the 4x4 game against alpha-beta, holding the dialog of
-//! the assignment's provided front end byte for byte on stdout (SPEC A and
-//! `reference/transcripts/reversi-play.md`). Each answer is taken exactly
+//! the Tiny assignment's provided front end byte for byte on stdout (the
+//! recorded dialogs are in `tests/data/reversi-play.md`). Each answer is taken exactly
 //! as typed, as the front end takes it (`Yes ` with a trailing space is a
 //! wrong answer); a wrong or unreadable answer (not UTF-8, too long) asks
 //! the question again. End of input ends the game quietly (exit status 0),

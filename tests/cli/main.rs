@@ -3,10 +3,11 @@
 
 mod engine;
 mod harness;
+mod layers;
 mod output_files;
 mod play;
 mod robust;
 mod study;
 mod tiny;
+mod traced_game;
 mod treblecross;
-mod usc;
