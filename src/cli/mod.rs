@@ -28,6 +28,7 @@ macro_rules! eprintln {
 }
 
 mod input;
+mod memory;
 mod output_files;
 mod perft;
 mod play;

@@ -176,6 +176,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let tt_bits = a
         .tt_bits
         .unwrap_or_else(|| default_table_bits(most_empties));
+    let tt_bits = super::memory::table_bits_that_fit(tt_bits, a.tt_bits.is_some(), a.quiet)?;
     let show_pv = a.pv || a.size.is_some();
     let mut solver = Solver::with_table_bits(scoring, tt_bits);
     for p in &positions {

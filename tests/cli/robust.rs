@@ -285,3 +285,100 @@ fn end_of_input_ends_every_dialog_quietly() {
         assert!(out.stdout.ends_with(b"\n"), "{args:?} {stdin:?}: {out:?}");
     }
 }
+
+#[test]
+fn a_table_larger_than_the_machine_is_refused_not_aborted() {
+    // 2^30 entries of 24 bytes: 24 GiB. Either this machine has that much
+    // available (and the 4x4 solve runs) or one error line says so; never
+    // an aborted allocation.
+    let out = reversi()
+        .args(["solve", "--size", "4", "--tt-bits", "30", "-q"])
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    match out.status.code() {
+        Some(0) => assert!(out.stdout.starts_with(b"b1 -10"), "{out:?}"),
+        Some(2) => {
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.starts_with("error: --tt-bits 30 needs 24.0 GiB"),
+                "{stderr}"
+            );
+        }
+        other => panic!("exit {other:?}: {stderr}"),
+    }
+}
+
+#[test]
+fn trees_too_large_to_draw_are_refused() {
+    let start8 = format!("{}0002100000012000{}", "0".repeat(24), "0".repeat(24));
+    let start6 = "000000000000002100001200000000000000";
+    for (flag, board) in [("300", start8.as_str()), ("500", start6)] {
+        expect_usage_error(
+            reversi().args(["tree", flag, "1", board]),
+            "the tree has more than 2000000 nodes (--max-nodes",
+        );
+    }
+    // The limit is the option's: the Tiny example's minimax tree has
+    // 224,821 states (the contract's published count).
+    expect_usage_error(
+        reversi().args([
+            "tree",
+            "300",
+            "1",
+            "0000021001200000",
+            "--max-nodes",
+            "224820",
+        ]),
+        "more than 224820 nodes",
+    );
+    let out = reversi()
+        .args([
+            "tree",
+            "300",
+            "1",
+            "0000021001200000",
+            "--max-nodes",
+            "224821",
+        ])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("// 224821 counted states"));
+}
+
+#[test]
+fn tournaments_with_too_many_openings_are_refused() {
+    expect_usage_error(
+        reversi().args(["tournament", "--size", "8", "--plies", "14"]),
+        "8x8 has more than 100000 openings of 14 plies (--max-openings)",
+    );
+    // 4x4 has 4 first moves and 12 lines of 2 plies (perft 2 = 12).
+    expect_usage_error(
+        reversi().args([
+            "tournament",
+            "--size",
+            "4",
+            "--plies",
+            "2",
+            "--max-openings",
+            "11",
+        ]),
+        "more than 11 openings",
+    );
+    let out = reversi()
+        .args([
+            "tournament",
+            "--size",
+            "4",
+            "--plies",
+            "2",
+            "--max-openings",
+            "12",
+            "-q",
+        ])
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("all 12 openings of 2 plies"));
+}
