@@ -6,6 +6,7 @@ mod harness;
 mod layers;
 mod output_files;
 mod play;
+mod readme;
 mod robust;
 mod study;
 mod tiny;
