@@ -122,7 +122,7 @@ The 8x8 contract:
   (MAX) moves first. TASK 1 minimax, 2 alpha-beta (evaluation: discs of X
   minus discs of O), 3 alpha-beta with positional weights. DEPTH >= 1.
   Writes the game to MOVES and the first step's traverse log to LOG.
-  reversi -t 1 -d 3 -i input1.txt -op output1_moves.txt -ol output1_tlog.txt
+  reversi -t 1 -d 3 -i tests/data/usc/input1.txt -op moves.txt -ol tlog.txt
 
 Errors go to stderr as `error: ...` with exit status 2.
 ";

@@ -101,6 +101,23 @@ fn devices_are_written_in_place_never_replaced() {
     assert_eq!(listing(&dir), ["full", "m.txt", "null"]);
 }
 
+#[test]
+fn dev_stdout_is_written_in_place() {
+    if !Path::new("/dev/stdout").exists() {
+        println!("skipped: no /dev/stdout");
+        return;
+    }
+    let dir = scratch("dev-stdout");
+    // stdout is a pipe to the test: /dev/stdout leads to no path.
+    contract(&dir, 1, "/dev/stdout", "l.txt")
+        .assert()
+        .success()
+        .stdout(golden(1).0)
+        .stderr("");
+    assert_eq!(fs::read_to_string(dir.join("l.txt")).unwrap(), golden(1).1);
+    assert_eq!(listing(&dir), ["l.txt"]);
+}
+
 #[cfg(unix)]
 #[test]
 fn a_fifo_is_written_in_place() {
