@@ -222,7 +222,7 @@ fn one_line(rendered: &str, name: &str) -> String {
             None => line.push_str(text),
         }
     }
-    format!("{}; see `{name} --help`", escape(&line))
+    format!("{line}; see `{name} --help`")
 }
 
 /// `text` with control characters escaped (`\n`, `\u{1b}`), so that a
@@ -307,7 +307,9 @@ pub fn exit(result: Result<()>) -> ExitCode {
             if broken_pipe || e.downcast_ref::<HelpShown>().is_some() {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {e:#}");
+            // One line whatever the message quotes (a file name with a line
+            // break, an escape sequence).
+            eprintln!("error: {}", escape(&format!("{e:#}")));
             if e.downcast_ref::<UsageError>().is_some() {
                 ExitCode::from(2)
             } else {

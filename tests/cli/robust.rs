@@ -382,3 +382,15 @@ fn tournaments_with_too_many_openings_are_refused() {
     assert!(out.status.success(), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("all 12 openings of 2 plies"));
 }
+
+#[test]
+fn file_names_with_line_breaks_stay_on_one_line() {
+    expect_usage_error(
+        reversi().args(["usc-report", "no\nsuch\u{1b}[2Jfile"]),
+        r"cannot read input file no\nsuch\u{1b}[2Jfile",
+    );
+    expect_usage_error(
+        reversi().args(["solve", "--file", "two\nlines"]),
+        r"two\nlines",
+    );
+}
