@@ -459,3 +459,65 @@ fn undo(done: &[(usize, &Planned)], backups: &[Option<PathBuf>]) -> io::Result<(
     }
     result
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::Arc;
+
+    /// A scratch folder with `m.txt` and `l.txt` holding "old".
+    fn folder(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "reversi-output-files-{name}-{}",
+            std::process::id()
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("scratch folder");
+        for f in ["m.txt", "l.txt"] {
+            fs::write(dir.join(f), "old\n").expect("write");
+        }
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .expect("read")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn signals(pending: usize) -> HeldSignals {
+        HeldSignals {
+            pending: Arc::new(AtomicUsize::new(pending)),
+            ids: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_signal_before_the_renames_removes_the_temporary_files() {
+        let dir = folder("signal");
+        let (m, l) = (dir.join("m.txt"), dir.join("l.txt"));
+        let planned = plan(Path::new("/nonexistent"), &[("-op", &m), ("-ol", &l)]).unwrap();
+        let result = replace_all(&planned, &[b"new\n", b"new\n"], &signals(15));
+        assert!(result.is_ok());
+        assert_eq!(names(&dir), ["l.txt", "m.txt"]);
+        assert_eq!(fs::read_to_string(&m).unwrap(), "old\n");
+        assert_eq!(fs::read_to_string(&l).unwrap(), "old\n");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn without_a_signal_both_files_are_replaced_and_nothing_is_left() {
+        let dir = folder("plain");
+        let (m, l) = (dir.join("m.txt"), dir.join("l.txt"));
+        let planned = plan(Path::new("/nonexistent"), &[("-op", &m), ("-ol", &l)]).unwrap();
+        replace_all(&planned, &[b"moves\n", b"log\n"], &signals(0)).unwrap();
+        assert_eq!(names(&dir), ["l.txt", "m.txt"]);
+        assert_eq!(fs::read_to_string(&m).unwrap(), "moves\n");
+        assert_eq!(fs::read_to_string(&l).unwrap(), "log\n");
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
