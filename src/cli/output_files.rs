@@ -441,6 +441,13 @@ fn replace_all(planned: &[Planned], contents: &[&[u8]], signals: &HeldSignals) -
         }
     }
     clean(&[], &backups);
+    // Make the renames durable too (a folder's entries are its content);
+    // where a folder cannot be synced, the files themselves already are.
+    for &(_, p) in &replaced {
+        if let Ok(folder) = File::open(&p.folder) {
+            let _ = folder.sync_all();
+        }
+    }
     Ok(())
 }
 
