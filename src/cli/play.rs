@@ -3,8 +3,8 @@
 //! recorded dialogs are in `tests/data/reversi-play.md`). Each answer is taken exactly
 //! as typed, as the front end takes it (`Yes ` with a trailing space is a
 //! wrong answer); a wrong or unreadable answer (not UTF-8, too long) asks
-//! the question again. End of input ends the game quietly (exit status 0),
-//! as in every interactive mode.
+//! the question again. End of input abandons the game as in every
+//! interactive mode: `end of input: game abandoned` on stderr, exit status 0.
 //!
 //! The dialog: two questions (which player, who moves first), a blank line,
 //! the start board if the person moves first; then per turn `Player N's
@@ -71,6 +71,13 @@ fn draw(board: &Board) -> String {
     s
 }
 
+/// Ends the game at end of input, as every interactive mode does: a note
+/// on stderr, exit status 0 (every prompt of this dialog ends its line).
+fn abandoned() -> Result<()> {
+    eprintln!("end of input: game abandoned");
+    Ok(())
+}
+
 /// The whole dialog over any input and output.
 pub fn dialog(input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
     writeln!(out, "Welcome to Reversi-Tiny!")?;
@@ -81,7 +88,7 @@ pub fn dialog(input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
         |a| a.parse::<u8>().ok().and_then(Color::from_number),
     )?
     else {
-        return Ok(());
+        return abandoned();
     };
     let Some(human_first) = ask(input, out, "Do you want to play first? [Y/n]", |a| match a
         .to_ascii_lowercase()
@@ -92,7 +99,7 @@ pub fn dialog(input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
         _ => None,
     })?
     else {
-        return Ok(());
+        return abandoned();
     };
     let game = Reversi::WIN_LOSS;
     let mut pos = Position {
@@ -121,7 +128,7 @@ pub fn dialog(input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
                 (legal & sq.bit() != 0).then_some(sq)
             })?;
             let Some(sq) = choice else {
-                return Ok(());
+                return abandoned();
             };
             pos.board = pos.board.play_unchecked(human, sq);
             writeln!(out)?;

@@ -265,7 +265,7 @@ fn unreadable_answers_are_asked_again() {
 }
 
 #[test]
-fn end_of_input_ends_every_dialog_quietly() {
+fn end_of_input_abandons_every_dialog_alike() {
     for (args, stdin) in [
         (vec!["play"], ""),
         (vec!["play"], "1\n"),
@@ -281,7 +281,11 @@ fn end_of_input_ends_every_dialog_quietly() {
             .output()
             .expect("run");
         assert!(out.status.success(), "{args:?} {stdin:?}: {out:?}");
-        assert!(out.stderr.is_empty(), "{args:?} {stdin:?}: {out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "end of input: game abandoned\n",
+            "{args:?} {stdin:?}"
+        );
         assert!(out.stdout.ends_with(b"\n"), "{args:?} {stdin:?}: {out:?}");
     }
 }

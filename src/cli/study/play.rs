@@ -1,8 +1,8 @@
 //! `reversi play OPTIONS`: play against the computer on 4x4, 6x6 or 8x8.
 //! (Without options `reversi play` is the Tiny dialog, elsewhere.) A line
 //! that is not a move (unreadable included) is answered and asked again;
-//! end of input ends the game quietly (exit status 0), as in every
-//! interactive mode.
+//! end of input abandons the game as in every interactive mode: the prompt's
+//! line ended, `end of input: game abandoned` on stderr, exit status 0.
 
 use super::{
     algorithm, board_picture, color_name, depth, describe, eval, order, parse, player, size, time,
@@ -162,6 +162,8 @@ pub fn run(args: &[String]) -> Result<()> {
                 let text = match read_answer(&mut input)? {
                     Answer::End => {
                         writeln!(out)?;
+                        out.flush()?;
+                        eprintln!("end of input: game abandoned");
                         return Ok(());
                     }
                     Answer::Unreadable => {
