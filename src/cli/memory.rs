@@ -1,9 +1,12 @@
 //! Keeping big allocations within the machine: the solver's transposition
-//! table is sized against the memory the system says is available, so that
-//! no option aborts the process with a failed allocation.
+//! table is sized against the memory the system says is available, and
+//! trees that are recorded whole (tree pictures, traverse logs) are
+//! counted with a cap before they are searched, so that no option aborts
+//! the process with a failed allocation.
 
 use super::usage;
 use anyhow::Result;
+use reversi::game::Game;
 use std::path::Path;
 
 /// Bytes of one transposition-table entry (as `reversi solve --help` says).
@@ -80,4 +83,50 @@ pub fn table_bits_that_fit(bits: u32, given: bool, quiet: bool) -> Result<u32> {
         );
     }
     Ok(b)
+}
+
+/// The number of states of the whole game tree below `root` (`root`
+/// included) down to `depth` plies, or to the end of the game, if it is at
+/// most `cap`; `None` if it is larger. Stops counting past `cap`, so it is
+/// quick whatever the tree. This is what plain minimax visits, and an upper
+/// bound of what alpha-beta visits.
+pub fn tree_size_within<G: Game>(
+    game: &G,
+    root: &G::State,
+    depth: Option<u32>,
+    cap: u64,
+) -> Option<u64> {
+    fn count<G: Game>(game: &G, s: &G::State, left: Option<u32>, seen: &mut u64, cap: u64) -> bool {
+        *seen += 1;
+        if *seen > cap {
+            return false;
+        }
+        if left == Some(0) {
+            return true;
+        }
+        let below = left.map(|d| d - 1);
+        game.moves(s)
+            .all(|mv| count(game, &game.play(s, mv), below, seen, cap))
+    }
+    let mut seen = 0;
+    count(game, root, depth, &mut seen, cap).then_some(seen)
+}
+
+/// Bytes of one traverse-log line, at most (`a1 2 -Infinity -Infinity
+/// Infinity CUT-OFF` and the line end are 40).
+const LOG_LINE_BYTES: u64 = 48;
+
+/// Log lines accepted where the available memory is unknown (1.5 GB).
+const DEFAULT_LOG_LINES: u64 = 32_000_000;
+
+/// The most traverse-log lines (one per searched node) that fit in half
+/// the available memory: the 8x8 contract holds the first step's log in
+/// memory until both outputs are written.
+pub fn log_line_budget() -> u64 {
+    available_memory().map_or(DEFAULT_LOG_LINES, |a| a / 2 / LOG_LINE_BYTES)
+}
+
+/// The size of `lines` log lines, for messages.
+pub fn log_size(lines: u64) -> String {
+    size(lines.saturating_mul(LOG_LINE_BYTES))
 }

@@ -7,11 +7,15 @@
 //! [`super::output_files`].
 
 use super::input::read_text_capped;
+use super::memory;
 use super::output_files;
 use super::{usage, write_stdout};
 use anyhow::Result;
 use reversi::apps::traced_game::{comparison_report, format_moves, parse_board, play_game, Task};
-use reversi::board::Board;
+use reversi::board::{Board, Color};
+use reversi::eval::DiscDifference;
+use reversi::reversi::no_pass::NoPassReversi;
+use reversi::reversi::Position;
 use std::path::{Path, PathBuf};
 
 /// The parsed command line of the contract.
@@ -106,6 +110,26 @@ pub fn run(args: &[String]) -> Result<()> {
         &args.input,
         &[("-op", args.moves.as_path()), ("-ol", args.log.as_path())],
     )?;
+    // The first step's traverse log is held in memory: a DEPTH whose
+    // first search (at most the full minimax tree) would not fit is
+    // refused before it starts.
+    let root = Position {
+        board,
+        to_move: Color::Black,
+    };
+    let budget = memory::log_line_budget();
+    let game = NoPassReversi {
+        eval: DiscDifference,
+    };
+    if memory::tree_size_within(&game, &root, Some(args.depth), budget).is_none() {
+        return usage(format!(
+            "DEPTH {} is too deep for this board: the first step's traverse log could \
+             have more than {budget} lines ({}, more than the memory this run may \
+             take); use a smaller DEPTH",
+            args.depth,
+            memory::log_size(budget)
+        ));
+    }
     let mut log = args.task.traverse_log();
     let steps = play_game(args.task, args.depth, board, &mut log);
     output_files::write(&outputs, &[format_moves(&steps).as_bytes(), log.as_bytes()])

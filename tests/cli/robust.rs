@@ -398,3 +398,19 @@ fn file_names_with_line_breaks_stay_on_one_line() {
         r"two\nlines",
     );
 }
+
+#[test]
+fn a_traverse_log_larger_than_the_machine_is_refused() {
+    // Minimax to 30 plies from input2: the first step alone would log far
+    // more lines than memory holds.
+    let dir = std::env::temp_dir();
+    expect_usage_error(
+        reversi()
+            .current_dir(&dir)
+            .args(["-t", "1", "-d", "30", "-i"])
+            .arg(crate::harness::data("usc/input2.txt"))
+            .args(["-op", "never-moves-30.txt", "-ol", "never-log-30.txt"]),
+        "DEPTH 30 is too deep for this board",
+    );
+    assert!(!dir.join("never-moves-30.txt").exists());
+}

@@ -291,33 +291,6 @@ fn json_array<T: std::fmt::Display>(xs: impl IntoIterator<Item = T>) -> String {
     format!("[{}]", items.join(","))
 }
 
-/// The number of states of the whole game tree below `root` (`root`
-/// included) down to `depth` plies, or to the end of the game, if it is at
-/// most `cap`; `None` if it is larger. Stops counting past `cap`, so it is
-/// quick whatever the tree. This is what plain minimax visits, and an upper
-/// bound of what alpha-beta visits.
-fn tree_size_within<G: Game>(
-    game: &G,
-    root: &G::State,
-    depth: Option<u32>,
-    cap: u64,
-) -> Option<u64> {
-    fn count<G: Game>(game: &G, s: &G::State, left: Option<u32>, seen: &mut u64, cap: u64) -> bool {
-        *seen += 1;
-        if *seen > cap {
-            return false;
-        }
-        if left == Some(0) {
-            return true;
-        }
-        let below = left.map(|d| d - 1);
-        game.moves(s)
-            .all(|mv| count(game, &game.play(s, mv), below, seen, cap))
-    }
-    let mut seen = 0;
-    count(game, root, depth, &mut seen, cap).then_some(seen)
-}
-
 /// The number of lines of `plies` moves from `root` (shorter where the
 /// game ends first), as [`reversi::apps::study::selfplay::openings`] lists
 /// them, if at most `cap`; `None` if there are more.

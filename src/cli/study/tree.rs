@@ -1,7 +1,8 @@
 //! `reversi tree FLAG PLAYER BOARD`: the tree that the Tiny contract's FLAG
 //! 300 (minimax) or 500 (alpha-beta) searches, as Graphviz DOT on stdout.
 
-use super::{depth, eval, parse, tree_size_within, EvalArg};
+use super::{depth, eval, parse, EvalArg};
+use crate::cli::memory::tree_size_within;
 use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
