@@ -11,8 +11,9 @@
 //!    [`reversi`] (Reversi as a `Game`, and its no-pass variant),
 //!    [`treblecross`] ((n,k)-Ring Treblecross as a `Game` and its exact
 //!    solver), [`record`] (game records: transcripts, GGF, board strings),
-//!    and the utilities [`rng`] and [`hash`] (the crate's fast hasher for
-//!    memo and transposition tables).
+//!    and the utilities [`rng`], [`hash`] (the crate's fast hasher for
+//!    memo and transposition tables) and [`lines`] (reading text a line
+//!    at a time, capped).
 //! 2. Evaluation: [`eval`] (disc difference, positional weights, the named
 //!    heuristics).
 //! 3. Counted searches: [`search`] (minimax and alpha-beta with first-best
@@ -40,6 +41,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod hash;
+pub mod lines;
 pub mod record;
 pub mod reversi;
 pub mod rng;

@@ -42,7 +42,7 @@ pub(super) fn command() -> Command {
 
 /// Runs `reversi analyze ...` (`args[0]` is `analyze`).
 pub fn run(args: &[String]) -> Result<()> {
-    let m = command().bin_name("reversi analyze").get_matches_from(args);
+    let m = super::parse(command(), &args[1..])?;
     let words: Vec<String> = ["game", "more"]
         .iter()
         .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())

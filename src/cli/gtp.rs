@@ -20,7 +20,7 @@ pub(super) fn command() -> Command {
 
 /// Runs `reversi gtp ...` (`args[0]` is `gtp`).
 pub fn run(args: &[String]) -> Result<()> {
-    let m = command().bin_name("reversi gtp").get_matches_from(args);
+    let m = super::parse(command(), &args[1..])?;
     let mut session = GtpSession::new(
         StandardSearch::new(),
         budget_of(&m),

@@ -70,23 +70,16 @@ pub(super) fn budget_of(m: &ArgMatches) -> Budget {
     }
 }
 
+/// The largest record file read (a GGF game is a few KB).
+const RECORD_FILE_CAP: u64 = 1 << 20;
+
 /// Reads a game record given as text or as the name of a file holding it.
 pub(super) fn read_record(text: &str, size: u8) -> Result<GameRecord> {
     let path = std::path::Path::new(text);
     let owned;
     let text = if !text.contains('\n') && text.len() < 4096 && path.is_file() {
-        let bytes = match std::fs::File::open(path).and_then(|f| {
-            use std::io::Read;
-            let mut buf = Vec::new();
-            f.take(1 << 20).read_to_end(&mut buf).map(|_| buf)
-        }) {
-            Ok(b) => b,
-            Err(e) => return usage(format!("{text}: unreadable: {e}")),
-        };
-        owned = match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(_) => return usage(format!("{text}: unreadable: not UTF-8 text")),
-        };
+        owned =
+            super::input::read_text_capped(path, &format!("record file {text}"), RECORD_FILE_CAP)?;
         owned.as_str()
     } else {
         text
@@ -163,7 +156,7 @@ pub(super) fn command() -> Command {
 
 /// Runs `reversi hint ...` (`args[0]` is `hint`).
 pub fn run(args: &[String]) -> Result<()> {
-    let m = command().bin_name("reversi hint").get_matches_from(args);
+    let m = super::parse(command(), &args[1..])?;
     let words: Vec<String> = ["position", "more"]
         .iter()
         .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
@@ -223,32 +216,21 @@ pub fn run(args: &[String]) -> Result<()> {
 /// The longest command line the protocols read (a GGF game of 60 moves
 /// with evaluations and times is under 2 KB); the rest of a longer line is
 /// skipped, so a line without end cannot fill the memory.
-pub(super) const MAX_LINE: u64 = 1 << 20;
+const MAX_LINE: usize = 1 << 20;
 
-/// Reads one line (without its end) into `buf`, at most [`MAX_LINE`]
-/// bytes of it; `false` at the end of the input.
+/// Reads one command line (without its end) into `buf`, at most
+/// [`MAX_LINE`] bytes of it; `false` at the end of the input.
 pub(super) fn read_command(
     input: &mut impl std::io::BufRead,
     buf: &mut Vec<u8>,
 ) -> std::io::Result<bool> {
-    use std::io::{BufRead, Read};
-    buf.clear();
-    let n = input.by_ref().take(MAX_LINE).read_until(b'\n', buf)?;
-    if n == 0 {
-        return Ok(false);
-    }
-    if buf.last() == Some(&b'\n') {
-        buf.pop();
-    } else if n as u64 == MAX_LINE {
-        // Skip the rest of the over-long line.
-        let mut rest = Vec::new();
-        loop {
-            rest.clear();
-            let m = input.by_ref().take(MAX_LINE).read_until(b'\n', &mut rest)?;
-            if m == 0 || rest.last() == Some(&b'\n') {
-                break;
-            }
+    use reversi::lines::{read_line_capped, LineRead};
+    match read_line_capped(input, MAX_LINE, buf)? {
+        LineRead::Line => Ok(true),
+        LineRead::TooLong => {
+            input.skip_until(b'\n')?;
+            Ok(true)
         }
+        LineRead::End => Ok(false),
     }
-    Ok(true)
 }

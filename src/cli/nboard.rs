@@ -22,7 +22,7 @@ pub(super) fn command() -> Command {
 
 /// Runs `reversi nboard ...` (`args[0]` is `nboard`).
 pub fn run(args: &[String]) -> Result<()> {
-    let m = command().bin_name("reversi nboard").get_matches_from(args);
+    let m = super::parse(command(), &args[1..])?;
     let budget = budget_of(&m);
     let (tx, rx) = mpsc::channel::<String>();
     let printer = std::thread::spawn(move || -> io::Result<()> {

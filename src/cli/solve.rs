@@ -7,9 +7,7 @@ use anyhow::Result;
 use clap::{value_parser, ArgGroup, ArgMatches, Command};
 use reversi::board::Square;
 use reversi::engine::solve::RootProgress;
-use reversi::engine::{
-    parse_obf, parse_obf_file, ObfPosition, Position, Scoring, Solution, Solver,
-};
+use reversi::engine::{parse_obf, ObfPosition, Position, Scoring, Solution, Solver};
 use reversi::reversi::Move;
 use std::time::Instant;
 
@@ -138,21 +136,18 @@ fn default_table_bits(empties: u32) -> u32 {
 
 /// Runs `reversi solve ...` (`args[0]` is `solve`).
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&command().get_matches_from(args));
+    let a = Args::from_matches(&super::parse(command(), &args[1..])?);
     let positions: Vec<ObfPosition> = if let Some(line) = &a.obf {
         match parse_obf(line, 1) {
             Ok(p) => vec![p],
             Err(e) => return usage(format!("--obf {e}")),
         }
     } else if let Some(file) = &a.file {
-        let text = match std::fs::read(file) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(t) => t,
-                Err(_) => return usage(format!("{file}: unreadable: not UTF-8 text")),
-            },
+        let text = match std::fs::File::open(file) {
+            Ok(f) => std::io::BufReader::new(f),
             Err(e) => return usage(format!("{file}: unreadable: {e}")),
         };
-        match parse_obf_file(&text) {
+        match reversi::engine::position::read_obf(text) {
             Ok(v) => v,
             Err(e) => return usage(format!("{file} {e}")),
         }
@@ -181,6 +176,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let tt_bits = a
         .tt_bits
         .unwrap_or_else(|| default_table_bits(most_empties));
+    let tt_bits = super::memory::table_bits_that_fit(tt_bits, a.tt_bits.is_some(), a.quiet)?;
     let show_pv = a.pv || a.size.is_some();
     let mut solver = Solver::with_table_bits(scoring, tt_bits);
     for p in &positions {

@@ -10,9 +10,8 @@
 
 use crate::board::{Color, Square};
 use crate::game::{Evaluator, Game, Side, Value, INFINITY};
+use crate::hash::FastHashMap;
 use crate::reversi::{Move, Position, Reversi};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
@@ -64,24 +63,6 @@ pub struct IterativeSearch<E> {
     pub eval: E,
 }
 
-/// A fast hasher for positions (the derived `Hash` writes two words and a few bytes).
-#[derive(Default)]
-struct PosHasher(u64);
-
-impl Hasher for PosHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
 /// What the table remembers of a searched position.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -96,7 +77,7 @@ struct Entry {
     complete: bool,
 }
 
-type Table = HashMap<Position, Entry, BuildHasherDefault<PosHasher>>;
+type Table = FastHashMap<Position, Entry>;
 
 /// What an engine remembers between searches of one game: the best move
 /// and value bounds of searched positions (used with [`MoveOrder::Best`]).
