@@ -4,6 +4,19 @@
 //! a 64-bit word: square (row, col) is bit `row * 8 + col`, so ascending bit
 //! order is reading order. Smaller boards are the 8x8 board with a mask of
 //! valid squares; one move generator serves all sizes.
+//!
+//! Each of the two questions (which squares are legal moves, which discs a
+//! move flips) has several implementations with the same results, named by
+//! what distinguishes them:
+//!
+//! | moves | flips | what it is |
+//! | --- | --- | --- |
+//! | [`moves_reference`] | [`flips_reference`] | the portable reference: plain propagation one square at a time, the simplest to check |
+//! | [`moves_for_size`] | | the reference propagation with as few steps as the board size needs |
+//! | [`moves_scalar`] | [`flips_scalar`] | the fastest portable code: runs doubled after two steps; flips from ray tables |
+//! | [`moves_simd`] | [`flips_simd`] | AVX2 vectors (four directions per instruction) where the build targets AVX2, else the scalar code |
+//!
+//! The tests check every variant against the reference on random boards.
 
 /// Squares of column a.
 pub const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -23,18 +36,21 @@ pub const fn valid_mask(n: u8) -> u64 {
 }
 
 /// The legal moves of the player owning `p` against `o`: every empty valid
-/// square from which some line of opponent discs ends in one of `p`.
+/// square from which some line of opponent discs ends in one of `p`. The
+/// portable reference (propagation one square at a time, six steps per
+/// direction); [`moves_scalar`] gives the same squares faster.
 #[inline]
 #[must_use]
-pub fn moves(p: u64, o: u64, valid: u64) -> u64 {
+pub fn moves_reference(p: u64, o: u64, valid: u64) -> u64 {
     moves_steps::<6>(p, o, valid)
 }
 
-/// [`moves`] for a board of side `n`: a line holds at most `n - 2`
-/// opponent discs, so smaller boards need fewer propagation steps.
+/// [`moves_reference`] specialised to a board of side `n` (4, 6 or 8, the
+/// mask taken from [`valid_mask`]): a line holds at most `n - 2` opponent
+/// discs, so smaller boards need fewer propagation steps.
 #[inline]
 #[must_use]
-pub fn moves_on(p: u64, o: u64, n: u8) -> u64 {
+pub fn moves_for_size(p: u64, o: u64, n: u8) -> u64 {
     let valid = valid_mask(n);
     match n {
         4 => moves_steps::<2>(p, o, valid),
@@ -65,11 +81,11 @@ fn moves_steps<const STEPS: usize>(p: u64, o: u64, valid: u64) -> u64 {
 
 /// The opponent discs that flip when the player owning `p` places a disc on
 /// square `sq` (empty result: the move is illegal), by propagating runs of
-/// opponent discs from the square: the plain reference for [`line_flips`]
-/// and [`flips_vec`], which the board and the engine use.
+/// opponent discs from the square: the portable reference for
+/// [`flips_scalar`] and [`flips_simd`], which the board and the engine use.
 #[inline]
 #[must_use]
-pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
+pub fn flips_reference(p: u64, o: u64, sq: u8) -> u64 {
     flips_steps::<6>(p, o, sq)
 }
 
@@ -95,13 +111,13 @@ fn flips_steps<const STEPS: usize>(p: u64, o: u64, sq: u8) -> u64 {
     result
 }
 
-/// The same squares as [`moves`], with fewer operations: the file masks are
-/// applied once to the opponent's discs instead of after every shift, and
-/// each direction extends runs of opponent discs two squares at a time after
-/// the first two steps.
+/// The same squares as [`moves_reference`], with fewer operations (the
+/// fastest portable move generator): the file masks are applied once to the
+/// opponent's discs instead of after every shift, and each direction extends
+/// runs of opponent discs two squares at a time after the first two steps.
 #[inline]
 #[must_use]
-pub fn moves_fast(p: u64, o: u64, valid: u64) -> u64 {
+pub fn moves_scalar(p: u64, o: u64, valid: u64) -> u64 {
     #[inline(always)]
     fn up(p: u64, m: u64, s: u32) -> u64 {
         let mut t = m & (p << s);
@@ -182,9 +198,9 @@ mod tests {
         // d4, e5 white; e4, d5 black; black to move has d3, c4, f5, e6.
         let black = (1 << 28) | (1 << 35);
         let white = (1 << 27) | (1 << 36);
-        let m = moves(black, white, !0);
+        let m = moves_reference(black, white, !0);
         assert_eq!(Bits(m).collect::<Vec<_>>(), vec![19, 26, 37, 44]);
-        assert_eq!(flips(black, white, 19), 1 << 27);
+        assert_eq!(flips_reference(black, white, 19), 1 << 27);
     }
 }
 
@@ -227,14 +243,15 @@ const fn build_rays() -> [[u64; 8]; 64] {
     rays
 }
 
-/// The same discs as [`flips`], computed without walking the board: for each
+/// The same discs as [`flips_reference`] (the fastest portable flip
+/// generator), computed without walking the board: for each
 /// direction the first square of the ray that is not an opponent disc is
 /// isolated with a bit trick, and the discs before it flip if it is one of
 /// the player's. Squares off a smaller board are neither player's, so they
 /// end lines as empty squares do. `sq` must be empty.
 #[inline]
 #[must_use]
-pub fn line_flips(p: u64, o: u64, sq: u8) -> u64 {
+pub fn flips_scalar(p: u64, o: u64, sq: u8) -> u64 {
     let rays = &RAYS[sq as usize];
     let mut result = 0;
     // Toward higher bits: the stopper is the lowest non-opponent square.
@@ -264,11 +281,11 @@ pub fn line_flips(p: u64, o: u64, sq: u8) -> u64 {
 }
 
 #[cfg(test)]
-mod line_flips_tests {
+mod scalar_tests {
     use super::*;
 
     #[test]
-    fn line_flips_agrees_with_flips_on_random_boards() {
+    fn scalar_code_agrees_with_the_reference_on_random_boards() {
         let mut s = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15);
         for n in [4u8, 6, 8] {
             let valid = valid_mask(n);
@@ -278,14 +295,14 @@ mod line_flips_tests {
                 let (p, o) = (a & s.next_u64(), b | (a & !(a & s.next_u64())));
                 let o = o & !p;
                 assert_eq!(
-                    moves_fast(p, o, valid),
-                    moves(p, o, valid),
+                    moves_scalar(p, o, valid),
+                    moves_reference(p, o, valid),
                     "p {p:x} o {o:x}"
                 );
                 for sq in Bits(valid & !(p | o)) {
                     assert_eq!(
-                        line_flips(p, o, sq),
-                        flips(p, o, sq),
+                        flips_scalar(p, o, sq),
+                        flips_reference(p, o, sq),
                         "p {p:x} o {o:x} sq {sq}"
                     );
                 }
@@ -303,14 +320,14 @@ struct VectorRays([[u64; 8]; 64]);
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 static VECTOR_RAYS: VectorRays = VectorRays(RAYS);
 
-/// [`moves_fast`] with AVX2: the four shift amounts (1, 8, 9, 7) sit in the
+/// [`moves_scalar`] with AVX2: the four shift amounts (1, 8, 9, 7) sit in the
 /// four lanes of a vector, so each propagation step serves four directions
 /// toward higher bits, and a second vector serves the four toward lower
 /// bits. Compiled when the build targets AVX2 (the project's default);
-/// otherwise it is [`moves_fast`].
+/// otherwise it is [`moves_scalar`].
 #[inline]
 #[must_use]
-pub fn moves_vec(p: u64, o: u64, valid: u64) -> u64 {
+pub fn moves_simd(p: u64, o: u64, valid: u64) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     {
         use std::arch::x86_64::{
@@ -350,18 +367,18 @@ pub fn moves_vec(p: u64, o: u64, valid: u64) -> u64 {
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     {
-        moves_fast(p, o, valid)
+        moves_scalar(p, o, valid)
     }
 }
 
-/// [`line_flips`] with AVX2: the four rays toward higher bits in one vector
+/// [`flips_scalar`] with AVX2: the four rays toward higher bits in one vector
 /// (the first non-opponent square isolated by `x & -x`), the four toward
 /// lower bits in another (the highest non-opponent square found by smearing
 /// it down; the ray squares above the smear are the candidates). Same
-/// contract as [`line_flips`]; without AVX2 it is [`line_flips`].
+/// contract as [`flips_scalar`]; without AVX2 it is [`flips_scalar`].
 #[inline]
 #[must_use]
-pub fn flips_vec(p: u64, o: u64, sq: u8) -> u64 {
+pub fn flips_simd(p: u64, o: u64, sq: u8) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     {
         use std::arch::x86_64::{
@@ -406,7 +423,7 @@ pub fn flips_vec(p: u64, o: u64, sq: u8) -> u64 {
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     {
-        line_flips(p, o, sq)
+        flips_scalar(p, o, sq)
     }
 }
 
@@ -431,14 +448,14 @@ mod vector_tests {
                 let p = fill & s.next_u64();
                 let o = fill & !p;
                 assert_eq!(
-                    moves_vec(p, o, valid),
-                    moves(p, o, valid),
+                    moves_simd(p, o, valid),
+                    moves_reference(p, o, valid),
                     "p {p:x} o {o:x}"
                 );
                 for sq in Bits(valid & !(p | o)) {
                     assert_eq!(
-                        flips_vec(p, o, sq),
-                        flips(p, o, sq),
+                        flips_simd(p, o, sq),
+                        flips_reference(p, o, sq),
                         "p {p:x} o {o:x} sq {sq}"
                     );
                 }
@@ -620,8 +637,16 @@ mod last_flip_tests {
                 let p = s.next_u64() & valid & !(1u64 << sq);
                 let o = valid & !p & !(1u64 << sq);
                 let (mine, theirs) = LastFlips::new(valid).counts(p, sq);
-                assert_eq!(mine, flips(p, o, sq).count_ones(), "p {p:x} sq {sq}");
-                assert_eq!(theirs, flips(o, p, sq).count_ones(), "p {p:x} sq {sq}");
+                assert_eq!(
+                    mine,
+                    flips_reference(p, o, sq).count_ones(),
+                    "p {p:x} sq {sq}"
+                );
+                assert_eq!(
+                    theirs,
+                    flips_reference(o, p, sq).count_ones(),
+                    "p {p:x} sq {sq}"
+                );
             }
         }
     }

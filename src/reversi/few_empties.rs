@@ -4,7 +4,7 @@
 //! for [`Reversi`](super::Reversi).
 
 use super::{Position, Utility};
-use crate::board::bits::{flips_vec, moves_vec, Bits, LastFlips};
+use crate::board::bits::{flips_simd, moves_simd, Bits, LastFlips};
 use crate::board::Color;
 use crate::game::{Value, INFINITY};
 
@@ -91,9 +91,9 @@ impl FewEmpties {
         child: fn(FewEmpties, u64, u64, u64) -> Counted,
         same: fn(FewEmpties, u64, u64, u64) -> Counted,
     ) -> Counted {
-        let moves = moves_vec(p, o, self.valid);
+        let moves = moves_simd(p, o, self.valid);
         if moves == 0 {
-            if moves_vec(o, p, self.valid) == 0 {
+            if moves_simd(o, p, self.valid) == 0 {
                 return (self.end(p, o), 1);
             }
             // A forced pass: one more state, then the opponent's subtree.
@@ -102,7 +102,7 @@ impl FewEmpties {
         }
         let (mut best, mut nodes) = (-INFINITY, 1);
         for sq in Bits(moves) {
-            let f = flips_vec(p, o, sq);
+            let f = flips_simd(p, o, sq);
             let bit = 1u64 << sq;
             let (v, n) = child(self, o & !f, p | f | bit, empty & !bit);
             best = best.max(-v);
@@ -116,9 +116,9 @@ impl FewEmpties {
     fn two(self, p: u64, o: u64, empty: u64) -> Counted {
         let a = empty.trailing_zeros() as u8;
         let b = (empty & (empty - 1)).trailing_zeros() as u8;
-        let (fa, fb) = (flips_vec(p, o, a), flips_vec(p, o, b));
+        let (fa, fb) = (flips_simd(p, o, a), flips_simd(p, o, b));
         if fa | fb == 0 {
-            if flips_vec(o, p, a) | flips_vec(o, p, b) == 0 {
+            if flips_simd(o, p, a) | flips_simd(o, p, b) == 0 {
                 return (self.end(p, o), 1);
             }
             let (v, n) = self.two(o, p, empty);
