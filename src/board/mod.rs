@@ -180,7 +180,7 @@ impl Board {
         if self.empty() & sq.bit() == 0 {
             return 0;
         }
-        bits::flips_simd(self.discs(color), self.discs(color.other()), sq.0)
+        bits::flips_scalar(self.discs(color), self.discs(color.other()), sq.0)
     }
 
     /// The board after `color` plays a legal move on `sq`. The move is not

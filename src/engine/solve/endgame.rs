@@ -5,8 +5,8 @@
 //! search.
 
 use super::order::MoveList;
-use super::{bounds, EndgameSolver, INF, NO_MOVE};
-use crate::board::bits::{self, moves_simd};
+use super::{bounds, EndgameSolver, SolverKernel, INF, NO_MOVE};
+use crate::board::bits;
 use std::ops::ControlFlow;
 
 /// At most this many empties: parity ordering, no move generation, no table.
@@ -23,28 +23,48 @@ const STABILITY_ALPHA: i32 = 0;
 impl EndgameSolver {
     /// The exact score if it lies within (alpha, beta); otherwise a bound
     /// on the same side (fail-soft). `n` is the number of empties.
-    #[inline]
-    pub(super) fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+    /// `k` is the kernel the search runs with.
+    #[inline(always)]
+    pub(super) fn search<K: SolverKernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> i32 {
         if n <= SHALLOW {
             if n == 0 {
                 self.nodes += 1;
                 return self.final_score(p, o);
             }
-            self.shallow(p, o, alpha, beta, n, false)
+            k.shallow(self, p, o, alpha, beta, n, false)
         } else {
-            self.deep(p, o, alpha, beta, n)
+            k.deep(self, p, o, alpha, beta, n)
         }
     }
 
-    /// A node with more than [`SHALLOW`] empties.
-    fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+    /// A node with more than [`SHALLOW`] empties (entered through
+    /// [`SolverKernel::deep`], which compiles it with the kernel's CPU
+    /// features).
+    #[inline(always)]
+    pub(super) fn deep<K: SolverKernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        n: u32,
+    ) -> i32 {
         self.nodes += 1;
-        let moves = moves_simd(p, o, self.valid);
+        let moves = k.moves(p, o, self.valid);
         if moves == 0 {
-            if moves_simd(o, p, self.valid) == 0 {
+            if k.moves(o, p, self.valid) == 0 {
                 return self.final_score(p, o);
             }
-            return -self.deep(o, p, -beta, -alpha, n);
+            return -k.deep(self, o, p, -beta, -alpha, n);
         }
         if n >= STABILITY_MIN && alpha >= STABILITY_ALPHA {
             // The opponent's stable discs bound our final score.
@@ -67,13 +87,13 @@ impl EndgameSolver {
             }
         }
         let mut list = MoveList::new();
-        self.order_inner(p, o, moves, hash, n, &mut list);
+        self.order_inner(k, p, o, moves, hash, n, &mut list);
         if n > ETC_MIN {
             if let Some(v) = self.transposition_cutoff(p, o, &list, beta) {
                 return v;
             }
         }
-        let (best, best_sq) = self.search_moves(p, o, &mut list, alpha, beta, n);
+        let (best, best_sq) = self.search_moves(k, p, o, &mut list, alpha, beta, n);
         if use_table {
             let (lo, up) = bounds(best, alpha, beta);
             self.table.store(p, o, n, lo, up, best_sq);
@@ -84,7 +104,7 @@ impl EndgameSolver {
     /// Narrows `(alpha, beta)` by the table's bounds on the position:
     /// breaks with the score when they decide the node, else continues with
     /// the stored best move ([`NO_MOVE`] if none).
-    #[inline]
+    #[inline(always)]
     fn probe_window(
         &self,
         p: u64,
@@ -110,7 +130,7 @@ impl EndgameSolver {
     /// Enhanced transposition cutoff: a child already known to refute the
     /// opponent (its stored upper bound at most `-beta`) ends the search
     /// here with that score.
-    #[inline]
+    #[inline(always)]
     fn transposition_cutoff(&self, p: u64, o: u64, list: &MoveList, beta: i32) -> Option<i32> {
         for i in 0..list.len {
             let (sq, f) = (list.sq[i], list.flips[i]);
@@ -127,9 +147,11 @@ impl EndgameSolver {
     /// Searches the moves of `list` in order, the first with the window
     /// `(alpha, beta)`, the others with a null window first: the best score
     /// (fail-soft) and its square ([`NO_MOVE`] if no move beat `-INF`).
-    #[inline]
-    fn search_moves(
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves<K: SolverKernel>(
         &mut self,
+        k: K,
         p: u64,
         o: u64,
         list: &mut MoveList,
@@ -143,11 +165,11 @@ impl EndgameSolver {
             let (sq, f) = list.pick(i);
             let (np, no) = (o & !f, p | f | (1u64 << sq));
             let v = if i == 0 {
-                -self.search(np, no, -beta, -alpha, n - 1)
+                -self.search(k, np, no, -beta, -alpha, n - 1)
             } else {
-                let v = -self.search(np, no, -alpha - 1, -alpha, n - 1);
+                let v = -self.search(k, np, no, -alpha - 1, -alpha, n - 1);
                 if v > alpha && v < beta {
-                    -self.search(np, no, -beta, -alpha, n - 1)
+                    -self.search(k, np, no, -beta, -alpha, n - 1)
                 } else {
                     v
                 }

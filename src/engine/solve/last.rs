@@ -3,12 +3,12 @@
 //! squares of quadrants with an odd number of empties first (parity); the
 //! last empty square is a special case.
 
-use super::{EndgameSolver, INF};
-use crate::board::bits::{flips_simd, Bits};
+use super::{EndgameSolver, SolverKernel, INF};
+use crate::board::bits::Bits;
 
 impl EndgameSolver {
     /// The squares of the quadrants with an odd number of empties.
-    #[inline]
+    #[inline(always)]
     fn odd_squares(&self, empties: u64) -> u64 {
         let mut m = 0;
         for q in self.quadrants {
@@ -20,9 +20,14 @@ impl EndgameSolver {
     }
 
     /// The last few empties (`1 <= n <= SHALLOW`), odd quadrants first.
-    /// `passed` is set when the opponent just passed.
-    pub(super) fn shallow(
+    /// `passed` is set when the opponent just passed. Entered through
+    /// [`SolverKernel::shallow`], which compiles it with the kernel's CPU
+    /// features.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn shallow<K: SolverKernel>(
         &mut self,
+        k: K,
         p: u64,
         o: u64,
         mut alpha: i32,
@@ -31,7 +36,7 @@ impl EndgameSolver {
         passed: bool,
     ) -> i32 {
         if n == 1 {
-            return self.last1(p, o);
+            return self.last1(k, p, o);
         }
         self.nodes += 1;
         let empties = self.valid & !(p | o);
@@ -39,11 +44,12 @@ impl EndgameSolver {
         let mut best = -INF;
         for group in [empties & odd, empties & !odd] {
             for sq in Bits(group) {
-                let f = flips_simd(p, o, sq);
+                let f = k.flips(p, o, sq);
                 if f == 0 {
                     continue;
                 }
-                let v = -self.shallow(o & !f, p | f | (1u64 << sq), -beta, -alpha, n - 1, false);
+                let (np, no) = (o & !f, p | f | (1u64 << sq));
+                let v = -k.shallow(self, np, no, -beta, -alpha, n - 1, false);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -59,22 +65,22 @@ impl EndgameSolver {
             if passed {
                 return self.final_score(p, o);
             }
-            return -self.shallow(o, p, -beta, -alpha, n, true);
+            return -k.shallow(self, o, p, -beta, -alpha, n, true);
         }
         best
     }
 
     /// One empty square: play it if the mover can, else the opponent.
-    #[inline]
-    fn last1(&mut self, p: u64, o: u64) -> i32 {
+    #[inline(always)]
+    fn last1<K: SolverKernel>(&mut self, k: K, p: u64, o: u64) -> i32 {
         self.nodes += 1;
         let sq = (self.valid & !(p | o)).trailing_zeros() as u8;
-        let f = flips_simd(p, o, sq);
+        let f = k.flips(p, o, sq);
         if f != 0 {
             let k = f.count_ones() as i32;
             return p.count_ones() as i32 + 2 * k + 1 - o.count_ones() as i32;
         }
-        let f = flips_simd(o, p, sq);
+        let f = k.flips(o, p, sq);
         if f != 0 {
             self.nodes += 1;
             let k = f.count_ones() as i32;

@@ -28,9 +28,10 @@ mod root;
 
 use super::position::RelativePosition;
 use super::tt::Table;
-use crate::board::bits::Bits;
+use crate::board::bits::{kernel_entries, Bits};
 use crate::board::Square;
 use crate::reversi::Move;
+use order::MoveList;
 use std::sync::Arc;
 
 pub use root::{ProofStep, SolveEvent, SolveOptions, SolveReport, WindowKind};
@@ -69,6 +70,26 @@ pub struct RootProgress {
     pub best: (Square, i32),
     /// Positions visited so far.
     pub nodes: u64,
+}
+
+kernel_entries! {
+    /// The solver's recursive and hot functions, compiled once per kernel
+    /// with its CPU features (see [`crate::board::bits::Kernel`]).
+    trait SolverKernel {
+        fn deep(s: &mut EndgameSolver, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 =
+            |k| s.deep(k, p, o, alpha, beta, n);
+        fn shallow(
+            s: &mut EndgameSolver,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            n: u32,
+            passed: bool,
+        ) -> i32 = |k| s.shallow(k, p, o, alpha, beta, n, passed);
+        fn order(s: &EndgameSolver, p: u64, o: u64, moves: u64, hash: u8, list: &mut MoveList) -> () =
+            |k| s.order(k, p, o, moves, hash, list);
+    }
 }
 
 /// Larger than any score.

@@ -4,8 +4,8 @@
 //! are ranked instead by an estimate, a shallow alpha-beta search of each
 //! child with the `strong` heuristic evaluation.
 
-use super::{EndgameSolver, NO_MOVE};
-use crate::board::bits::{self, flips_simd, moves_simd, Bits};
+use super::{EndgameSolver, SolverKernel, NO_MOVE};
+use crate::board::bits::{self, Bits};
 use crate::board::Color;
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::engine::position::RelativePosition;
@@ -39,11 +39,15 @@ impl EndgameSolver {
     /// search order: by [`EndgameSolver::order`], then, with at least
     /// [`ROOT_ESTIMATE_MIN`] empties, by [`estimate`] (ties keep their
     /// order).
-    pub(super) fn root_order(&self, pos: &RelativePosition) -> Vec<(u8, u64)> {
+    pub(super) fn root_order<K: SolverKernel>(
+        &self,
+        k: K,
+        pos: &RelativePosition,
+    ) -> Vec<(u8, u64)> {
         let (p, o) = (pos.player, pos.opponent);
         let hash = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
         let mut list = MoveList::new();
-        self.order(p, o, pos.moves(), hash, &mut list);
+        k.order(self, p, o, pos.moves(), hash, &mut list);
         let mut ordered: Vec<(u8, u64)> = (0..list.len).map(|i| list.pick(i)).collect();
         if pos.empties().count_ones() >= ROOT_ESTIMATE_MIN {
             sort_by_estimate(pos, &mut ordered);
@@ -55,8 +59,11 @@ impl EndgameSolver {
     /// [`EndgameSolver::order`], then, on 8x8 with at least
     /// [`INNER_ESTIMATE_MIN`] empties, by [`estimate`] after the hash move.
     /// The one- and the multi-thread searches (`deep`, `split`) order alike.
-    pub(super) fn order_inner(
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn order_inner<K: SolverKernel>(
         &self,
+        k: K,
         p: u64,
         o: u64,
         moves: u64,
@@ -64,7 +71,7 @@ impl EndgameSolver {
         n: u32,
         list: &mut MoveList,
     ) {
-        self.order(p, o, moves, hash, list);
+        k.order(self, p, o, moves, hash, list);
         if n >= INNER_ESTIMATE_MIN && self.valid == !0 {
             estimate_keys(p, o, self.valid, list, hash);
         }
@@ -72,15 +79,26 @@ impl EndgameSolver {
 
     /// Orders `moves` for a node: the hash move first, then fewest replies
     /// for the opponent (corners counting four times), own corners early.
-    pub(super) fn order(&self, p: u64, o: u64, moves: u64, hash: u8, list: &mut MoveList) {
+    /// Entered through [`SolverKernel::order`], which compiles it with the
+    /// kernel's CPU features.
+    #[inline(always)]
+    pub(super) fn order<K: SolverKernel>(
+        &self,
+        k: K,
+        p: u64,
+        o: u64,
+        moves: u64,
+        hash: u8,
+        list: &mut MoveList,
+    ) {
         list.len = 0;
         for sq in Bits(moves) {
-            let f = flips_simd(p, o, sq);
+            let f = k.flips(p, o, sq);
             let key = if sq == hash {
                 -1000
             } else {
                 let (np, no) = (o & !f, p | f | (1u64 << sq));
-                let replies = moves_simd(np, no, self.valid);
+                let replies = k.moves(np, no, self.valid);
                 let mut k = 16 * replies.count_ones() as i32
                     + CORNER_REPLY_WEIGHT * (replies & self.corners).count_ones() as i32;
                 if (1u64 << sq) & self.corners != 0 {

@@ -5,8 +5,7 @@
 //! thread has its own solver, all share one lock-free table.
 
 use super::order::MoveList;
-use super::{bounds, EndgameSolver, RootProgress, NO_MOVE};
-use crate::board::bits::moves_simd;
+use super::{bounds, EndgameSolver, RootProgress, SolverKernel, NO_MOVE};
 use crate::board::Square;
 use crate::engine::position::RelativePosition;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -47,8 +46,9 @@ impl EndgameSolver {
     /// of which split: the eldest child first (split in turn), then the
     /// younger ones shared among the threads (young brothers wait).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn split(
+    pub(super) fn split<K: SolverKernel>(
         &mut self,
+        k: K,
         p: u64,
         o: u64,
         alpha: i32,
@@ -57,18 +57,18 @@ impl EndgameSolver {
         threads: usize,
         depth: u32,
     ) -> i32 {
-        let moves = moves_simd(p, o, self.valid);
+        let moves = k.moves(p, o, self.valid);
         if depth == 0 || n < SPLIT_MIN || moves.count_ones() < 2 {
-            return self.search(p, o, alpha, beta, n);
+            return self.search(k, p, o, alpha, beta, n);
         }
         self.nodes += 1;
         let hash = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
         let mut list = MoveList::new();
-        self.order_inner(p, o, moves, hash, n, &mut list);
+        self.order_inner(k, p, o, moves, hash, n, &mut list);
         let ordered: Vec<(u8, u64)> = (0..list.len).map(|i| list.pick(i)).collect();
         let (sq, f) = ordered[0];
         let (np, no) = (o & !f, p | f | (1u64 << sq));
-        let v0 = -self.split(np, no, -beta, -alpha, n - 1, threads, depth - 1);
+        let v0 = -self.split(k, np, no, -beta, -alpha, n - 1, threads, depth - 1);
         let best = if v0 >= beta {
             (Square(sq), v0)
         } else {
@@ -78,7 +78,15 @@ impl EndgameSolver {
                 valid: self.valid,
             };
             let window = (alpha, beta);
-            self.parallel_siblings(&pos, &ordered[1..], window, (Square(sq), v0), threads, None)
+            self.parallel_siblings(
+                k,
+                &pos,
+                &ordered[1..],
+                window,
+                (Square(sq), v0),
+                threads,
+                None,
+            )
         };
         let (lo, up) = bounds(best.1, alpha, beta);
         self.table.store(p, o, n, lo, up, best.0 .0);
@@ -88,8 +96,10 @@ impl EndgameSolver {
     /// The younger moves `rest` of `pos` shared among `threads` threads
     /// (each with its own solver, all on one table);
     /// `best` is the eldest move's result. Returns the best move and score.
-    pub(super) fn parallel_siblings(
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn parallel_siblings<K: SolverKernel>(
         &mut self,
+        k: K,
         pos: &RelativePosition,
         rest: &[(u8, u64)],
         (alpha, beta): (i32, i32),
@@ -125,7 +135,7 @@ impl EndgameSolver {
         std::thread::scope(|scope| {
             for w in std::iter::once(&mut *self).chain(helpers.iter_mut().take(threads - 1)) {
                 let siblings = &siblings;
-                scope.spawn(move || w.take_siblings(siblings));
+                scope.spawn(move || w.take_siblings(k, siblings));
             }
         });
         let s = siblings.shared.into_inner().expect("no worker panics");
@@ -137,7 +147,7 @@ impl EndgameSolver {
     /// One thread's share of `siblings`: takes the next move until none is
     /// left or the node is refuted, searching each with a null window around
     /// the shared alpha first, and records the results.
-    fn take_siblings(&mut self, siblings: &Siblings<'_, '_>) {
+    fn take_siblings<K: SolverKernel>(&mut self, k: K, siblings: &Siblings<'_, '_>) {
         let Siblings {
             p,
             o,
@@ -158,9 +168,9 @@ impl EndgameSolver {
             };
             let before = self.nodes;
             let (np, no) = (o & !f, p | f | (1u64 << sq));
-            let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1);
+            let mut v = -self.search(k, np, no, -alpha - 1, -alpha, n - 1);
             if v > alpha && v < beta {
-                v = -self.search(np, no, -beta, -alpha, n - 1);
+                v = -self.search(k, np, no, -beta, -alpha, n - 1);
             }
             let mut s = siblings.shared.lock().expect("no worker panics");
             s.nodes += self.nodes - before;

@@ -5,8 +5,9 @@
 
 use super::order::MoveList;
 use super::parallel::SPLIT_DEPTH;
+use super::SolverKernel;
 use super::{EndgameSolver, RootProgress, Solution, INF, NO_MOVE};
-use crate::board::bits::moves_simd;
+use crate::board::bits::with_best_kernel;
 use crate::board::Square;
 use crate::engine::position::RelativePosition;
 use crate::reversi::Move;
@@ -208,23 +209,35 @@ impl EndgameSolver {
         threads: usize,
         progress: &mut (dyn FnMut(RootProgress) + Send),
     ) -> Solution {
+        with_best_kernel!(|k| self.solve_window_in(k, pos, (alpha, beta), threads, progress))
+    }
+
+    /// [`EndgameSolver::solve_window`] with the kernel `k`.
+    pub(super) fn solve_window_in<K: SolverKernel>(
+        &mut self,
+        k: K,
+        pos: &RelativePosition,
+        (alpha, beta): (i32, i32),
+        threads: usize,
+        progress: &mut (dyn FnMut(RootProgress) + Send),
+    ) -> Solution {
         self.setup(pos.valid);
         let (p, o) = (pos.player, pos.opponent);
         let n = pos.empties().count_ones();
         self.nodes = 1;
         if pos.moves() == 0 {
-            return self.root_without_moves(pos, alpha, beta);
+            return self.root_without_moves(k, pos, alpha, beta);
         }
-        let ordered = self.root_order(pos);
+        let ordered = self.root_order(k, pos);
         let total = ordered.len();
         // The first (eldest) move alone, with the full window (its own
         // eldest children first, the younger ones in parallel).
         let (sq, f) = ordered[0];
         let (np, no) = (o & !f, p | f | (1u64 << sq));
         let v0 = if threads <= 1 {
-            -self.search(np, no, -beta, -alpha, n - 1)
+            -self.search(k, np, no, -beta, -alpha, n - 1)
         } else {
-            -self.split(np, no, -beta, -alpha, n - 1, threads, SPLIT_DEPTH)
+            -self.split(k, np, no, -beta, -alpha, n - 1, threads, SPLIT_DEPTH)
         };
         let mut best = (Square(sq), v0);
         progress(RootProgress {
@@ -235,11 +248,18 @@ impl EndgameSolver {
             nodes: self.nodes,
         });
         if threads <= 1 || total <= 2 || v0 >= beta {
-            best = self.root_siblings(pos, &ordered, (alpha, beta), best, progress);
+            best = self.root_siblings(k, pos, &ordered, (alpha, beta), best, progress);
         } else {
             let window = (alpha, beta);
-            best =
-                self.parallel_siblings(pos, &ordered[1..], window, best, threads, Some(progress));
+            best = self.parallel_siblings(
+                k,
+                pos,
+                &ordered[1..],
+                window,
+                best,
+                threads,
+                Some(progress),
+            );
         }
         Solution {
             best: Some(Move::Place(best.0)),
@@ -250,7 +270,13 @@ impl EndgameSolver {
 
     /// The root when the side to move has no move: the final score, or the
     /// opponent's search after a forced pass.
-    fn root_without_moves(&mut self, pos: &RelativePosition, alpha: i32, beta: i32) -> Solution {
+    fn root_without_moves<K: SolverKernel>(
+        &mut self,
+        k: K,
+        pos: &RelativePosition,
+        alpha: i32,
+        beta: i32,
+    ) -> Solution {
         let (p, o) = (pos.player, pos.opponent);
         if pos.pass().moves() == 0 {
             return Solution {
@@ -259,7 +285,7 @@ impl EndgameSolver {
                 nodes: 1,
             };
         }
-        let score = -self.search(o, p, -beta, -alpha, pos.empties().count_ones());
+        let score = -self.search(k, o, p, -beta, -alpha, pos.empties().count_ones());
         Solution {
             best: Some(Move::Pass),
             score,
@@ -270,8 +296,9 @@ impl EndgameSolver {
     /// The root moves after the first (`ordered[1..]`), one by one with
     /// null windows; `best` is the first move's result. Returns the best
     /// move and score.
-    fn root_siblings(
+    fn root_siblings<K: SolverKernel>(
         &mut self,
+        k: K,
         pos: &RelativePosition,
         ordered: &[(u8, u64)],
         (alpha, beta): (i32, i32),
@@ -285,9 +312,9 @@ impl EndgameSolver {
                 break;
             }
             let (np, no) = (o & !f, p | f | (1u64 << sq));
-            let mut v = -self.search(np, no, -alpha - 1, -alpha, n - 1);
+            let mut v = -self.search(k, np, no, -alpha - 1, -alpha, n - 1);
             if v > alpha && v < beta {
-                v = -self.search(np, no, -beta, -alpha, n - 1);
+                v = -self.search(k, np, no, -beta, -alpha, n - 1);
             }
             if v > best.1 {
                 best = (Square(sq), v);
@@ -310,13 +337,23 @@ impl EndgameSolver {
     /// the window `(score - 1, score + 1)`; passes included, until the game
     /// ends. Keeps the table, so it is cheap right after the solve.
     pub fn principal_line(&mut self, pos: &RelativePosition, score: i32) -> Vec<Move> {
+        with_best_kernel!(|k| self.principal_line_in(k, pos, score))
+    }
+
+    /// [`EndgameSolver::principal_line`] with the kernel `k`.
+    fn principal_line_in<K: SolverKernel>(
+        &mut self,
+        k: K,
+        pos: &RelativePosition,
+        score: i32,
+    ) -> Vec<Move> {
         self.setup(pos.valid);
         let mut line = Vec::new();
         let (mut p, mut o, mut score) = (pos.player, pos.opponent, score);
         loop {
-            let moves = moves_simd(p, o, self.valid);
+            let moves = k.moves(p, o, self.valid);
             if moves == 0 {
-                if moves_simd(o, p, self.valid) == 0 {
+                if k.moves(o, p, self.valid) == 0 {
                     return line;
                 }
                 line.push(Move::Pass);
@@ -326,12 +363,12 @@ impl EndgameSolver {
             let n = (self.valid & !(p | o)).count_ones();
             let hash = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
             let mut list = MoveList::new();
-            self.order(p, o, moves, hash, &mut list);
+            k.order(self, p, o, moves, hash, &mut list);
             let mut found = None;
             for i in 0..list.len {
                 let (sq, f) = list.pick(i);
                 let (np, no) = (o & !f, p | f | (1u64 << sq));
-                if -self.search(np, no, -score - 1, -score + 1, n - 1) == score {
+                if -self.search(k, np, no, -score - 1, -score + 1, n - 1) == score {
                     found = Some((sq, np, no));
                     break;
                 }
@@ -350,4 +387,61 @@ fn is_start(pos: &RelativePosition) -> bool {
     [4, 6, 8]
         .into_iter()
         .any(|n| RelativePosition::start(n) == *pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::bits::Portable;
+    use crate::engine::position::parse_obf_file;
+    use crate::engine::solve::Scoring;
+
+    /// FFO #1-#10, the 4x4 start and five random 6x6 positions 18 to 22
+    /// plies from the start.
+    fn positions() -> Vec<RelativePosition> {
+        let text = include_str!("../../../tests/data/ffo/fforum-1-19.obf");
+        let mut all: Vec<RelativePosition> = parse_obf_file(text)
+            .unwrap()
+            .into_iter()
+            .take(10)
+            .map(|p| p.position)
+            .collect();
+        all.push(RelativePosition::start(4));
+        let mut rng = crate::rng::Rng::new(0x0606_0606);
+        for plies in [18, 19, 20, 21, 22] {
+            let p = crate::reversi::random_position(6, plies, &mut rng);
+            all.push(RelativePosition::from_board(&p.board, p.to_move));
+        }
+        all
+    }
+
+    /// Each position's solution and principal line with the kernel `k`.
+    fn solve_all<K: SolverKernel>(k: K) -> Vec<(Solution, Vec<Move>)> {
+        let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 16);
+        positions()
+            .iter()
+            .map(|pos| {
+                solver.clear();
+                let s = solver.solve_window_in(k, pos, (-INF, INF), 1, &mut |_| {});
+                (s, solver.principal_line_in(k, pos, s.score))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_kernel_this_cpu_runs_solves_alike_node_for_node() {
+        let portable = solve_all(Portable);
+        assert_eq!(portable.len(), 16);
+        assert_eq!(portable[0].0.score, 18); // FFO #1
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::board::bits::{Avx2, Avx512};
+            if let Some(k) = Avx2::detect() {
+                assert_eq!(solve_all(k), portable, "AVX2");
+            }
+            if let Some(k) = Avx512::detect() {
+                assert_eq!(solve_all(k), portable, "AVX-512");
+            }
+        }
+    }
 }
