@@ -3,14 +3,15 @@
 //! exact, reproducible node counts, and an Othello engine (perft, an ordered
 //! iterative-deepening search, an exact endgame solver).
 //!
-//! The modules form layers; each imports only from the layers above it in
-//! this list:
+//! The modules form layers; each imports only from its own layer and the
+//! layers listed before it (docs/ARCHITECTURE.md):
 //!
 //! 1. Board and rules: [`board`] (the bitboard of 4x4, 6x6 and 8x8),
 //!    [`game`] (the [`game::Game`] trait every search is generic over),
 //!    [`reversi`] (Reversi as a `Game`, and its no-pass variant),
 //!    [`treblecross`] ((n,k)-Ring Treblecross as a `Game` and its exact
-//!    solver), and the utility [`rng`].
+//!    solver), and the utilities [`rng`] and [`hash`] (the crate's fast
+//!    hasher for memo and transposition tables).
 //! 2. Evaluation: [`eval`] (disc difference, positional weights, the named
 //!    heuristics).
 //! 3. Counted searches: [`search`] (minimax and alpha-beta with first-best
@@ -30,11 +31,14 @@
 //! assert_eq!(result.nodes, 7208);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod apps;
 pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod hash;
 pub mod reversi;
 pub mod rng;
 pub mod search;

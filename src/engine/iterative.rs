@@ -10,9 +10,8 @@
 
 use crate::board::{Color, Square};
 use crate::game::{Evaluator, Game, Side, Value, INFINITY};
+use crate::hash::FastHashMap;
 use crate::reversi::{Move, Position, Reversi};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 /// The order in which successors are searched.
@@ -39,7 +38,20 @@ pub struct Found {
     pub depth: u32,
 }
 
-/// The settings of an engine search.
+/// The settings of an iterative search: successor order, pruning and the
+/// evaluation at the depth bound.
+///
+/// ```
+/// use reversi::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
+/// use reversi::eval::Heuristic;
+/// use reversi::reversi::Position;
+/// let search = IterativeSearch { order: MoveOrder::Best, prune: true, eval: Heuristic::Strong };
+/// let mut memory = SearchMemory::default();
+/// // Depths 1, 2, ... 4 (a deadline could stop it sooner).
+/// let found = search.deepen_in(&Position::start(8), Some(4), None, &mut memory);
+/// assert_eq!(found.depth, 4);
+/// assert!(found.best.is_some());
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct IterativeSearch<E> {
     /// Successor order.
@@ -48,24 +60,6 @@ pub struct IterativeSearch<E> {
     pub prune: bool,
     /// The evaluation at the depth bound.
     pub eval: E,
-}
-
-/// A fast hasher for positions (the derived `Hash` writes two words and a few bytes).
-#[derive(Default)]
-struct PosHasher(u64);
-
-impl Hasher for PosHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
 }
 
 /// What the table remembers of a searched position.
@@ -82,7 +76,7 @@ struct Entry {
     complete: bool,
 }
 
-type Table = HashMap<Position, Entry, BuildHasherDefault<PosHasher>>;
+type Table = FastHashMap<Position, Entry>;
 
 /// What an engine remembers between searches of one game: the best move
 /// and value bounds of searched positions (used with [`MoveOrder::Best`]).
@@ -237,21 +231,32 @@ fn order_key(child: &Position, mv: Move) -> i32 {
     key
 }
 
+/// A successor in the order the search tries it: its ordering key, its
+/// index in the game's canonical order, the move and the position.
+type Child = (i32, usize, Move, Position);
+
+/// The best value of a node and its first move reaching it, with that
+/// move's canonical index (`usize::MAX` before any move was searched).
+#[derive(Clone, Copy)]
+struct Best {
+    value: Value,
+    mv: Option<Move>,
+    index: usize,
+}
+
 impl<E: Evaluator<Reversi>> Run<'_, E> {
+    /// The value of `p` searched `self.depth - ply` more plies within
+    /// `(alpha, beta)`, and its best move. After a stop (`self.stopped`) the
+    /// result is meaningless and every caller returns at once.
     fn value(
         &mut self,
         p: &Position,
         ply: u32,
-        mut alpha: Value,
-        mut beta: Value,
+        alpha: Value,
+        beta: Value,
     ) -> (Value, Option<Move>) {
         self.nodes += 1;
-        if let Some(d) = self.deadline {
-            if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= d {
-                self.stopped = true;
-            }
-        }
-        if self.stopped {
+        if self.out_of_time() {
             return (0, None);
         }
         let mut moves = self.game.moves(p).peekable();
@@ -266,141 +271,215 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
         let ordered = self.engine.order == MoveOrder::Best;
         let mut hashed = None;
         if ordered {
-            if let Some(e) = self.table.get(p) {
-                hashed = e.best;
-                // The same position with the same plies left is the same
-                // subtree: its stored bounds answer without searching.
-                if ply > 0 && e.remaining == remaining && self.engine.prune {
-                    let answer = if e.lower == e.upper || e.lower >= beta {
-                        Some(e.lower)
-                    } else if e.upper <= alpha {
-                        Some(e.upper)
-                    } else {
-                        None
-                    };
-                    if let Some(v) = answer {
-                        self.horizon |= !e.complete;
-                        return (v, e.best);
-                    }
-                }
+            match self.probe(p, ply, remaining, alpha, beta) {
+                Probe::Answer(v, mv) => return (v, mv),
+                Probe::Hint(mv) => hashed = mv,
             }
         }
-        let (alpha0, beta0) = (alpha, beta);
         let horizon_above = std::mem::replace(&mut self.horizon, false);
-        let mut children: Vec<(i32, usize, Move, Position)> = moves
+        let mut children: Vec<Child> = moves
             .enumerate()
             .map(|(i, m)| (0, i, m, self.game.play(p, m)))
             .collect();
         if ordered && children.len() > 1 {
-            // Best first for the side to move: the stored best move, then
-            // the child's static evaluation, then corners / few replies.
-            let sign = match p.to_move {
-                Color::Black => -1,
-                Color::White => 1,
-            };
-            for ch in &mut children {
-                let e = sign * self.engine.eval.evaluate(&self.game, &ch.3);
-                ch.0 = if remaining == 1 {
-                    // The children are leaves: their evaluations are their values.
-                    e
-                } else if Some(ch.2) == hashed {
-                    i32::MIN
-                } else {
-                    10 * e + order_key(&ch.3, ch.2)
-                };
-            }
-            children.sort_by_key(|ch| ch.0);
+            self.order(p, remaining, hashed, &mut children);
         }
-        let side = self.game.side(p);
-        let mut best_value = match side {
-            Side::Max => -INFINITY,
-            Side::Min => INFINITY,
+        let Some(mut best) = self.search_children(p, ply, alpha, beta, &children) else {
+            return (0, None);
         };
-        let mut best = None;
-        let mut best_index = usize::MAX;
-        for &(_, index, m, ref child) in &children {
+        if ordered && ply == 0 && self.engine.prune {
+            children.sort_by_key(|ch| ch.1);
+            let Some(first) = self.first_best_at_root(p, best, &children) else {
+                return (0, None);
+            };
+            best.mv = first;
+        }
+        if ordered && self.engine.prune {
+            self.store(p, remaining, (alpha, beta), best);
+        }
+        self.horizon |= horizon_above;
+        (best.value, best.mv)
+    }
+
+    /// Reads the clock every [`CLOCK_EVERY`] nodes; whether the search is
+    /// stopped.
+    fn out_of_time(&mut self) -> bool {
+        if let Some(d) = self.deadline {
+            if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= d {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// What the table knows of `p`: a value that answers the search of this
+    /// node (the same position with the same plies left is the same subtree),
+    /// or else the best move found earlier, to try first.
+    fn probe(
+        &mut self,
+        p: &Position,
+        ply: u32,
+        remaining: u32,
+        alpha: Value,
+        beta: Value,
+    ) -> Probe {
+        let Some(e) = self.table.get(p) else {
+            return Probe::Hint(None);
+        };
+        if ply > 0 && e.remaining == remaining && self.engine.prune {
+            let answer = if e.lower == e.upper || e.lower >= beta {
+                Some(e.lower)
+            } else if e.upper <= alpha {
+                Some(e.upper)
+            } else {
+                None
+            };
+            if let Some(v) = answer {
+                self.horizon |= !e.complete;
+                return Probe::Answer(v, e.best);
+            }
+        }
+        Probe::Hint(e.best)
+    }
+
+    /// Sorts `children` best first for the side to move: the stored best
+    /// move, then the child's static evaluation, then corners / few replies.
+    fn order(&self, p: &Position, remaining: u32, hashed: Option<Move>, children: &mut [Child]) {
+        let sign = match p.to_move {
+            Color::Black => -1,
+            Color::White => 1,
+        };
+        for ch in children.iter_mut() {
+            let e = sign * self.engine.eval.evaluate(&self.game, &ch.3);
+            ch.0 = if remaining == 1 {
+                // The children are leaves: their evaluations are their values.
+                e
+            } else if Some(ch.2) == hashed {
+                i32::MIN
+            } else {
+                10 * e + order_key(&ch.3, ch.2)
+            };
+        }
+        children.sort_by_key(|ch| ch.0);
+    }
+
+    /// Searches `children` in their order within `(alpha, beta)` (cutting
+    /// off when pruning); `None` if the search was stopped.
+    fn search_children(
+        &mut self,
+        p: &Position,
+        ply: u32,
+        mut alpha: Value,
+        mut beta: Value,
+        children: &[Child],
+    ) -> Option<Best> {
+        let ordered = self.engine.order == MoveOrder::Best;
+        let side = self.game.side(p);
+        let mut best = Best {
+            value: match side {
+                Side::Max => -INFINITY,
+                Side::Min => INFINITY,
+            },
+            mv: None,
+            index: usize::MAX,
+        };
+        for &(_, index, m, ref child) in children {
             let (v, _) = self.value(child, ply + 1, alpha, beta);
             if self.stopped {
-                return (0, None);
+                return None;
             }
             // Minimax values are exact: keep the canonical first best.
-            let tie = ordered && !self.engine.prune && v == best_value && index < best_index;
+            let tie = ordered && !self.engine.prune && v == best.value && index < best.index;
+            let better = match side {
+                Side::Max => v > best.value,
+                Side::Min => v < best.value,
+            };
+            if better || tie {
+                best = Best {
+                    value: v,
+                    mv: Some(m),
+                    index,
+                };
+            }
             match side {
-                Side::Max => {
-                    if v > best_value || tie {
-                        best_value = v;
-                        best = Some(m);
-                        best_index = index;
-                    }
-                    alpha = alpha.max(best_value);
-                }
-                Side::Min => {
-                    if v < best_value || tie {
-                        best_value = v;
-                        best = Some(m);
-                        best_index = index;
-                    }
-                    beta = beta.min(best_value);
-                }
+                Side::Max => alpha = alpha.max(best.value),
+                Side::Min => beta = beta.min(best.value),
             }
             if self.engine.prune && alpha >= beta {
                 break;
             }
         }
-        if ordered && ply == 0 && self.engine.prune {
-            // The root still returns the first best move in canonical order,
-            // as the counted searches do: each move before the best one is
-            // tested with a null window for a tie (usually answered at once
-            // by the table's bound from the first pass).
-            children.sort_by_key(|ch| ch.1);
-            for &(_, index, m, ref child) in &children {
-                if index >= best_index {
-                    break;
-                }
-                let (lo, hi) = match side {
-                    Side::Max => (best_value - 1, best_value),
-                    Side::Min => (best_value, best_value + 1),
-                };
-                let (v, _) = self.value(child, ply + 1, lo, hi);
-                if self.stopped {
-                    return (0, None);
-                }
-                if v == best_value
-                    || (side == Side::Max && v > best_value)
-                    || (side == Side::Min && v < best_value)
-                {
-                    best = Some(m);
-                    break;
-                }
+        Some(best)
+    }
+
+    /// The root returns the first best move in canonical order, as the
+    /// counted searches do: each move before the best one (`children` in
+    /// canonical order) is tested with a null window for a tie (usually
+    /// answered at once by the table's bound from the first pass). `None` if
+    /// the search was stopped.
+    fn first_best_at_root(
+        &mut self,
+        p: &Position,
+        best: Best,
+        children: &[Child],
+    ) -> Option<Option<Move>> {
+        let side = self.game.side(p);
+        for &(_, index, m, ref child) in children {
+            if index >= best.index {
+                break;
+            }
+            let (lo, hi) = match side {
+                Side::Max => (best.value - 1, best.value),
+                Side::Min => (best.value, best.value + 1),
+            };
+            let (v, _) = self.value(child, 1, lo, hi);
+            if self.stopped {
+                return None;
+            }
+            let as_good = match side {
+                Side::Max => v >= best.value,
+                Side::Min => v <= best.value,
+            };
+            if as_good {
+                return Some(Some(m));
             }
         }
-        if ordered
-            && (self.table.len() < TABLE_LIMIT || self.table.contains_key(p))
-            && self.engine.prune
-        {
-            // Fail-soft bounds: at most alpha0 is an upper bound, at least
-            // beta0 a lower bound, in between exact.
-            let (lower, upper) = if best_value <= alpha0 {
-                (-INFINITY, best_value)
-            } else if best_value >= beta0 {
-                (best_value, INFINITY)
-            } else {
-                (best_value, best_value)
-            };
-            self.table.insert(
-                *p,
-                Entry {
-                    remaining,
-                    lower,
-                    upper,
-                    best,
-                    complete: !self.horizon,
-                },
-            );
-        }
-        self.horizon |= horizon_above;
-        (best_value, best)
+        Some(best.mv)
     }
+
+    /// Remembers what the search of `p` within `window` found: fail-soft
+    /// bounds (at most alpha is an upper bound, at least beta a lower bound,
+    /// in between exact), unless the table is full.
+    fn store(&mut self, p: &Position, remaining: u32, (alpha, beta): (Value, Value), best: Best) {
+        if self.table.len() >= TABLE_LIMIT && !self.table.contains_key(p) {
+            return;
+        }
+        let (lower, upper) = if best.value <= alpha {
+            (-INFINITY, best.value)
+        } else if best.value >= beta {
+            (best.value, INFINITY)
+        } else {
+            (best.value, best.value)
+        };
+        self.table.insert(
+            *p,
+            Entry {
+                remaining,
+                lower,
+                upper,
+                best: best.mv,
+                complete: !self.horizon,
+            },
+        );
+    }
+}
+
+/// What the table says about a node before it is searched.
+enum Probe {
+    /// Its value (and best move) for this search: no need to search it.
+    Answer(Value, Option<Move>),
+    /// The best move an earlier search found, if any.
+    Hint(Option<Move>),
 }
 
 #[cfg(test)]

@@ -23,6 +23,16 @@ pub struct Position {
 }
 
 impl Position {
+    /// The searching side of the colour to move: black is MAX, white MIN.
+    #[inline]
+    #[must_use]
+    pub const fn side(&self) -> Side {
+        match self.to_move {
+            Color::Black => Side::Max,
+            Color::White => Side::Min,
+        }
+    }
+
     /// The start position of a board of `size` with black to move.
     #[must_use]
     pub fn start(size: u8) -> Position {
@@ -69,6 +79,17 @@ pub enum Utility {
 }
 
 /// The rules of Reversi on any board size, with the chosen terminal scoring.
+///
+/// ```
+/// use reversi::game::Game;
+/// use reversi::reversi::{Move, Position, Reversi};
+/// let game = Reversi::WIN_LOSS;
+/// let start = Position::start(4);
+/// let moves: Vec<String> = game.moves(&start).map(|m| m.to_string()).collect();
+/// assert_eq!(moves, ["b1", "a2", "d3", "c4"]); // reading order
+/// let next = game.play(&start, game.moves(&start).next().unwrap());
+/// assert!(!game.is_terminal(&next));
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reversi {
     /// The scoring of finished games.
@@ -113,10 +134,7 @@ impl Game for Reversi {
 
     #[inline]
     fn side(&self, p: &Position) -> Side {
-        match p.to_move {
-            Color::Black => Side::Max,
-            Color::White => Side::Min,
-        }
+        p.side()
     }
 
     #[inline]

@@ -2,7 +2,7 @@
 //! ([`crate::apps::traced_game`]), where a player without a legal placement
 //! is a leaf rather than a pass.
 
-use crate::board::{bits::Bits, Color, Square};
+use crate::board::{bits::Bits, Square};
 use crate::game::{Evaluator, Game, Side, Value};
 use crate::reversi::{Position, Reversi};
 
@@ -43,10 +43,7 @@ impl<E: Evaluator<Reversi>> Game for NoPassReversi<E> {
 
     #[inline]
     fn side(&self, p: &Position) -> Side {
-        match p.to_move {
-            Color::Black => Side::Max,
-            Color::White => Side::Min,
-        }
+        p.side()
     }
 
     #[inline]

@@ -22,6 +22,17 @@ pub fn alphabeta<G: Game>(game: &G, root: &G::State) -> SearchResult<G::Move> {
 }
 
 /// Alpha-beta with a depth limit and an observer, from the open window.
+///
+/// ```
+/// use reversi::eval::DiscDifference;
+/// use reversi::reversi::{Position, Reversi};
+/// use reversi::search::{alphabeta_with, DotTree, Limit};
+/// let game = Reversi::DISC_DIFFERENCE;
+/// let mut tree = DotTree::new(&game);
+/// let result = alphabeta_with(&game, &Position::start(6), &Limit::depth(2, DiscDifference), &mut tree);
+/// assert_eq!(tree.node_count() as u64, result.nodes); // the observer saw every state
+/// assert!(result.best.is_some());
+/// ```
 pub fn alphabeta_with<G, E, O>(
     game: &G,
     root: &G::State,

@@ -43,20 +43,13 @@ impl Player {
         }
     }
 
-    /// Chooses a move in the non-terminal position `p`.
+    /// Chooses a move in the non-terminal position `p`, with a
+    /// [`SearchMemory`] of this side's earlier searches in the same game
+    /// (the iterative search's move ordering uses it; a fresh
+    /// `SearchMemory::default()` for a lone position).
     ///
     /// # Panics
     /// If `p` is terminal, or neither a depth nor a time is set.
-    #[must_use]
-    pub fn choose(&self, p: &Position) -> Choice {
-        self.choose_in(p, &mut SearchMemory::default())
-    }
-
-    /// [`Player::choose`] with a [`SearchMemory`] of this side's earlier searches
-    /// in the same game (the engine's move ordering uses it).
-    ///
-    /// # Panics
-    /// As [`Player::choose`].
     #[must_use]
     pub fn choose_in(&self, p: &Position, memory: &mut SearchMemory) -> Choice {
         let game = Reversi::DISC_DIFFERENCE;

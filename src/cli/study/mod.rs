@@ -1,4 +1,4 @@
-//! The depth study's subcommands (SPEC section D): `play` with options,
+//! The depth study's subcommands: `play` with options,
 //! `match`, `table`, `tournament` and `tree`. Each parses its options with
 //! clap (errors exit with status 2), calls `reversi::apps::study` and formats.
 

@@ -1,6 +1,7 @@
 //! The 8x8 game contract: `reversi -t TASK -d DEPTH -i INPUT -op MOVES -ol LOG`
-//! (from a 2013 USC course assignment; its precise reading is section B of
-//! the project's SPEC).
+//! (the 8x8 assignment of a 2013 USC course, USC being the University of
+//! Southern California; the golden files in `tests/data/usc/` are its
+//! published outputs).
 //!
 //! A whole 8x8 game is played from an input board, both sides choosing their
 //! moves by the same depth-limited search, and traced: the moves file shows
@@ -13,6 +14,7 @@
 //! - [`play_game`]: the whole game; [`format_moves`] writes the moves file;
 //!   [`parse_board`] reads the input file. The traverse log is the
 //!   [`TraverseLog`] observer of the counted searches.
+//! - [`comparison_report`]: the tables comparing the tasks on input boards.
 //!
 //! The module computes and formats; it never prints or touches files.
 
@@ -23,6 +25,9 @@ use crate::reversi::no_pass::NoPassReversi;
 use crate::reversi::Position;
 use crate::search::{Algorithm, Limit, Observer, SearchResult, TraverseLog};
 use std::fmt;
+
+mod report;
+pub use report::comparison_report;
 
 /// The assignment's three tasks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,7 +114,7 @@ where
         ),
         Task::Positional => task.algorithm().run(
             &NoPassReversi {
-                eval: PositionalWeights::USC_2013,
+                eval: PositionalWeights::CLASSIC_8X8,
             },
             root,
             &limit,
