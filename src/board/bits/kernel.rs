@@ -131,8 +131,9 @@ pub const AVX512_FEATURES: &str =
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Avx512 {
-    /// Private: only [`Avx512::detect`] makes one.
-    _proof: (),
+    /// The AVX2 kernel whose code this one runs (private: only
+    /// [`Avx512::detect`] makes one).
+    avx2: Avx2,
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -142,7 +143,9 @@ impl Avx512 {
     #[inline]
     #[must_use]
     pub fn detect() -> Option<Avx512> {
-        (cpu_level() >= CpuLevel::Avx512).then_some(Avx512 { _proof: () })
+        (cpu_level() >= CpuLevel::Avx512).then_some(Avx512 {
+            avx2: Avx2 { _proof: () },
+        })
     }
 }
 
@@ -194,20 +197,17 @@ fn cpu_level() -> CpuLevel {
 impl Kernel for Avx512 {
     #[inline(always)]
     fn moves(self, p: u64, o: u64, valid: u64) -> u64 {
-        // SAFETY: `self` exists only where `detect` found AVX2.
-        unsafe { avx2::moves(p, o, valid) }
+        self.avx2.moves(p, o, valid)
     }
 
     #[inline(always)]
     fn flips(self, p: u64, o: u64, sq: u8) -> u64 {
-        // SAFETY: `self` exists only where `detect` found AVX2.
-        unsafe { avx2::flips(p, o, sq) }
+        self.avx2.flips(p, o, sq)
     }
 
     #[inline(always)]
     fn pext(self, x: u64, mask: u64) -> u64 {
-        // SAFETY: `self` exists only where `detect` found BMI2.
-        unsafe { avx2::pext(x, mask) }
+        self.avx2.pext(x, mask)
     }
 }
 
@@ -250,13 +250,27 @@ pub(crate) use with_best_kernel;
 macro_rules! kernel_entries {
     (
         $(#[$meta:meta])*
-        $vis:vis trait $name:ident {
-            $(
-                $(#[$fn_meta:meta])*
-                fn $f:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty = |$k:ident| $call:expr;
-            )*
-        }
+        $vis:vis trait $name:ident { $($entries:tt)* }
     ) => {
+        $crate::board::bits::kernel_entries!(@trait [$(#[$meta])*] $vis $name { $($entries)* });
+        $crate::board::bits::kernel_entries!(@plain $name { $($entries)* });
+        #[cfg(target_arch = "x86_64")]
+        $crate::board::bits::kernel_entries!(
+            @featured $name, Avx2, "avx2,bmi1,bmi2,popcnt,lzcnt" { $($entries)* }
+        );
+        #[cfg(target_arch = "x86_64")]
+        $crate::board::bits::kernel_entries!(
+            @featured $name, Avx512,
+            "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd"
+            { $($entries)* }
+        );
+    };
+    (@trait [$(#[$meta:meta])*] $vis:vis $name:ident {
+        $(
+            $(#[$fn_meta:meta])*
+            fn $f:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty = |$k:ident| $call:expr;
+        )*
+    }) => {
         $(#[$meta])*
         $vis trait $name: $crate::board::bits::Kernel {
             $(
@@ -265,7 +279,14 @@ macro_rules! kernel_entries {
                 fn $f(self, $($arg: $ty),*) -> $ret;
             )*
         }
-
+    };
+    // The portable kernel evaluates the call.
+    (@plain $name:ident {
+        $(
+            $(#[$fn_meta:meta])*
+            fn $f:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty = |$k:ident| $call:expr;
+        )*
+    }) => {
         impl $name for $crate::board::bits::Portable {
             $(
                 #[allow(clippy::too_many_arguments, clippy::unused_unit)]
@@ -275,38 +296,26 @@ macro_rules! kernel_entries {
                 }
             )*
         }
-
-        #[cfg(target_arch = "x86_64")]
-        impl $name for $crate::board::bits::Avx2 {
+    };
+    // A vector kernel calls a copy of the call compiled with its features.
+    (@featured $name:ident, $kernel:ident, $features:literal {
+        $(
+            $(#[$fn_meta:meta])*
+            fn $f:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty = |$k:ident| $call:expr;
+        )*
+    }) => {
+        impl $name for $crate::board::bits::$kernel {
             $(
                 #[inline(always)]
                 #[allow(clippy::too_many_arguments, clippy::unused_unit)]
                 fn $f(self, $($arg: $ty),*) -> $ret {
-                    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+                    #[target_feature(enable = $features)]
                     #[allow(clippy::too_many_arguments, clippy::unused_unit)]
-                    fn featured($k: $crate::board::bits::Avx2, $($arg: $ty),*) -> $ret {
+                    fn featured($k: $crate::board::bits::$kernel, $($arg: $ty),*) -> $ret {
                         $call
                     }
-                    // SAFETY: `self` exists only where `Avx2::detect` found
-                    // every feature `featured` is compiled with.
-                    unsafe { featured(self, $($arg),*) }
-                }
-            )*
-        }
-
-        #[cfg(target_arch = "x86_64")]
-        impl $name for $crate::board::bits::Avx512 {
-            $(
-                #[inline(always)]
-                #[allow(clippy::too_many_arguments, clippy::unused_unit)]
-                fn $f(self, $($arg: $ty),*) -> $ret {
-                    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd")]
-                    #[allow(clippy::too_many_arguments, clippy::unused_unit)]
-                    fn featured($k: $crate::board::bits::Avx512, $($arg: $ty),*) -> $ret {
-                        $call
-                    }
-                    // SAFETY: `self` exists only where `Avx512::detect` found
-                    // every feature `featured` is compiled with.
+                    // SAFETY: `self` exists only where the kernel's `detect`
+                    // found every feature `featured` is compiled with.
                     unsafe { featured(self, $($arg),*) }
                 }
             )*
