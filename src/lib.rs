@@ -10,8 +10,9 @@
 //!    [`game`] (the [`game::Game`] trait every search is generic over),
 //!    [`reversi`] (Reversi as a `Game`, and its no-pass variant),
 //!    [`treblecross`] ((n,k)-Ring Treblecross as a `Game` and its exact
-//!    solver), and the utilities [`rng`] and [`hash`] (the crate's fast
-//!    hasher for memo and transposition tables).
+//!    solver), and the utilities [`rng`], [`hash`] (the crate's fast
+//!    hasher for memo and transposition tables) and [`lines`] (reading
+//!    text a line at a time, capped).
 //! 2. Evaluation: [`eval`] (disc difference, positional weights, the named
 //!    heuristics).
 //! 3. Counted searches: [`search`] (minimax and alpha-beta with first-best
@@ -39,6 +40,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod hash;
+pub mod lines;
 pub mod reversi;
 pub mod rng;
 pub mod search;

@@ -94,7 +94,7 @@ pub(super) fn position_of(
 
 /// Runs `reversi perft ...` (`args[0]` is `perft`).
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&command().get_matches_from(args));
+    let a = Args::from_matches(&super::parse(command(), &args[1..])?);
     let (pos, _) = position_of(a.size, a.board.as_deref(), a.player)?;
     let mut out = String::new();
     if a.divide {

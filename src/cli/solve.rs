@@ -6,8 +6,8 @@ use super::{flag, option, usage, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, ArgGroup, ArgMatches, Command};
 use reversi::engine::{
-    default_table_bits, parse_obf, parse_obf_file, EndgameSolver, ObfPosition, Scoring, SolveEvent,
-    SolveOptions, SolveReport, WindowKind, REACH_EMPTIES,
+    default_table_bits, parse_obf, position::read_obf, EndgameSolver, ObfPosition, Scoring,
+    SolveEvent, SolveOptions, SolveReport, WindowKind, REACH_EMPTIES,
 };
 use reversi::reversi::Move;
 use std::time::Instant;
@@ -126,7 +126,7 @@ impl Args {
 
 /// Runs `reversi solve ...` (`args[0]` is `solve`).
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&command().get_matches_from(args));
+    let a = Args::from_matches(&super::parse(command(), &args[1..])?);
     let positions = positions_of(&a)?;
     let scoring = if a.discs_only {
         Scoring::DiscsOnly
@@ -141,6 +141,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let tt_bits = a
         .tt_bits
         .unwrap_or_else(|| default_table_bits(most_empties));
+    let tt_bits = super::memory::table_bits_that_fit(tt_bits, a.tt_bits.is_some(), a.quiet)?;
     let options = SolveOptions {
         threads: a.threads.map_or_else(
             || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
@@ -191,14 +192,11 @@ fn positions_of(a: &Args) -> Result<Vec<ObfPosition>> {
         };
     }
     if let Some(file) = &a.file {
-        let text = match std::fs::read(file) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(t) => t,
-                Err(_) => return usage(format!("{file}: unreadable: not UTF-8 text")),
-            },
+        let text = match std::fs::File::open(file) {
+            Ok(f) => std::io::BufReader::new(f),
             Err(e) => return usage(format!("{file}: unreadable: {e}")),
         };
-        return match parse_obf_file(&text) {
+        return match read_obf(text) {
             Ok(v) => Ok(v),
             Err(e) => usage(format!("{file} {e}")),
         };

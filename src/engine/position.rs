@@ -2,7 +2,9 @@
 
 use crate::board::bits;
 use crate::board::{Board, Color};
+use crate::lines::{read_line_capped, LineRead};
 use std::fmt;
+use std::io::BufRead;
 
 /// A position seen from the side to move: `player` holds the mover's
 /// discs, `opponent` the other side's, `valid` the squares of the board
@@ -233,12 +235,53 @@ pub fn parse_obf(text: &str, line: usize) -> Result<ObfPosition, ObfError> {
 pub fn parse_obf_file(text: &str) -> Result<Vec<ObfPosition>, ObfError> {
     text.lines()
         .enumerate()
-        .filter(|(_, l)| {
-            let t = l.trim();
-            !(t.is_empty() || t.starts_with('%') || t.starts_with('#'))
-        })
+        .filter(|(_, l)| !is_obf_comment(l))
         .map(|(i, l)| parse_obf(l, i + 1))
         .collect()
+}
+
+/// A blank line or a comment (`%` or `#` first), skipped in OBF files.
+fn is_obf_comment(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty() || t.starts_with('%') || t.starts_with('#')
+}
+
+/// The longest line [`read_obf`] accepts, in bytes. An OBF line is 66
+/// characters and an optional comment; standard suites stay under 200.
+pub const MAX_OBF_LINE: usize = 4096;
+
+/// Reads a file of OBF lines like [`parse_obf_file`], a line at a time:
+/// memory stays bounded by the positions found, whatever the input (a
+/// device such as `/dev/zero`, one endless line, a billion blank lines).
+///
+/// # Errors
+/// The first bad line's [`ObfError`]; a line longer than [`MAX_OBF_LINE`]
+/// bytes, a line that is not UTF-8 and a read error are
+/// [`ObfErrorKind::Unreadable`].
+pub fn read_obf(mut input: impl BufRead) -> Result<Vec<ObfPosition>, ObfError> {
+    let mut positions = Vec::new();
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        let unreadable = |why: String| ObfError {
+            line: number,
+            kind: ObfErrorKind::Unreadable(why),
+        };
+        match read_line_capped(&mut input, MAX_OBF_LINE, &mut bytes) {
+            Ok(LineRead::End) => break,
+            Ok(LineRead::TooLong) => {
+                return Err(unreadable(format!("longer than {MAX_OBF_LINE} bytes")))
+            }
+            Ok(LineRead::Line) => {}
+            Err(e) => return Err(unreadable(e.to_string())),
+        }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            return Err(unreadable("not UTF-8 text".to_string()));
+        };
+        if !is_obf_comment(line) {
+            positions.push(parse_obf(line, number)?);
+        }
+    }
+    Ok(positions)
 }
 
 #[cfg(test)]

@@ -4,7 +4,10 @@
 mod engine;
 mod harness;
 mod layers;
+mod output_files;
 mod play;
+mod readme;
+mod robust;
 mod study;
 mod tiny;
 mod traced_game;

@@ -84,7 +84,7 @@ impl Args {
 
 /// Runs `reversi match ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args));
+    let a = Args::from_matches(&parse(command(), args)?);
     let black = player(
         a.black_depth.or(a.depth),
         a.time,
