@@ -8,7 +8,7 @@
 
 use reversi::board::Color;
 use reversi::engine::iterative::{IterativeSearch, MoveOrder};
-use reversi::engine::{Position as RelativePosition, Scoring, Solver};
+use reversi::engine::{EndgameSolver, RelativePosition, Scoring};
 use reversi::eval::Heuristic;
 use reversi::game::Game;
 use reversi::reversi::{Move, Position, Reversi};
@@ -26,7 +26,7 @@ fn main() {
         eval: Heuristic::Strong,
     };
     let mut rng = Rng::new(1);
-    let mut solver = Solver::with_table_bits(Scoring::Standard, 22);
+    let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 22);
     let mut data: Vec<(f64, f64)> = Vec::new();
     while data.len() < count {
         let mut p = Position::start(8);

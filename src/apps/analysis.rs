@@ -7,13 +7,13 @@
 //! [`StandardSearch`] deepens the ordered iterative search of
 //! [`crate::engine::iterative`] with the `strong` evaluation until the
 //! depth, the time budget or a stop flag ends it, then, close enough to
-//! the end, proves the values with [`crate::engine::Solver`]: exact
+//! the end, proves the values with [`crate::engine::EndgameSolver`]: exact
 //! scores with at most [`Budget::exact_empties`] empty squares, the
 //! win/loss/draw outcome with at most [`Budget::wld_empties`].
 
 use crate::board::Color;
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
-use crate::engine::{Position as RelativePosition, Scoring, Solver};
+use crate::engine::{EndgameSolver, RelativePosition, Scoring};
 use crate::eval::Heuristic;
 use crate::game::Game;
 use crate::record::GameRecord;
@@ -126,7 +126,7 @@ pub const EVAL_PER_DISC: f64 = 8.0;
 /// solver near the end (see the module documentation).
 pub struct StandardSearch {
     memory: SearchMemory,
-    solver: Option<Solver>,
+    solver: Option<EndgameSolver>,
     nodes: u64,
 }
 
@@ -148,9 +148,9 @@ impl StandardSearch {
         }
     }
 
-    fn solver(&mut self) -> &mut Solver {
+    fn solver(&mut self) -> &mut EndgameSolver {
         self.solver
-            .get_or_insert_with(|| Solver::with_table_bits(Scoring::Standard, 20))
+            .get_or_insert_with(|| EndgameSolver::with_table_bits(Scoring::Standard, 20))
     }
 }
 
