@@ -3,10 +3,11 @@
 //! formats the output; errors come back as `anyhow` errors and are printed
 //! once, by [`exit`].
 //!
-//! The subcommands with options (`perft`, `solve`, the depth study) describe
-//! them with clap's builder API (`Command`, `Arg`) rather than its derive
-//! macros: a proc-macro cannot be built for a static (`crt-static`) target,
-//! and the static binary starts faster (see `.cargo/config.toml`). Each of
+//! The subcommands with options (`perft`, `solve`, the depth study, ...)
+//! describe them with clap's builder API (`Command`, `Arg`): no proc-macro
+//! crates, so the documented static opt-in build (README, "Build options")
+//! keeps working, and the shared option builders below ([`option`],
+//! [`flag`], [`size_arg`]) keep each command short. Each of
 //! them has a `command()` and fills its `Args` struct from the matches
 //! that [`parse`] returns; [`parse`] turns clap's several-line usage
 //! errors into the one `error:` line every command gives.
