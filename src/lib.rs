@@ -10,6 +10,7 @@
 //!   and an observer hook.
 //! - [`eval`]: static evaluations of Reversi positions (disc difference,
 //!   positional weights).
+//! - [`apps`]: applications, such as the local web server of `reversi serve`.
 //! - [`usc`]: the 8x8 contract of the 2013 USC assignment: Reversi without
 //!   pass nodes, the game loop, the moves file and the traverse log.
 //!
@@ -23,6 +24,7 @@
 //! assert_eq!(out.value, -1); // light wins the 4x4 game with perfect play
 //! ```
 
+pub mod apps;
 pub mod board;
 pub mod engine;
 pub mod eval;

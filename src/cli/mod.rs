@@ -11,6 +11,8 @@
 
 mod perft;
 mod play;
+#[cfg(feature = "serve")]
+mod serve;
 mod solve;
 mod study;
 mod tiny;
@@ -67,6 +69,9 @@ Usage:
   reversi solve --obf LINE | --file F | --size N | --board B --player P
                                 exact final score and a best move
 
+ The web pages (see --help): play, watch minimax/alpha-beta search a tree, study
+  reversi serve [--port N] [--host ADDR]   serves them on http://127.0.0.1:8080/
+
  Ring Treblecross is the second binary: ring-treblecross --help
 
 The Tiny contract:
@@ -118,6 +123,8 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("ordering") => study::ordering(&args[1..]),
         Some("perft") => perft::run(&args),
         Some("solve") => solve::run(&args),
+        #[cfg(feature = "serve")]
+        Some("serve") => serve::run(&args),
         Some(_) => tiny::run(&args),
     }
 }
