@@ -259,15 +259,21 @@ impl Browser {
     /// Clicks the centre of the element `selector` with real mouse events.
     pub fn click(&mut self, selector: &str) {
         let sel = serde_json::to_string(selector).expect("json");
+        // Scroll it into view, let the page lay out, and check that the
+        // centre really hits it (nothing drawn over it).
         let rect = self.eval(&format!(
-            "(() => {{ const e = document.querySelector({sel}); if (!e) return null; \
-             e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); \
-             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+            "(async () => {{ const e = document.querySelector({sel}); if (!e) return null; \
+             e.scrollIntoView({{block: 'center', inline: 'center'}}); \
+             await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); \
+             const r = e.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2; \
+             const hit = document.elementFromPoint(x, y); \
+             return [x, y, !!hit && (hit === e || e.contains(hit))]; }})()"
         ));
         let (x, y) = match (rect[0].as_f64(), rect[1].as_f64()) {
             (Some(x), Some(y)) => (x, y),
             _ => panic!("no element {selector} to click"),
         };
+        assert_eq!(rect[2], json!(true), "{selector} is covered at its centre");
         for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
             self.call(
                 "Input.dispatchMouseEvent",

@@ -268,7 +268,8 @@ pub struct NodeView {
     pub leaf: bool,
     /// Whether it is the first best child of its parent.
     pub chosen: bool,
-    /// Whether alpha-beta stopped searching its children early.
+    /// Whether alpha-beta cut off before its last move (some moves were
+    /// never searched).
     pub cutoff: bool,
     /// Counted states in its subtree, itself included.
     pub size: u32,
@@ -359,6 +360,8 @@ impl Recorder<'_> {
 }
 
 impl Observer<ExplorerGame<'_>> for Recorder<'_> {
+    const WANTS_PRUNED: bool = true;
+
     fn enter(&mut self, node: &Node<'_, ExplorerGame<'_>>, window: Window) {
         let index = self.recs.len() as u32;
         let parent = match self.stack.last_mut() {
@@ -406,7 +409,7 @@ impl Observer<ExplorerGame<'_>> for Recorder<'_> {
         _node: &Node<'_, ExplorerGame<'_>>,
         value: Value,
         _window: Window,
-        cutoff: bool,
+        _cutoff: bool,
     ) {
         if let Some(top) = self.stack.last_mut() {
             // The searches keep the first child that strictly improves.
@@ -414,9 +417,12 @@ impl Observer<ExplorerGame<'_>> for Recorder<'_> {
                 top.value = Some(value);
                 top.best = top.last_child;
             }
-            if cutoff {
-                self.recs[top.index as usize].flags |= CUTOFF;
-            }
+        }
+    }
+
+    fn pruned(&mut self, _parent: &Node<'_, ExplorerGame<'_>>, _mv: Move) {
+        if let Some(top) = self.stack.last() {
+            self.recs[top.index as usize].flags |= CUTOFF;
         }
     }
 

@@ -52,7 +52,7 @@ function drawBoard(box, digits, opts) {
   box.style.gridTemplateColumns = `repeat(${n}, auto)`;
   const buttons = [];
   for (let r = 0; r < n; r++) {
-    const row = el("div", { role: "row", style: "display: contents" });
+    const row = el("div", { role: "row" });
     for (let c = 0; c < n; c++) {
       const name = squareName(r, c);
       const color = COLORS[digits[r * n + c]];

@@ -72,7 +72,7 @@ function nodeItem(v, n, onLine, isRoot) {
     el("button", { class: "toggle", type: "button", "aria-label": "expand " + (n.move || "root"), tabindex: "-1" }, "▸");
   const row = el("div", {
     class: "node" + (chosen ? " chosen" : ""), tabindex: "0",
-    "data-testid": "node-" + n.index,
+    "data-testid": "node-" + n.index, "data-cutoff": n.cutoff ? "true" : null,
     "aria-label": `${n.move || "root"}, value ${n.value}, window ${bound(n.alpha)} to ${bound(n.beta)}, ${n.size} states` +
       (chosen ? ", chosen line" : "") + (n.leaf ? ", leaf" : ""),
   },

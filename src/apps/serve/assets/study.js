@@ -19,7 +19,7 @@ function svg(tag, attrs, text) {
  */
 function plot(box, series, opts) {
   const W = Number(box.getAttribute("width")), H = Number(box.getAttribute("height"));
-  const m = { l: 56, r: 110, t: 12, b: 32 };
+  const m = { l: 56, r: 110, t: 24, b: 32 };
   box.replaceChildren();
   const pts = series.flatMap((s) => s.points);
   if (!pts.length) return;
@@ -44,12 +44,14 @@ function plot(box, series, opts) {
   const step = Math.max(1, Math.ceil((x1 - x0) / 10));
   for (let x = x0; x <= x1; x += step) box.append(svg("text", { x: X(x), y: H - m.b + 14, "text-anchor": "middle" }, x));
   box.append(svg("text", { x: (m.l + W - m.r) / 2, y: H - 4, "text-anchor": "middle" }, opts.xlabel));
-  box.append(svg("text", { x: 12, y: m.t + 8 }, opts.ylabel));
+  box.append(svg("text", { x: 8, y: 14 }, opts.ylabel));
   series.forEach((s, i) => {
     const d = s.points.map((p, j) => (j ? "L" : "M") + X(p[0]).toFixed(1) + "," + Y(p[1]).toFixed(1)).join(" ");
     box.append(svg("path", { d, fill: "none", stroke: s.color, "stroke-width": 2 }));
     for (const p of s.points) box.append(svg("circle", { cx: X(p[0]), cy: Y(p[1]), r: 2.5, fill: s.color }));
-    box.append(svg("text", { x: W - m.r + 8, y: m.t + 14 + 16 * i, fill: s.color, style: "fill:" + s.color }, s.name));
+    const legend = svg("text", { x: W - m.r + 8, y: m.t + 14 + 16 * i }, s.name);
+    legend.style.fill = s.color; // the stylesheet greys plot text; the legend keeps its line's colour
+    box.append(legend);
   });
 }
 
