@@ -2,11 +2,11 @@
 //! (`reversi 300 1 0000021001200000` and `500`): `cargo bench --bench tiny`.
 
 use reversi::reversi::{Position, Reversi};
-use reversi::search::{alphabeta, minimax, Outcome};
+use reversi::search::{alphabeta, minimax, SearchResult};
 use std::time::{Duration, Instant};
 
 /// Runs `f` repeatedly for about a second; returns the best time of one run.
-fn best_time<M>(f: impl Fn() -> Outcome<M>) -> (Duration, u64) {
+fn best_time<M>(f: impl Fn() -> SearchResult<M>) -> (Duration, u64) {
     let mut best = Duration::MAX;
     let mut nodes = 0;
     let start = Instant::now();

@@ -1,18 +1,24 @@
-//! Classic adversarial game-tree search.
+//! Classic adversarial game-tree search: Reversi/Othello from 4x4 to 8x8 and
+//! (n,k)-Ring Treblecross, searched by counted minimax and alpha-beta with
+//! exact, reproducible node counts, and an Othello engine (perft, an ordered
+//! iterative-deepening search, an exact endgame solver).
 //!
-//! - [`game`]: the [`game::Game`] trait that every search is generic over,
-//!   and the [`game::Evaluator`] trait for depth-limited search.
-//! - [`board`]: the Reversi/Othello bitboard for 4x4, 6x6 and 8x8.
-//! - [`reversi`]: Reversi as a `Game` (pass is a successor).
-//! - [`rng`]: a small deterministic random generator for playouts.
-//! - [`treblecross`]: (n,k)-Ring Treblecross as a `Game`, and its fast exact solver.
-//! - [`search`]: counted minimax and alpha-beta with first-best tie-breaking
-//!   and an observer hook.
-//! - [`eval`]: static evaluations of Reversi positions (disc difference,
-//!   positional weights).
-//! - [`apps`]: applications, such as the local web server of `reversi serve`.
-//! - [`usc`]: the 8x8 contract of the 2013 USC assignment: Reversi without
-//!   pass nodes, the game loop, the moves file and the traverse log.
+//! The modules form layers; each imports only from its own layer and the
+//! layers listed before it (docs/ARCHITECTURE.md):
+//!
+//! 1. Board and rules: [`board`] (the bitboard of 4x4, 6x6 and 8x8),
+//!    [`game`] (the [`game::Game`] trait every search is generic over),
+//!    [`reversi`] (Reversi as a `Game`, and its no-pass variant),
+//!    [`treblecross`] ((n,k)-Ring Treblecross as a `Game` and its exact
+//!    solver), and the utility [`rng`].
+//! 2. Evaluation: [`eval`] (disc difference, positional weights, the named
+//!    heuristics).
+//! 3. Counted searches: [`search`] (minimax and alpha-beta with first-best
+//!    tie-breaking, observers for traverse logs and tree pictures).
+//! 4. Engine: [`engine`] (side-to-move bitboards, perft, the iterative
+//!    search, the exact endgame solver).
+//! 5. Applications: [`apps`] (the contracts' computations, the depth study,
+//!    the web server of `reversi serve`).
 //!
 //! The library never prints; the binaries in `src/main.rs` and `src/bin/`
 //! parse, call and format.
@@ -20,9 +26,12 @@
 //! ```
 //! use reversi::{board::Board, board::Color, reversi::{Position, Reversi}, search};
 //! let p = Position { board: Board::from_digits("0000021001200000").unwrap(), to_move: Color::Black };
-//! let out = search::alphabeta(&Reversi::WIN_LOSS, &p);
-//! assert_eq!(out.value, -1); // light wins the 4x4 game with perfect play
+//! let result = search::alphabeta(&Reversi::WIN_LOSS, &p);
+//! assert_eq!(result.value, -1); // light wins the 4x4 game with perfect play
+//! assert_eq!(result.nodes, 7208);
 //! ```
+
+#![warn(missing_docs)]
 
 pub mod apps;
 pub mod board;
@@ -32,6 +41,4 @@ pub mod game;
 pub mod reversi;
 pub mod rng;
 pub mod search;
-pub mod study;
 pub mod treblecross;
-pub mod usc;

@@ -1,5 +1,16 @@
-//! Applications built on the searches and the engine: the web server of
-//! `reversi serve` ([`serve`]).
+//! Applications built on the engine and the searches: the assignment
+//! contracts' computations and the depth study. Each computes and formats;
+//! none prints or touches files (the command line does).
+//!
+//! - [`tiny`]: the Reversi Tiny contract (`reversi FLAG PLAYER BOARD`).
+//! - [`traced_game`]: the 8x8 game contract with its moves file and
+//!   traverse log.
+//! - [`study`]: matches, depth tables and tournaments.
+//! - `serve` (feature `serve`, on by default): the local web server of
+//!   `reversi serve`: play, the search explorer, the study pages and their API.
 
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod study;
+pub mod tiny;
+pub mod traced_game;

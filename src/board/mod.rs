@@ -89,6 +89,21 @@ impl fmt::Display for Square {
 
 /// A Reversi board of size 4, 6 or 8 (discs only; the side to move is kept
 /// by [`crate::reversi::Position`]).
+///
+/// Squares are bits of one 64-bit word per colour, `row * 8 + col` with a1
+/// the top-left corner; a 4x4 or 6x6 board is the top-left corner of the
+/// 8x8 word, and [`Board::valid`] masks its squares.
+///
+/// ```
+/// use reversi::board::{Board, Color, Square};
+/// let b = Board::start(4);
+/// assert_eq!(b.to_digits(), "0000021001200000"); // 0 empty, 1 black, 2 white
+/// let b1: Square = "b1".parse().unwrap();
+/// assert_ne!(b.moves(Color::Black) & b1.bit(), 0); // black may play b1
+/// let after = b.play(Color::Black, b1).unwrap();
+/// assert_eq!(after.to_digits(), "0100011001200000"); // b2 flipped
+/// assert_eq!((after.count(Color::Black), after.count(Color::White)), (4, 1));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     black: u64,

@@ -16,7 +16,7 @@ mod serve;
 mod solve;
 mod study;
 mod tiny;
-mod usc;
+mod traced_game;
 
 use anyhow::Result;
 use clap::{Arg, ArgAction, ArgMatches};
@@ -113,8 +113,8 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
             write_stdout(&format!("reversi {}\n", env!("CARGO_PKG_VERSION")))
         }
         Some("play") if args.len() == 1 => play::run(),
-        Some("usc-report") => usc::report(&args[1..]),
-        Some(a) if a.starts_with('-') => usc::run(&args),
+        Some("usc-report") => traced_game::report(&args[1..]),
+        Some(a) if a.starts_with('-') => traced_game::run(&args),
         Some("play") if args.len() > 1 => study::play(&args[1..]),
         Some("match") => study::matches(&args[1..]),
         Some("table") => study::table(&args[1..]),

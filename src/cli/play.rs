@@ -1,6 +1,6 @@
 //! `reversi play`: the 4x4 game against alpha-beta, holding the dialog of
-//! the assignment's provided front end byte for byte on stdout (SPEC A and
-//! `reference/transcripts/reversi-play.md`). Hints about bad entries go to
+//! the Tiny assignment's provided front end byte for byte on stdout (the
+//! recorded dialogs are in `tests/data/reversi-play.md`). Hints about bad entries go to
 //! stderr; end of input ends the game quietly.
 //!
 //! The dialog: two questions (which player, who moves first), a blank line,

@@ -5,9 +5,13 @@
 //! three bit operations and a pass swaps the two words.
 //!
 //! - [`position`]: the relative position, OBF parsing, conversions.
+//! - [`iterative`]: the ordered, iterative-deepening, stoppable search of
+//!   [`crate::reversi::Position`]s with a time budget (the depth study's
+//!   and the playing engine's search).
 //! - [`mod@perft`]: leaf counting with the published conventions.
 //! - [`solve`]: negamax alpha-beta with a transposition table.
 
+pub mod iterative;
 pub mod perft;
 pub mod position;
 pub mod solve;

@@ -774,12 +774,10 @@ const INNER_ESTIMATE_DEPTH: u32 = 4;
 /// `depth - 1` plies) with the depth study's `strong` evaluation.
 fn estimate(p: u64, o: u64, valid: u64, (sq, f): (u8, u64), depth: u32) -> i32 {
     use crate::board::Color;
-    use crate::study::{
-        engine::{Engine, Order},
-        eval::Heuristic,
-    };
-    let engine = Engine {
-        order: Order::Best,
+    use crate::engine::iterative::{IterativeSearch, MoveOrder};
+    use crate::eval::Heuristic;
+    let engine = IterativeSearch {
+        order: MoveOrder::Best,
         prune: true,
         eval: Heuristic::Strong,
     };

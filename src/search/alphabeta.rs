@@ -2,7 +2,7 @@
 //! fewer nodes. A MAX node returns as soon as `v >= beta`, a MIN node as
 //! soon as `v <= alpha`; alpha and beta are raised/lowered after each child.
 
-use super::{leaf_value, Limit, Node, Observer, Outcome, Window};
+use super::{leaf_value, Limit, Node, Observer, SearchResult, Window};
 use crate::game::{Evaluator, Game, Side, UtilityEval, Value, INFINITY};
 
 /// Alpha-beta to the end of the game, counting states.
@@ -12,7 +12,7 @@ use crate::game::{Evaluator, Game, Side, UtilityEval, Value, INFINITY};
 /// let out = alphabeta(&Reversi::WIN_LOSS, &Position::start(4));
 /// assert_eq!((out.value, out.nodes), (-1, 7_208));
 /// ```
-pub fn alphabeta<G: Game>(game: &G, root: &G::State) -> Outcome<G::Move> {
+pub fn alphabeta<G: Game>(game: &G, root: &G::State) -> SearchResult<G::Move> {
     alphabeta_with(
         game,
         root,
@@ -22,12 +22,23 @@ pub fn alphabeta<G: Game>(game: &G, root: &G::State) -> Outcome<G::Move> {
 }
 
 /// Alpha-beta with a depth limit and an observer, from the open window.
+///
+/// ```
+/// use reversi::eval::DiscDifference;
+/// use reversi::reversi::{Position, Reversi};
+/// use reversi::search::{alphabeta_with, DotTree, Limit};
+/// let game = Reversi::DISC_DIFFERENCE;
+/// let mut tree = DotTree::new(&game);
+/// let result = alphabeta_with(&game, &Position::start(6), &Limit::depth(2, DiscDifference), &mut tree);
+/// assert_eq!(tree.node_count() as u64, result.nodes); // the observer saw every state
+/// assert!(result.best.is_some());
+/// ```
 pub fn alphabeta_with<G, E, O>(
     game: &G,
     root: &G::State,
     limit: &Limit<E>,
     observer: &mut O,
-) -> Outcome<G::Move>
+) -> SearchResult<G::Move>
 where
     G: Game,
     E: Evaluator<G>,
@@ -40,7 +51,7 @@ where
         nodes: 0,
     };
     let (value, best) = search.value(root, None, 0, Window::OPEN);
-    Outcome {
+    SearchResult {
         value,
         best,
         nodes: search.nodes,

@@ -2,7 +2,7 @@
 //! to an optional depth limit). The first successor reaching the best value
 //! is the chosen move.
 
-use super::{leaf_value, Limit, Node, Observer, Outcome, Window};
+use super::{leaf_value, Limit, Node, Observer, SearchResult, Window};
 use crate::game::{Evaluator, Game, Side, UtilityEval, Value, INFINITY};
 
 /// Minimax to the end of the game, counting states.
@@ -12,7 +12,7 @@ use crate::game::{Evaluator, Game, Side, UtilityEval, Value, INFINITY};
 /// let out = minimax(&Reversi::WIN_LOSS, &Position::start(4));
 /// assert_eq!((out.value, out.nodes), (-1, 224_821));
 /// ```
-pub fn minimax<G: Game>(game: &G, root: &G::State) -> Outcome<G::Move> {
+pub fn minimax<G: Game>(game: &G, root: &G::State) -> SearchResult<G::Move> {
     minimax_with(
         game,
         root,
@@ -27,7 +27,7 @@ pub fn minimax_with<G, E, O>(
     root: &G::State,
     limit: &Limit<E>,
     observer: &mut O,
-) -> Outcome<G::Move>
+) -> SearchResult<G::Move>
 where
     G: Game,
     E: Evaluator<G>,
@@ -40,7 +40,7 @@ where
         nodes: 0,
     };
     let (value, best) = search.value(root, None, 0);
-    Outcome {
+    SearchResult {
         value,
         best,
         nodes: search.nodes,

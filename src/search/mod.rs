@@ -9,26 +9,30 @@
 //!
 //! Both take an optional depth [`Limit`] (plies from the root; a node at the
 //! limit is scored by an [`Evaluator`]) and an [`Observer`] that sees every
-//! node entered and left, which is how traversal logs and tree pictures are
-//! produced without touching the search. Engine searches (ordering,
+//! node entered and left, which is how traversal logs ([`TraverseLog`]) and
+//! tree pictures ([`DotTree`]) are produced without touching the search. Engine searches (ordering,
 //! iterative deepening, transposition tables) live elsewhere and never
 //! change these counts.
 
 mod alphabeta;
+pub mod dot_tree;
 mod minimax;
 mod observer;
 #[cfg(test)]
 mod tests;
+pub mod traverse_log;
 
 pub use alphabeta::{alphabeta, alphabeta_with};
+pub use dot_tree::DotTree;
 pub use minimax::{minimax, minimax_with};
 pub use observer::{NoObserver, Node, Observer, Window};
+pub use traverse_log::TraverseLog;
 
 use crate::game::{Evaluator, Game, UtilityEval, Value};
 
 /// The result of a search from one root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome<M> {
+pub struct SearchResult<M> {
     /// The root's value (MAX's point of view).
     pub value: Value,
     /// The first move that reaches `value`; `None` at a terminal root or a
@@ -106,7 +110,7 @@ impl Algorithm {
         root: &G::State,
         limit: &Limit<E>,
         observer: &mut O,
-    ) -> Outcome<G::Move>
+    ) -> SearchResult<G::Move>
     where
         G: Game,
         E: Evaluator<G>,

@@ -5,22 +5,8 @@
 use super::*;
 use crate::board::{Board, Color, Square};
 use crate::game::{Evaluator, Game, Value};
-use crate::reversi::{Move, Position, Reversi};
+use crate::reversi::{random_position, Move, Position, Reversi};
 use crate::rng::Rng;
-
-/// A state reached by `plies` random moves (passes included) from the start.
-fn random_state(size: u8, plies: usize, rng: &mut Rng) -> Position {
-    let game = Reversi::WIN_LOSS;
-    let mut p = Position::start(size);
-    for _ in 0..plies {
-        let moves: Vec<Move> = game.moves(&p).collect();
-        if moves.is_empty() {
-            break;
-        }
-        p = game.play(&p, *rng.pick(&moves));
-    }
-    p
-}
 
 /// Random reachable states of a size, a spread of game stages.
 fn sample(size: u8, count: usize, min_plies: usize, seed: u64) -> Vec<Position> {
@@ -29,7 +15,7 @@ fn sample(size: u8, count: usize, min_plies: usize, seed: u64) -> Vec<Position> 
     (0..count)
         .map(|_| {
             let plies = min_plies + rng.below(cells - 4 - min_plies + 3);
-            random_state(size, plies, &mut rng)
+            random_position(size, plies, &mut rng)
         })
         .collect()
 }

@@ -3,8 +3,9 @@
 
 mod engine;
 mod harness;
+mod layers;
 mod play;
 mod study;
 mod tiny;
+mod traced_game;
 mod treblecross;
-mod usc;

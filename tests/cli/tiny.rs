@@ -93,15 +93,21 @@ fn larger_boards_for_flags_100_and_200() {
 
 #[test]
 fn slow_exhaustive_searches_are_announced_on_stderr_only() {
-    // One black disc and 35 empty squares: finished at once, but big enough
-    // that an exhaustive search in general would not be.
-    let board = format!("1{}", "0".repeat(35));
+    // 34 empty squares, but dark's only move (c1) captures light's only
+    // disc and ends the game: quick here, slow for an exhaustive search in
+    // general, so it is announced.
+    let board = format!("12{}", "0".repeat(34));
     let out = reversi().args(["300", "1", &board]).output().unwrap();
     assert!(out.status.success());
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), "1\n1\n");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "1\n2\n");
     assert!(String::from_utf8(out.stderr)
         .unwrap()
         .starts_with("warning: "));
+    // A finished game needs no search, however many squares are empty.
+    let finished = format!("1{}", "0".repeat(35));
+    let out = reversi().args(["300", "1", &finished]).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "1\n1\n");
+    assert!(out.stderr.is_empty());
     let out = reversi()
         .args(["300", "1", "0000021001200000"])
         .output()

@@ -224,10 +224,12 @@ fn explorer_reads_the_contract_counts_and_steps_through_alphabeta() {
     // The chosen line opens in red down to a leaf.
     b.click("#line-a");
     b.wait_for(
-        "document.querySelectorAll('#tree-a .node.chosen').length >= 5",
+        "document.querySelector('#tree-a').dataset.lineOpen === 'true'",
         WAIT,
         "the chosen line",
     );
+    let chosen = b.eval("document.querySelectorAll('#tree-a .node.chosen').length");
+    assert!(chosen.as_u64().unwrap() >= 5, "{chosen}");
     // A node where alpha-beta cut off shows its remaining moves as pruned.
     assert_eq!(
         b.eval("document.querySelectorAll('#tree-a .node.pruned').length"),
@@ -249,12 +251,17 @@ fn explorer_reads_the_contract_counts_and_steps_through_alphabeta() {
     );
     wait_text(&mut b, "[data-testid=count]", &ab_count);
     assert_eq!(text(&mut b, "[data-testid=value-b]"), ab_value);
-    b.click("#line-a");
     b.click("#line-b");
     b.wait_for(
-        "document.querySelectorAll('#tree-b .node.chosen').length >= 3",
+        "document.querySelector('#tree-b').dataset.lineOpen === 'true'",
         WAIT,
         "the right tree's chosen line",
+    );
+    b.click("#line-a");
+    b.wait_for(
+        "document.querySelector('#tree-a').dataset.lineOpen === 'true'",
+        WAIT,
+        "the left tree's chosen line",
     );
     b.click("#next");
     b.click("#next");

@@ -20,12 +20,12 @@
 use super::explorer::{self, Caps, ChildState, MoveOrder, NodeView, SearchSpec, Stopped, Tree};
 use super::play::{self, color_name, EngineSettings, GameState};
 use super::study;
-use super::tiny_shim as tiny;
 use super::Limits;
+use crate::apps::tiny;
 use crate::board::{Board, Color};
+use crate::eval::Heuristic;
 use crate::reversi::{Move, Position};
 use crate::search::Algorithm;
-use crate::study::eval::Heuristic;
 use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};

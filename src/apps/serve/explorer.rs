@@ -18,10 +18,10 @@
 //! deadline passes; a stopped search yields no tree.
 
 use crate::board::{Color, Square};
+use crate::eval::Heuristic;
 use crate::game::{Evaluator, Game, Side, Value, INFINITY};
 use crate::reversi::{Move, Position, Reversi};
 use crate::search::{alphabeta_with, minimax_with, Algorithm, Limit, Node, Observer, Window};
-use crate::study::eval::Heuristic;
 use std::cell::Cell;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};

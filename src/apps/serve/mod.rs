@@ -29,7 +29,6 @@ pub mod api;
 pub mod explorer;
 pub mod play;
 pub mod study;
-mod tiny_shim;
 
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};

@@ -2,12 +2,12 @@
 //! of moves (the page keeps only the moves, so undo is dropping the last
 //! one and the server keeps no game state), and the engine's move.
 
+use crate::apps::study::selfplay::parse_move;
 use crate::board::{Color, Square};
+use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
+use crate::eval::Heuristic;
 use crate::game::{Game, Value};
 use crate::reversi::{Move, Position, Reversi};
-use crate::study::engine::{Engine, Memory, Order};
-use crate::study::eval::Heuristic;
-use crate::study::selfplay::parse_move;
 use std::time::{Duration, Instant};
 
 /// A game replayed from its moves.
@@ -121,8 +121,8 @@ pub struct EngineMove {
 #[must_use]
 pub fn engine_move(p: &Position, settings: EngineSettings) -> Option<EngineMove> {
     let start = Instant::now();
-    let engine = Engine {
-        order: Order::Best,
+    let engine = IterativeSearch {
+        order: MoveOrder::Best,
         prune: settings.prune,
         eval: settings.eval,
     };
@@ -130,7 +130,7 @@ pub fn engine_move(p: &Position, settings: EngineSettings) -> Option<EngineMove>
         p,
         settings.depth,
         Some(start + settings.time),
-        &mut Memory::default(),
+        &mut SearchMemory::default(),
     );
     Some(EngineMove {
         mv: found.best?,

@@ -10,11 +10,11 @@
 //! Both use the library's counted searches ([`crate::search`]) on the
 //! study's game ([`Reversi::DISC_DIFFERENCE`]).
 
+use crate::apps::study::selfplay::{play_game, Player};
+use crate::eval::Heuristic;
 use crate::game::{Game, Value};
 use crate::reversi::{Move, Position, Reversi};
 use crate::search::{alphabeta_with, minimax_with, Limit, NoObserver};
-use crate::study::eval::Heuristic;
-use crate::study::selfplay::{play_game, Player};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One move of a match.

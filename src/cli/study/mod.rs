@@ -1,6 +1,6 @@
-//! The depth study's subcommands (SPEC section D): `play` with options,
+//! The depth study's subcommands: `play` with options,
 //! `match`, `table`, `tournament` and `tree`. Each parses its options with
-//! clap (errors exit with status 2), calls `reversi::study` and formats.
+//! clap (errors exit with status 2), calls `reversi::apps::study` and formats.
 
 mod ordering;
 mod play;
@@ -19,12 +19,12 @@ pub use tree::run as tree;
 use super::{flag, option, size_arg};
 use clap::builder::PossibleValue;
 use clap::{value_parser, Arg, ArgMatches, Command, ValueEnum};
+use reversi::apps::study::selfplay::Player;
 use reversi::board::{Board, Color};
+use reversi::engine::iterative::MoveOrder;
+use reversi::eval::Heuristic;
 use reversi::reversi::Move;
 use reversi::search::Algorithm;
-use reversi::study::engine::Order;
-use reversi::study::eval::Heuristic;
-use reversi::study::selfplay::Player;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -84,10 +84,10 @@ impl ValueEnum for OrderArg {
 }
 
 impl OrderArg {
-    fn get(self) -> Order {
+    fn get(self) -> MoveOrder {
         match self {
-            OrderArg::Natural => Order::Natural,
-            OrderArg::Best => Order::Best,
+            OrderArg::Natural => MoveOrder::Natural,
+            OrderArg::Best => MoveOrder::Best,
         }
     }
 }
@@ -228,8 +228,8 @@ fn describe(p: &Player) -> String {
         Algorithm::AlphaBeta => "alphabeta",
     };
     let order = match p.order {
-        Order::Natural => "natural",
-        Order::Best => "best",
+        MoveOrder::Natural => "natural",
+        MoveOrder::Best => "best",
     };
     let _ = write!(s, ", {alg}, order {order}, eval {}", p.eval);
     s

@@ -7,10 +7,10 @@ use super::{depth, eval, json_array, json_flag, parse, size, EvalArg};
 use crate::cli::{value, write_stdout};
 use anyhow::Result;
 use clap::{ArgMatches, Command};
+use reversi::engine::iterative::{IterativeSearch, MoveOrder};
 use reversi::game::Game;
 use reversi::reversi::{Position, Reversi};
 use reversi::search::{alphabeta_with, Limit, NoObserver};
-use reversi::study::engine::{Engine, Order};
 use std::fmt::Write as _;
 
 /// The ordering measurement.
@@ -48,8 +48,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let a = Args::from_matches(&parse(command(), args));
     let game = Reversi::DISC_DIFFERENCE;
     let eval = a.eval.get();
-    let engine = Engine {
-        order: Order::Best,
+    let engine = IterativeSearch {
+        order: MoveOrder::Best,
         prune: true,
         eval,
     };

@@ -9,11 +9,11 @@ use crate::cli::{option, usage, value};
 use anyhow::Result;
 use clap::builder::PossibleValue;
 use clap::{value_parser, ArgMatches, Command, ValueEnum};
+use reversi::apps::study::selfplay::parse_move;
 use reversi::board::{Color, Square};
+use reversi::engine::iterative::SearchMemory;
 use reversi::game::Game;
 use reversi::reversi::{Move, Position, Reversi};
-use reversi::study::engine::Memory;
-use reversi::study::selfplay::parse_move;
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
@@ -99,7 +99,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = io::stdout().lock();
-    let mut memory = Memory::default();
+    let mut memory = SearchMemory::default();
     writeln!(
         out,
         "Reversi {n}x{n}. You play {}; the computer: {}.\nEnter moves as c4{}; `quit` ends the game.",

@@ -7,8 +7,8 @@ use super::{
 use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
 use clap::{ArgMatches, Command};
+use reversi::apps::study::selfplay::{play_game, play_opening, Record};
 use reversi::board::Color;
-use reversi::study::selfplay::{play_game, play_opening, Record};
 use std::fmt::Write as _;
 use std::time::Duration;
 

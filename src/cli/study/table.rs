@@ -8,7 +8,7 @@ use super::{
 use crate::cli::{value, write_stdout};
 use anyhow::Result;
 use clap::{ArgAction, ArgMatches, Command};
-use reversi::study::selfplay::{play_game, play_opening};
+use reversi::apps::study::selfplay::{play_game, play_opening};
 use std::fmt::Write as _;
 use std::time::Instant;
 

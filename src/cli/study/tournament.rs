@@ -9,9 +9,9 @@ use super::{
 use crate::cli::{option, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
+use reversi::apps::study::selfplay::{openings, play_game};
 use reversi::game::Game;
 use reversi::reversi::{Position, Reversi};
-use reversi::study::selfplay::{openings, play_game};
 use std::time::{Duration, Instant};
 
 /// The tournament.

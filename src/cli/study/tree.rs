@@ -7,8 +7,8 @@ use anyhow::Result;
 use clap::{Arg, ArgMatches, Command};
 use reversi::board::{Board, Color};
 use reversi::reversi::{Position, Reversi};
+use reversi::search::DotTree;
 use reversi::search::{Algorithm, Limit};
-use reversi::study::tree::DotTree;
 
 /// The searched tree as DOT.
 #[derive(Debug)]

@@ -33,6 +33,7 @@ async function search(which, order) {
   $("count-" + which).textContent = r.count;
   $("best-" + which).textContent = r.best || "none";
   const tree = $("tree-" + which);
+  delete tree.dataset.lineOpen;
   tree.replaceChildren(nodeItem(v, r.root.node, true, true));
   return r;
 }
@@ -129,7 +130,9 @@ async function select(v, k, row) {
 async function openLine(which) {
   const v = views[which];
   if (!v) return;
-  let li = $("tree-" + which).firstElementChild;
+  const tree = $("tree-" + which);
+  delete tree.dataset.lineOpen;
+  let li = tree.firstElementChild;
   for (const k of [...v.line].sort((x, y) => x - y)) {
     if (!li || Number(li.dataset.index) !== k) break;
     if (li.getAttribute("aria-expanded") === "false") await li.expand();
@@ -137,6 +140,7 @@ async function openLine(which) {
     if (!next) { await select(v, k, li.firstElementChild); break; }
     li = next;
   }
+  if (views[which] === v) tree.dataset.lineOpen = "true"; // done (tests wait for it)
 }
 
 // Step mode.

@@ -1,5 +1,5 @@
 //! The 8x8 contract: `reversi -t TASK -d DEPTH -i INPUT -op MOVES -ol LOG`
-//! (SPEC section B), and `reversi usc-report INPUT...`, the figures of the
+//! (computed by [`reversi::apps::traced_game`]), and `reversi usc-report INPUT...`, the figures of the
 //! README's analysis.
 //!
 //! Everything is checked and computed before any output file is touched;
@@ -8,11 +8,8 @@
 
 use super::{usage, write_stdout};
 use anyhow::Result;
+use reversi::apps::traced_game::{comparison_report, format_moves, parse_board, play_game, Task};
 use reversi::board::Board;
-use reversi::reversi::Position;
-use reversi::search::NoObserver;
-use reversi::usc::{format_moves, parse_board, play_game, search, Task, TraverseLog};
-use std::fmt::Write as _;
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -163,7 +160,7 @@ pub fn run(args: &[String]) -> Result<()> {
             return usage(format!("output path {} is a folder", out.display()));
         }
     }
-    let mut log = TraverseLog::new(args.task);
+    let mut log = args.task.traverse_log();
     let steps = play_game(args.task, args.depth, board, &mut log);
     write_all_atomically(&[
         (&args.moves, format_moves(&steps).as_bytes()),
@@ -181,104 +178,14 @@ pub fn report(args: &[String]) -> Result<()> {
         .iter()
         .map(|a| Ok((a.as_str(), read_board(Path::new(a))?)))
         .collect::<Result<Vec<_>>>()?;
-    let name = |a: &str| {
-        Path::new(a)
-            .file_name()
-            .map_or(a.to_string(), |n| n.to_string_lossy().into_owned())
-    };
-    let mut out = String::new();
-    out.push_str("Nodes searched at the first step (task 1 minimax, task 2 alpha-beta, same evaluation):\n\n");
-    out.push_str("| input | depth | task 1 nodes | task 2 nodes | task 2 / task 1 | same first move | same game | task 1 nodes, whole game | task 2 nodes, whole game |\n");
-    out.push_str("| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |\n");
-    for (input, board) in &boards {
-        for depth in 1..=5 {
-            let root = Position {
-                board: *board,
-                to_move: reversi::board::Color::Black,
-            };
-            let t1 = search(Task::Minimax, depth, &root, &mut NoObserver);
-            let t2 = search(Task::AlphaBeta, depth, &root, &mut NoObserver);
-            let g1 = play_game(Task::Minimax, depth, *board, &mut NoObserver);
-            let g2 = play_game(Task::AlphaBeta, depth, *board, &mut NoObserver);
-            let same_game = format_moves(&g1) == format_moves(&g2);
-            let _ = writeln!(
-                out,
-                "| {} | {depth} | {} | {} | {:.0}% | {} | {} | {} | {} |",
-                name(input),
-                t1.nodes,
-                t2.nodes,
-                100.0 * t2.nodes as f64 / t1.nodes as f64,
-                yes(t1.best == t2.best),
-                yes(same_game),
-                total(&g1),
-                total(&g2),
-            );
-        }
-    }
-    out.push_str(
-        "\nWhole games, task 2 (disc difference) against task 3 (positional weights):\n\n",
-    );
-    out.push_str("| input | depth | task 2 first move | task 3 first move | first step that differs (task 2 / task 3 move) | task 2 final X-O | task 3 final X-O | task 2 steps | task 3 steps |\n");
-    out.push_str("| --- | ---: | --- | --- | ---: | --- | --- | ---: | ---: |\n");
-    for (input, board) in &boards {
-        for depth in 1..=5 {
-            let g2 = play_game(Task::AlphaBeta, depth, *board, &mut NoObserver);
-            let g3 = play_game(Task::Positional, depth, *board, &mut NoObserver);
-            let first_move = |g: &[reversi::usc::Step]| {
-                g[0].search
-                    .best
-                    .map_or("pass".to_string(), |sq| sq.to_string())
-            };
-            let differs = g2
-                .iter()
-                .zip(&g3)
-                .position(|(a, b)| a.search.best != b.search.best || a.board != b.board)
-                .map_or("none".to_string(), |i| {
-                    let side = match g2[i].to_move {
-                        reversi::board::Color::Black => "BLACK",
-                        reversi::board::Color::White => "WHITE",
-                    };
-                    format!(
-                        "{} ({side} {} / {})",
-                        i + 1,
-                        first_move(&g2[i..]),
-                        first_move(&g3[i..])
-                    )
-                });
-            let score = |g: &[reversi::usc::Step]| {
-                let b = g.last().expect("a game has a step").board;
-                format!(
-                    "{}-{} ({:+})",
-                    b.count(reversi::board::Color::Black),
-                    b.count(reversi::board::Color::White),
-                    b.disc_difference()
-                )
-            };
-            let _ = writeln!(
-                out,
-                "| {} | {depth} | {} | {} | {differs} | {} | {} | {} | {} |",
-                name(input),
-                first_move(&g2),
-                first_move(&g3),
-                score(&g2),
-                score(&g3),
-                g2.len(),
-                g3.len(),
-            );
-        }
-    }
-    write_stdout(&out)
-}
-
-/// The nodes searched over all steps of a game.
-fn total(game: &[reversi::usc::Step]) -> u64 {
-    game.iter().map(|s| s.search.nodes).sum()
-}
-
-fn yes(b: bool) -> &'static str {
-    if b {
-        "yes"
-    } else {
-        "no"
-    }
+    let boards: Vec<(String, _)> = boards
+        .into_iter()
+        .map(|(a, board)| {
+            let name = Path::new(a)
+                .file_name()
+                .map_or(a.to_string(), |n| n.to_string_lossy().into_owned());
+            (name, board)
+        })
+        .collect();
+    write_stdout(&comparison_report(&boards))
 }

@@ -5,7 +5,7 @@
 //! It searches the same tree as the library's counted searches (a pass is a
 //! ply; at the depth bound a position gets the evaluation; a finished game
 //! its final disc difference) and counts every visited state, so at the same
-//! depth it finds the same value. With [`Order::Natural`] and a single
+//! depth it finds the same value. With [`MoveOrder::Natural`] and a single
 //! iteration it visits exactly the nodes of [`crate::search::alphabeta_with`].
 
 use crate::board::{Color, Square};
@@ -17,7 +17,7 @@ use std::time::Instant;
 
 /// The order in which successors are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Order {
+pub enum MoveOrder {
     /// The game's canonical order (reading order of the squares).
     Natural,
     /// Best first: the best move of the previous iteration at this position,
@@ -39,11 +39,24 @@ pub struct Found {
     pub depth: u32,
 }
 
-/// The settings of an engine search.
+/// The settings of an iterative search: successor order, pruning and the
+/// evaluation at the depth bound.
+///
+/// ```
+/// use reversi::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
+/// use reversi::eval::Heuristic;
+/// use reversi::reversi::Position;
+/// let search = IterativeSearch { order: MoveOrder::Best, prune: true, eval: Heuristic::Strong };
+/// let mut memory = SearchMemory::default();
+/// // Depths 1, 2, ... 4 (a deadline could stop it sooner).
+/// let found = search.deepen_in(&Position::start(8), Some(4), None, &mut memory);
+/// assert_eq!(found.depth, 4);
+/// assert!(found.best.is_some());
+/// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Engine<E> {
+pub struct IterativeSearch<E> {
     /// Successor order.
-    pub order: Order,
+    pub order: MoveOrder,
     /// Prune (alpha-beta) or not (minimax).
     pub prune: bool,
     /// The evaluation at the depth bound.
@@ -85,17 +98,17 @@ struct Entry {
 type Table = HashMap<Position, Entry, BuildHasherDefault<PosHasher>>;
 
 /// What an engine remembers between searches of one game: the best move
-/// and value bounds of searched positions (used with [`Order::Best`]).
+/// and value bounds of searched positions (used with [`MoveOrder::Best`]).
 #[derive(Default)]
-pub struct Memory(Table);
+pub struct SearchMemory(Table);
 
-impl std::fmt::Debug for Memory {
+impl std::fmt::Debug for SearchMemory {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Memory({} positions)", self.0.len())
+        write!(f, "SearchMemory({} positions)", self.0.len())
     }
 }
 
-impl Memory {
+impl SearchMemory {
     /// Forgets everything once the table is full.
     fn trim(&mut self) {
         if self.0.len() >= TABLE_LIMIT {
@@ -109,7 +122,7 @@ const TABLE_LIMIT: usize = 1 << 20;
 
 struct Run<'a, E> {
     table: &'a mut Table,
-    engine: &'a Engine<E>,
+    engine: &'a IterativeSearch<E>,
     game: Reversi,
     depth: u32,
     nodes: u64,
@@ -123,16 +136,16 @@ struct Run<'a, E> {
 /// How often (in nodes) the clock is read.
 const CLOCK_EVERY: u64 = 256;
 
-impl<E: Evaluator<Reversi>> Engine<E> {
+impl<E: Evaluator<Reversi>> IterativeSearch<E> {
     /// One search to `depth` plies without iterative deepening (and without a
     /// deadline).
     pub fn fixed(&self, root: &Position, depth: u32) -> Found {
-        self.fixed_in(root, depth, &mut Memory::default())
+        self.fixed_in(root, depth, &mut SearchMemory::default())
     }
 
-    /// [`Engine::fixed`] remembering best moves and bounds in `memory`
+    /// [`IterativeSearch::fixed`] remembering best moves and bounds in `memory`
     /// (which may hold what earlier searches of the same game found).
-    pub fn fixed_in(&self, root: &Position, depth: u32, memory: &mut Memory) -> Found {
+    pub fn fixed_in(&self, root: &Position, depth: u32, memory: &mut SearchMemory) -> Found {
         memory.trim();
         let mut run = self.run(&mut memory.0);
         run.depth = depth;
@@ -154,19 +167,20 @@ impl<E: Evaluator<Reversi>> Engine<E> {
         max_depth: Option<u32>,
         deadline: Option<Instant>,
     ) -> Found {
-        self.deepen_in(root, max_depth, deadline, &mut Memory::default())
+        self.deepen_in(root, max_depth, deadline, &mut SearchMemory::default())
     }
 
-    /// [`Engine::deepen`] with a [`Memory`] kept between searches.
+    /// [`IterativeSearch::deepen`] with a [`SearchMemory`] kept between searches.
     pub fn deepen_in(
         &self,
         root: &Position,
         max_depth: Option<u32>,
         deadline: Option<Instant>,
-        memory: &mut Memory,
+        memory: &mut SearchMemory,
     ) -> Found {
         memory.trim();
-        if deadline.is_some() && self.order == Order::Best && memory.0.capacity() < TABLE_LIMIT {
+        if deadline.is_some() && self.order == MoveOrder::Best && memory.0.capacity() < TABLE_LIMIT
+        {
             // Never grow the table (a rehash of a million entries) against the clock.
             memory.0.reserve(TABLE_LIMIT);
         }
@@ -236,21 +250,32 @@ fn order_key(child: &Position, mv: Move) -> i32 {
     key
 }
 
+/// A successor in the order the search tries it: its ordering key, its
+/// index in the game's canonical order, the move and the position.
+type Child = (i32, usize, Move, Position);
+
+/// The best value of a node and its first move reaching it, with that
+/// move's canonical index (`usize::MAX` before any move was searched).
+#[derive(Clone, Copy)]
+struct Best {
+    value: Value,
+    mv: Option<Move>,
+    index: usize,
+}
+
 impl<E: Evaluator<Reversi>> Run<'_, E> {
+    /// The value of `p` searched `self.depth - ply` more plies within
+    /// `(alpha, beta)`, and its best move. After a stop (`self.stopped`) the
+    /// result is meaningless and every caller returns at once.
     fn value(
         &mut self,
         p: &Position,
         ply: u32,
-        mut alpha: Value,
-        mut beta: Value,
+        alpha: Value,
+        beta: Value,
     ) -> (Value, Option<Move>) {
         self.nodes += 1;
-        if let Some(d) = self.deadline {
-            if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= d {
-                self.stopped = true;
-            }
-        }
-        if self.stopped {
+        if self.out_of_time() {
             return (0, None);
         }
         let mut moves = self.game.moves(p).peekable();
@@ -262,151 +287,225 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
             return (self.engine.eval.evaluate(&self.game, p), None);
         }
         let remaining = self.depth - ply;
-        let ordered = self.engine.order == Order::Best;
+        let ordered = self.engine.order == MoveOrder::Best;
         let mut hashed = None;
         if ordered {
-            if let Some(e) = self.table.get(p) {
-                hashed = e.best;
-                // The same position with the same plies left is the same
-                // subtree: its stored bounds answer without searching.
-                if ply > 0 && e.remaining == remaining && self.engine.prune {
-                    let answer = if e.lower == e.upper || e.lower >= beta {
-                        Some(e.lower)
-                    } else if e.upper <= alpha {
-                        Some(e.upper)
-                    } else {
-                        None
-                    };
-                    if let Some(v) = answer {
-                        self.horizon |= !e.complete;
-                        return (v, e.best);
-                    }
-                }
+            match self.probe(p, ply, remaining, alpha, beta) {
+                Probe::Answer(v, mv) => return (v, mv),
+                Probe::Hint(mv) => hashed = mv,
             }
         }
-        let (alpha0, beta0) = (alpha, beta);
         let horizon_above = std::mem::replace(&mut self.horizon, false);
-        let mut children: Vec<(i32, usize, Move, Position)> = moves
+        let mut children: Vec<Child> = moves
             .enumerate()
             .map(|(i, m)| (0, i, m, self.game.play(p, m)))
             .collect();
         if ordered && children.len() > 1 {
-            // Best first for the side to move: the stored best move, then
-            // the child's static evaluation, then corners / few replies.
-            let sign = match p.to_move {
-                Color::Black => -1,
-                Color::White => 1,
-            };
-            for ch in &mut children {
-                let e = sign * self.engine.eval.evaluate(&self.game, &ch.3);
-                ch.0 = if remaining == 1 {
-                    // The children are leaves: their evaluations are their values.
-                    e
-                } else if Some(ch.2) == hashed {
-                    i32::MIN
-                } else {
-                    10 * e + order_key(&ch.3, ch.2)
-                };
-            }
-            children.sort_by_key(|ch| ch.0);
+            self.order(p, remaining, hashed, &mut children);
         }
-        let side = self.game.side(p);
-        let mut best_value = match side {
-            Side::Max => -INFINITY,
-            Side::Min => INFINITY,
+        let Some(mut best) = self.search_children(p, ply, alpha, beta, &children) else {
+            return (0, None);
         };
-        let mut best = None;
-        let mut best_index = usize::MAX;
-        for &(_, index, m, ref child) in &children {
+        if ordered && ply == 0 && self.engine.prune {
+            children.sort_by_key(|ch| ch.1);
+            let Some(first) = self.first_best_at_root(p, best, &children) else {
+                return (0, None);
+            };
+            best.mv = first;
+        }
+        if ordered && self.engine.prune {
+            self.store(p, remaining, (alpha, beta), best);
+        }
+        self.horizon |= horizon_above;
+        (best.value, best.mv)
+    }
+
+    /// Reads the clock every [`CLOCK_EVERY`] nodes; whether the search is
+    /// stopped.
+    fn out_of_time(&mut self) -> bool {
+        if let Some(d) = self.deadline {
+            if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= d {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// What the table knows of `p`: a value that answers the search of this
+    /// node (the same position with the same plies left is the same subtree),
+    /// or else the best move found earlier, to try first.
+    fn probe(
+        &mut self,
+        p: &Position,
+        ply: u32,
+        remaining: u32,
+        alpha: Value,
+        beta: Value,
+    ) -> Probe {
+        let Some(e) = self.table.get(p) else {
+            return Probe::Hint(None);
+        };
+        if ply > 0 && e.remaining == remaining && self.engine.prune {
+            let answer = if e.lower == e.upper || e.lower >= beta {
+                Some(e.lower)
+            } else if e.upper <= alpha {
+                Some(e.upper)
+            } else {
+                None
+            };
+            if let Some(v) = answer {
+                self.horizon |= !e.complete;
+                return Probe::Answer(v, e.best);
+            }
+        }
+        Probe::Hint(e.best)
+    }
+
+    /// Sorts `children` best first for the side to move: the stored best
+    /// move, then the child's static evaluation, then corners / few replies.
+    fn order(&self, p: &Position, remaining: u32, hashed: Option<Move>, children: &mut [Child]) {
+        let sign = match p.to_move {
+            Color::Black => -1,
+            Color::White => 1,
+        };
+        for ch in children.iter_mut() {
+            let e = sign * self.engine.eval.evaluate(&self.game, &ch.3);
+            ch.0 = if remaining == 1 {
+                // The children are leaves: their evaluations are their values.
+                e
+            } else if Some(ch.2) == hashed {
+                i32::MIN
+            } else {
+                10 * e + order_key(&ch.3, ch.2)
+            };
+        }
+        children.sort_by_key(|ch| ch.0);
+    }
+
+    /// Searches `children` in their order within `(alpha, beta)` (cutting
+    /// off when pruning); `None` if the search was stopped.
+    fn search_children(
+        &mut self,
+        p: &Position,
+        ply: u32,
+        mut alpha: Value,
+        mut beta: Value,
+        children: &[Child],
+    ) -> Option<Best> {
+        let ordered = self.engine.order == MoveOrder::Best;
+        let side = self.game.side(p);
+        let mut best = Best {
+            value: match side {
+                Side::Max => -INFINITY,
+                Side::Min => INFINITY,
+            },
+            mv: None,
+            index: usize::MAX,
+        };
+        for &(_, index, m, ref child) in children {
             let (v, _) = self.value(child, ply + 1, alpha, beta);
             if self.stopped {
-                return (0, None);
+                return None;
             }
             // Minimax values are exact: keep the canonical first best.
-            let tie = ordered && !self.engine.prune && v == best_value && index < best_index;
+            let tie = ordered && !self.engine.prune && v == best.value && index < best.index;
+            let better = match side {
+                Side::Max => v > best.value,
+                Side::Min => v < best.value,
+            };
+            if better || tie {
+                best = Best {
+                    value: v,
+                    mv: Some(m),
+                    index,
+                };
+            }
             match side {
-                Side::Max => {
-                    if v > best_value || tie {
-                        best_value = v;
-                        best = Some(m);
-                        best_index = index;
-                    }
-                    alpha = alpha.max(best_value);
-                }
-                Side::Min => {
-                    if v < best_value || tie {
-                        best_value = v;
-                        best = Some(m);
-                        best_index = index;
-                    }
-                    beta = beta.min(best_value);
-                }
+                Side::Max => alpha = alpha.max(best.value),
+                Side::Min => beta = beta.min(best.value),
             }
             if self.engine.prune && alpha >= beta {
                 break;
             }
         }
-        if ordered && ply == 0 && self.engine.prune {
-            // The root still returns the first best move in canonical order,
-            // as the counted searches do: each move before the best one is
-            // tested with a null window for a tie (usually answered at once
-            // by the table's bound from the first pass).
-            children.sort_by_key(|ch| ch.1);
-            for &(_, index, m, ref child) in &children {
-                if index >= best_index {
-                    break;
-                }
-                let (lo, hi) = match side {
-                    Side::Max => (best_value - 1, best_value),
-                    Side::Min => (best_value, best_value + 1),
-                };
-                let (v, _) = self.value(child, ply + 1, lo, hi);
-                if self.stopped {
-                    return (0, None);
-                }
-                if v == best_value
-                    || (side == Side::Max && v > best_value)
-                    || (side == Side::Min && v < best_value)
-                {
-                    best = Some(m);
-                    break;
-                }
+        Some(best)
+    }
+
+    /// The root returns the first best move in canonical order, as the
+    /// counted searches do: each move before the best one (`children` in
+    /// canonical order) is tested with a null window for a tie (usually
+    /// answered at once by the table's bound from the first pass). `None` if
+    /// the search was stopped.
+    fn first_best_at_root(
+        &mut self,
+        p: &Position,
+        best: Best,
+        children: &[Child],
+    ) -> Option<Option<Move>> {
+        let side = self.game.side(p);
+        for &(_, index, m, ref child) in children {
+            if index >= best.index {
+                break;
+            }
+            let (lo, hi) = match side {
+                Side::Max => (best.value - 1, best.value),
+                Side::Min => (best.value, best.value + 1),
+            };
+            let (v, _) = self.value(child, 1, lo, hi);
+            if self.stopped {
+                return None;
+            }
+            let as_good = match side {
+                Side::Max => v >= best.value,
+                Side::Min => v <= best.value,
+            };
+            if as_good {
+                return Some(Some(m));
             }
         }
-        if ordered
-            && (self.table.len() < TABLE_LIMIT || self.table.contains_key(p))
-            && self.engine.prune
-        {
-            // Fail-soft bounds: at most alpha0 is an upper bound, at least
-            // beta0 a lower bound, in between exact.
-            let (lower, upper) = if best_value <= alpha0 {
-                (-INFINITY, best_value)
-            } else if best_value >= beta0 {
-                (best_value, INFINITY)
-            } else {
-                (best_value, best_value)
-            };
-            self.table.insert(
-                *p,
-                Entry {
-                    remaining,
-                    lower,
-                    upper,
-                    best,
-                    complete: !self.horizon,
-                },
-            );
-        }
-        self.horizon |= horizon_above;
-        (best_value, best)
+        Some(best.mv)
     }
+
+    /// Remembers what the search of `p` within `window` found: fail-soft
+    /// bounds (at most alpha is an upper bound, at least beta a lower bound,
+    /// in between exact), unless the table is full.
+    fn store(&mut self, p: &Position, remaining: u32, (alpha, beta): (Value, Value), best: Best) {
+        if self.table.len() >= TABLE_LIMIT && !self.table.contains_key(p) {
+            return;
+        }
+        let (lower, upper) = if best.value <= alpha {
+            (-INFINITY, best.value)
+        } else if best.value >= beta {
+            (best.value, INFINITY)
+        } else {
+            (best.value, best.value)
+        };
+        self.table.insert(
+            *p,
+            Entry {
+                remaining,
+                lower,
+                upper,
+                best: best.mv,
+                complete: !self.horizon,
+            },
+        );
+    }
+}
+
+/// What the table says about a node before it is searched.
+enum Probe {
+    /// Its value (and best move) for this search: no need to search it.
+    Answer(Value, Option<Move>),
+    /// The best move an earlier search found, if any.
+    Hint(Option<Move>),
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Heuristic;
     use crate::search::{alphabeta_with, minimax_with, Limit, NoObserver};
-    use crate::study::eval::Heuristic;
 
     fn positions(size: u8, count: usize) -> Vec<Position> {
         let game = Reversi::DISC_DIFFERENCE;
@@ -430,8 +529,8 @@ mod tests {
         let game = Reversi::DISC_DIFFERENCE;
         for size in [4u8, 6] {
             for h in [Heuristic::Disc, Heuristic::Strong] {
-                let e = Engine {
-                    order: Order::Natural,
+                let e = IterativeSearch {
+                    order: MoveOrder::Natural,
                     prune: true,
                     eval: h,
                 };
@@ -439,7 +538,7 @@ mod tests {
                     let lib = alphabeta_with(&game, &p, &Limit::depth(4, h), &mut NoObserver);
                     let f = e.fixed(&p, 4);
                     assert_eq!((f.value, f.best, f.nodes), (lib.value, lib.best, lib.nodes));
-                    let m = Engine { prune: false, ..e }.fixed(&p, 3);
+                    let m = IterativeSearch { prune: false, ..e }.fixed(&p, 3);
                     let lib = minimax_with(&game, &p, &Limit::depth(3, h), &mut NoObserver);
                     assert_eq!((m.value, m.best, m.nodes), (lib.value, lib.best, lib.nodes));
                 }
@@ -452,8 +551,8 @@ mod tests {
         let game = Reversi::DISC_DIFFERENCE;
         for size in [4u8, 6, 8] {
             for h in [Heuristic::Disc, Heuristic::Weights, Heuristic::Strong] {
-                let e = Engine {
-                    order: Order::Best,
+                let e = IterativeSearch {
+                    order: MoveOrder::Best,
                     prune: true,
                     eval: h,
                 };
@@ -471,8 +570,8 @@ mod tests {
 
     #[test]
     fn deepening_stops_at_the_end_of_the_game() {
-        let e = Engine {
-            order: Order::Best,
+        let e = IterativeSearch {
+            order: MoveOrder::Best,
             prune: true,
             eval: Heuristic::Disc,
         };
@@ -486,8 +585,8 @@ mod tests {
     fn a_passed_deadline_returns_a_finished_iteration() {
         let game = Reversi::DISC_DIFFERENCE;
         for size in [4u8, 6, 8] {
-            for order in [Order::Natural, Order::Best] {
-                let e = Engine {
+            for order in [MoveOrder::Natural, MoveOrder::Best] {
+                let e = IterativeSearch {
                     order,
                     prune: true,
                     eval: Heuristic::Strong,
@@ -511,8 +610,8 @@ mod tests {
     #[test]
     fn ordered_minimax_keeps_the_canonical_move() {
         let game = Reversi::DISC_DIFFERENCE;
-        let e = Engine {
-            order: Order::Best,
+        let e = IterativeSearch {
+            order: MoveOrder::Best,
             prune: false,
             eval: Heuristic::Disc,
         };
@@ -531,12 +630,12 @@ mod tests {
     #[test]
     fn deepening_with_memory_reaches_the_exact_end() {
         // With the table's answers, "searched to the end" must still mean it.
-        let e = Engine {
-            order: Order::Best,
+        let e = IterativeSearch {
+            order: MoveOrder::Best,
             prune: true,
             eval: Heuristic::Strong,
         };
-        let mut memory = Memory::default();
+        let mut memory = SearchMemory::default();
         let game = Reversi::DISC_DIFFERENCE;
         for p in positions(4, 30) {
             let f = e.deepen_in(&p, None, None, &mut memory);

@@ -4,12 +4,12 @@
 //! With natural order and no time limit a move is chosen by the library's
 //! counted [`minimax_with`](crate::search::minimax_with) or
 //! [`alphabeta_with`](crate::search::alphabeta_with) exactly; with
-//! [`Order::Best`] or a time budget by the study's [`Engine`] (iterative
+//! [`MoveOrder::Best`] or a time budget by the study's [`IterativeSearch`] (iterative
 //! deepening, ordered).
 
-use super::engine::{Engine, Memory, Order};
-use super::eval::Heuristic;
 use crate::board::Square;
+use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
+use crate::eval::Heuristic;
 use crate::game::{Game, Value};
 use crate::reversi::{Move, Position, Reversi};
 use crate::search::{Algorithm, Limit, NoObserver};
@@ -25,7 +25,7 @@ pub struct Player {
     /// Minimax or alpha-beta.
     pub algorithm: Algorithm,
     /// Successor order.
-    pub order: Order,
+    pub order: MoveOrder,
     /// The evaluation at the depth bound.
     pub eval: Heuristic,
 }
@@ -38,37 +38,31 @@ impl Player {
             depth: Some(depth),
             time: None,
             algorithm: Algorithm::AlphaBeta,
-            order: Order::Natural,
+            order: MoveOrder::Natural,
             eval: Heuristic::Disc,
         }
     }
 
-    /// Chooses a move in the non-terminal position `p`.
+    /// Chooses a move in the non-terminal position `p`, with a
+    /// [`SearchMemory`] of this side's earlier searches in the same game
+    /// (the iterative search's move ordering uses it; a fresh
+    /// `SearchMemory::default()` for a lone position).
     ///
     /// # Panics
     /// If `p` is terminal, or neither a depth nor a time is set.
     #[must_use]
-    pub fn choose(&self, p: &Position) -> Choice {
-        self.choose_in(p, &mut Memory::default())
-    }
-
-    /// [`Player::choose`] with a [`Memory`] of this side's earlier searches
-    /// in the same game (the engine's move ordering uses it).
-    ///
-    /// # Panics
-    /// As [`Player::choose`].
-    #[must_use]
-    pub fn choose_in(&self, p: &Position, memory: &mut Memory) -> Choice {
+    pub fn choose_in(&self, p: &Position, memory: &mut SearchMemory) -> Choice {
         let game = Reversi::DISC_DIFFERENCE;
         let start = Instant::now();
-        let (value, best, nodes, depth) = if self.time.is_none() && self.order == Order::Natural {
+        let (value, best, nodes, depth) = if self.time.is_none() && self.order == MoveOrder::Natural
+        {
             let depth = self.depth.expect("a depth or a time");
             let out =
                 self.algorithm
                     .run(&game, p, &Limit::depth(depth, self.eval), &mut NoObserver);
             (out.value, out.best, out.nodes, depth)
         } else {
-            let engine = Engine {
+            let engine = IterativeSearch {
                 order: self.order,
                 prune: self.algorithm == Algorithm::AlphaBeta,
                 eval: self.eval,
@@ -192,7 +186,7 @@ pub fn play_game(
     let mut moves = opening;
     let n_opening = moves.len();
     let mut choices = Vec::new();
-    let mut memories = [Memory::default(), Memory::default()];
+    let mut memories = [SearchMemory::default(), SearchMemory::default()];
     while !game.is_terminal(&p) {
         let (player, memory) = match p.to_move {
             crate::board::Color::Black => (black, &mut memories[0]),

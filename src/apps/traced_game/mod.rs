@@ -1,88 +1,33 @@
-//! The 8x8 Reversi contract of the 2013 USC assignment
-//! (`reversi -t TASK -d DEPTH -i INPUT -op MOVES -ol LOG`, SPEC section B).
+//! The 8x8 game contract: `reversi -t TASK -d DEPTH -i INPUT -op MOVES -ol LOG`
+//! (the 8x8 assignment of a 2013 USC course, USC being the University of
+//! Southern California; the golden files in `tests/data/usc/` are its
+//! published outputs).
 //!
-//! - [`NoPassReversi`]: Reversi as the assignment searches it: a player
-//!   without a legal placement is a leaf scored by the task's evaluation
-//!   (no pass nodes; a pass is not a ply).
+//! A whole 8x8 game is played from an input board, both sides choosing their
+//! moves by the same depth-limited search, and traced: the moves file shows
+//! every step's board, the traverse log every node of the first search.
+//!
 //! - [`Task`]: minimax with disc difference (1), alpha-beta with disc
 //!   difference (2), alpha-beta with positional weights (3).
-//! - [`play_game`]: the whole game from a board, each side searching with
-//!   the same task and depth; [`format_moves`] writes the moves file.
-//! - [`TraverseLog`]: an [`Observer`] that writes the traverse log of a
-//!   search; the searches themselves are the generic ones of
-//!   [`crate::search`].
+//! - [`search`]: one task's search of one position, on the no-pass game
+//!   tree [`NoPassReversi`] (a player without a legal placement is a leaf).
+//! - [`play_game`]: the whole game; [`format_moves`] writes the moves file;
+//!   [`parse_board`] reads the input file. The traverse log is the
+//!   [`TraverseLog`] observer of the counted searches.
+//! - [`comparison_report`]: the tables comparing the tasks on input boards.
 //!
 //! The module computes and formats; it never prints or touches files.
 
-use crate::board::{bits::Bits, Board, Color, Square};
+use crate::board::{Board, Color, Square};
 use crate::eval::{DiscDifference, PositionalWeights};
-use crate::game::{Evaluator, Game, Side, UtilityEval, Value, INFINITY};
-use crate::reversi::{Position, Reversi};
-use crate::search::{Algorithm, Limit, Node, Observer, Outcome, Window};
+use crate::game::UtilityEval;
+use crate::reversi::no_pass::NoPassReversi;
+use crate::reversi::Position;
+use crate::search::{Algorithm, Limit, Observer, SearchResult, TraverseLog};
 use std::fmt;
 
-/// Reversi without pass moves: the moves of a position are its legal
-/// placements only, and a position without any is a leaf whose value is
-/// `eval` (so is every position at the depth limit).
-///
-/// With [`Limit::depth`] and [`UtilityEval`] the generic
-/// [`crate::search::minimax_with`] and [`crate::search::alphabeta_with`]
-/// then search exactly the assignment's tree.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoPassReversi<E> {
-    /// The evaluation of every leaf.
-    pub eval: E,
-}
-
-/// The placements of a position, in reading order (a1, b1, ..., h8).
-#[derive(Clone, Copy, Debug)]
-pub struct Placements(Bits);
-
-impl Iterator for Placements {
-    type Item = Square;
-
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        self.0.next().map(Square)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.0.size_hint()
-    }
-}
-
-impl<E: Evaluator<Reversi>> Game for NoPassReversi<E> {
-    type State = Position;
-    type Move = Square;
-    type Moves = Placements;
-
-    #[inline]
-    fn side(&self, p: &Position) -> Side {
-        match p.to_move {
-            Color::Black => Side::Max,
-            Color::White => Side::Min,
-        }
-    }
-
-    #[inline]
-    fn moves(&self, p: &Position) -> Placements {
-        Placements(Bits(p.board.moves(p.to_move)))
-    }
-
-    #[inline]
-    fn play(&self, p: &Position, sq: Square) -> Position {
-        Position {
-            board: p.board.play_unchecked(p.to_move, sq),
-            to_move: p.to_move.other(),
-        }
-    }
-
-    /// The evaluation: a leaf of this game is only "terminal" for the search.
-    #[inline]
-    fn utility(&self, p: &Position) -> Value {
-        self.eval.evaluate(&Reversi::default(), p)
-    }
-}
+mod report;
+pub use report::comparison_report;
 
 /// The assignment's three tasks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -96,9 +41,6 @@ pub enum Task {
 }
 
 impl Task {
-    /// All tasks, in the assignment's order.
-    pub const ALL: [Task; 3] = [Task::Minimax, Task::AlphaBeta, Task::Positional];
-
     /// The task with the assignment's number (1, 2 or 3).
     #[must_use]
     pub const fn from_number(n: u32) -> Option<Task> {
@@ -132,10 +74,13 @@ impl Task {
     /// The header line of the task's traverse log (without newline).
     #[must_use]
     pub const fn log_header(self) -> &'static str {
-        match self.algorithm() {
-            Algorithm::Minimax => "Node,Depth,Value",
-            Algorithm::AlphaBeta => "Node,Depth,Value,Alpha,Beta",
-        }
+        TraverseLog::header(self.algorithm())
+    }
+
+    /// An empty traverse log for the task's search.
+    #[must_use]
+    pub fn traverse_log(self) -> TraverseLog {
+        TraverseLog::new(self.algorithm())
     }
 }
 
@@ -149,11 +94,11 @@ pub struct Step {
     /// The board before this step's move.
     pub board: Board,
     /// The search run at this step: its value, chosen move and node count.
-    pub search: Outcome<Square>,
+    pub search: SearchResult<Square>,
 }
 
 /// Runs `task`'s search to `depth` plies from `root`, reporting to `observer`.
-pub fn search<O>(task: Task, depth: u32, root: &Position, observer: &mut O) -> Outcome<Square>
+pub fn search<O>(task: Task, depth: u32, root: &Position, observer: &mut O) -> SearchResult<Square>
 where
     O: Observer<NoPassReversi<DiscDifference>> + Observer<NoPassReversi<PositionalWeights>>,
 {
@@ -169,7 +114,7 @@ where
         ),
         Task::Positional => task.algorithm().run(
             &NoPassReversi {
-                eval: PositionalWeights::USC_2013,
+                eval: PositionalWeights::CLASSIC_8X8,
             },
             root,
             &limit,
@@ -340,119 +285,11 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// An [`Observer`] that writes the traverse log of a search, rows of
-/// `node depth value` (plus ` alpha beta` and ` CUT-OFF` for alpha-beta).
-///
-/// The root is `root` at depth 1; other nodes are named by the square
-/// played to reach them. A leaf writes one row with its value; an internal
-/// node writes a row with `-Infinity` (MAX) or `Infinity` (MIN) when it is
-/// expanded and one row after each child returns.
-#[derive(Clone, Debug)]
-pub struct TraverseLog {
-    text: Vec<u8>,
-    windows: bool,
-}
-
-impl TraverseLog {
-    /// An empty log for `task`, starting with its header line.
-    #[must_use]
-    pub fn new(task: Task) -> TraverseLog {
-        let mut text = Vec::with_capacity(1 << 16);
-        text.extend_from_slice(task.log_header().as_bytes());
-        text.push(b'\n');
-        TraverseLog {
-            text,
-            windows: task.algorithm() == Algorithm::AlphaBeta,
-        }
-    }
-
-    /// The log written so far.
-    #[must_use]
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.text
-    }
-
-    /// The log, consuming the observer.
-    #[must_use]
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.text
-    }
-
-    fn row(&mut self, mv: Option<Square>, ply: u32, value: Value, window: Window, cut: bool) {
-        let t = &mut self.text;
-        match mv {
-            None => t.extend_from_slice(b"root"),
-            Some(sq) => t.extend_from_slice(&[b'a' + sq.col(), b'1' + sq.row()]),
-        }
-        t.push(b' ');
-        push_int(t, i64::from(ply) + 1);
-        t.push(b' ');
-        push_value(t, value);
-        if self.windows {
-            t.push(b' ');
-            push_value(t, window.alpha);
-            t.push(b' ');
-            push_value(t, window.beta);
-            if cut {
-                t.extend_from_slice(b" CUT-OFF");
-            }
-        }
-        t.push(b'\n');
-    }
-}
-
-/// Appends a decimal integer.
-fn push_int(out: &mut Vec<u8>, n: i64) {
-    if n < 0 {
-        out.push(b'-');
-    }
-    let mut digits = [0u8; 20];
-    let mut m = n.unsigned_abs();
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (m % 10) as u8;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
-}
-
-/// Appends a value as the log writes it: `25.0`, `Infinity`, `-Infinity`.
-fn push_value(out: &mut Vec<u8>, v: Value) {
-    match v {
-        INFINITY => out.extend_from_slice(b"Infinity"),
-        v if v == -INFINITY => out.extend_from_slice(b"-Infinity"),
-        v => {
-            push_int(out, i64::from(v));
-            out.extend_from_slice(b".0");
-        }
-    }
-}
-
-impl<G: Game<State = Position, Move = Square>> Observer<G> for TraverseLog {
-    fn leaf(&mut self, node: &Node<'_, G>, value: Value, window: Window) {
-        self.row(node.mv, node.ply, value, window, false);
-    }
-
-    fn expand(&mut self, node: &Node<'_, G>, window: Window) {
-        let start = match node.state.to_move {
-            Color::Black => -INFINITY,
-            Color::White => INFINITY,
-        };
-        self.row(node.mv, node.ply, start, window, false);
-    }
-
-    fn update(&mut self, node: &Node<'_, G>, value: Value, window: Window, cutoff: bool) {
-        self.row(node.mv, node.ply, value, window, cutoff);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reversi::random_position;
+    use crate::rng::Rng;
     use crate::search::NoObserver;
 
     const OPENING: &str =
@@ -488,7 +325,7 @@ mod tests {
 
     #[test]
     fn opening_log_depth_1() {
-        let mut log = TraverseLog::new(Task::Minimax);
+        let mut log = Task::Minimax.traverse_log();
         let root = Position::start(8);
         let out = search(Task::Minimax, 1, &root, &mut log);
         assert_eq!(out.best, Some("d3".parse().unwrap()));
@@ -499,16 +336,6 @@ mod tests {
             "Node,Depth,Value\nroot 1 -Infinity\nd3 2 3.0\nroot 1 3.0\nc4 2 3.0\nroot 1 3.0\n\
              f5 2 3.0\nroot 1 3.0\ne6 2 3.0\nroot 1 3.0\n"
         );
-    }
-
-    #[test]
-    fn values_format() {
-        let mut v = Vec::new();
-        for x in [0, -7, 123, INFINITY, -INFINITY] {
-            push_value(&mut v, x);
-            v.push(b' ');
-        }
-        assert_eq!(v, b"0.0 -7.0 123.0 Infinity -Infinity ");
     }
 
     #[test]
@@ -531,43 +358,15 @@ mod tests {
         );
     }
 
-    /// A small deterministic PRNG (xorshift64*), so the property tests need
-    /// no dependency and fail reproducibly.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
-
-    /// A position reached by random legal moves from the opening (passing
-    /// when forced), black to move.
+    /// A board reached by up to 49 random moves from the opening.
     fn random_board(rng: &mut Rng) -> Board {
         let plies = rng.below(50);
-        let mut p = Position::start(8);
-        let game = Reversi::default();
-        for _ in 0..plies {
-            let moves: Vec<_> = game.moves(&p).collect();
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.below(moves.len() as u64) as usize];
-            p = game.play(&p, mv);
-        }
-        p.board
+        random_position(8, plies, rng).board
     }
 
     #[test]
     fn minimax_and_alphabeta_play_the_same_game() {
-        let mut rng = Rng(0x5eed_1234_abcd_0001);
+        let mut rng = Rng::new(0x5eed_1234_abcd_0001);
         for case in 0..40 {
             let board = random_board(&mut rng);
             let depth = 1 + (case % 3) as u32;
@@ -585,7 +384,7 @@ mod tests {
 
     #[test]
     fn minimax_and_alphabeta_agree_on_random_positions() {
-        let mut rng = Rng(0x0dd_ba11_cafe_f00d);
+        let mut rng = Rng::new(0x0dd_ba11_cafe_f00d);
         for case in 0..200 {
             let mut p = Position {
                 board: random_board(&mut rng),

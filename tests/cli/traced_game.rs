@@ -407,7 +407,7 @@ fn built_in_weights_are_the_handouts_table() {
                 .map(|w| w.parse::<i32>().expect("weight"))
         })
         .collect();
-    assert_eq!(table, reversi::eval::PositionalWeights::USC_2013.weights);
+    assert_eq!(table, reversi::eval::PositionalWeights::CLASSIC_8X8.weights);
 }
 
 #[test]

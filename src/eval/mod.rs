@@ -1,9 +1,18 @@
 //! Static evaluations of Reversi positions, for depth-limited search.
 //!
-//! Every evaluator here is an [`Evaluator`] for any game whose states are
-//! [`Position`]s (plain [`crate::reversi::Reversi`] as well as
-//! [`crate::usc::NoPassReversi`]), scores from black's (MAX's) point of
-//! view, and looks only at the discs, not at the side to move.
+//! - [`DiscDifference`] and [`PositionalWeights`]: the evaluations of the
+//!   8x8 game contract; they look only at the discs, not at the side to
+//!   move, and evaluate any game whose states are [`Position`]s (plain
+//!   [`crate::reversi::Reversi`] as well as
+//!   [`crate::reversi::no_pass::NoPassReversi`]).
+//! - [`Heuristic`]: the evaluations chosen by name in the depth study and
+//!   the engine (`disc`, `weights`, `strong`).
+//!
+//! All score from black's (MAX's) point of view.
+
+pub mod heuristic;
+
+pub use heuristic::Heuristic;
 
 use crate::board::{bits::Bits, Board, Color};
 use crate::game::{Evaluator, Game, Value};
@@ -40,7 +49,7 @@ pub struct PositionalWeights {
 impl PositionalWeights {
     /// The table of the 2013 USC assignment (section 3.4): corners 99,
     /// the squares next to them negative, the centre 0.
-    pub const USC_2013: PositionalWeights = PositionalWeights {
+    pub const CLASSIC_8X8: PositionalWeights = PositionalWeights {
         #[rustfmt::skip]
         weights: [
             99, -8, 8, 6, 6, 8, -8, 99,
@@ -87,13 +96,13 @@ impl PositionalWeights {
     };
 
     /// The table for a board of `size`: [`Self::FOUR`], [`Self::SIX`], or
-    /// the 8x8 contract's [`Self::USC_2013`].
+    /// the 8x8 contract's [`Self::CLASSIC_8X8`].
     #[must_use]
     pub const fn for_size(size: u8) -> &'static PositionalWeights {
         match size {
             4 => &Self::FOUR,
             6 => &Self::SIX,
-            _ => &Self::USC_2013,
+            _ => &Self::CLASSIC_8X8,
         }
     }
 
@@ -111,7 +120,7 @@ impl PositionalWeights {
 
 impl Default for PositionalWeights {
     fn default() -> PositionalWeights {
-        PositionalWeights::USC_2013
+        PositionalWeights::CLASSIC_8X8
     }
 }
 
@@ -150,7 +159,7 @@ mod tests {
     fn start_position_is_even() {
         let p = Position::start(8);
         assert_eq!(
-            PositionalWeights::USC_2013.evaluate(&Reversi::default(), &p),
+            PositionalWeights::CLASSIC_8X8.evaluate(&Reversi::default(), &p),
             0
         );
         assert_eq!(DiscDifference.evaluate(&Reversi::default(), &p), 0);
@@ -163,7 +172,7 @@ mod tests {
         text[0] = 'X';
         text[9] = 'O';
         let board = Board::parse_with(&text.iter().collect::<String>(), ['*', 'X', 'O']).unwrap();
-        assert_eq!(PositionalWeights::USC_2013.score(&board), 123);
+        assert_eq!(PositionalWeights::CLASSIC_8X8.score(&board), 123);
         assert_eq!(board.disc_difference(), 0);
     }
 }

@@ -6,9 +6,9 @@
 //! Every evaluation is colour-symmetric: swapping the colours of all discs
 //! and the side to move negates the value.
 
+use super::PositionalWeights;
 use crate::board::bits;
 use crate::board::{Board, Color, Square};
-use crate::eval::PositionalWeights;
 use crate::game::{Evaluator, Value};
 use crate::reversi::{Position, Reversi};
 use std::fmt;

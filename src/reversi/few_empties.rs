@@ -1,0 +1,147 @@
+//! The exact minimax value and state count of a Reversi position with at
+//! most four empty squares, computed without the generic recursion: the
+//! shortcut behind [`Game::minimax_subtree`](crate::game::Game::minimax_subtree)
+//! for [`Reversi`](super::Reversi).
+
+use super::{Position, Utility};
+use crate::board::bits::{flips_vec, moves_vec, Bits, LastFlips};
+use crate::board::Color;
+use crate::game::{Value, INFINITY};
+
+/// The minimax value (black's point of view) and the number of states
+/// minimax visits below and including `p`, when `p` has at most
+/// [`MAX_EMPTIES`] empty squares; `None` otherwise.
+pub(super) fn minimax_count(p: &Position, utility: Utility) -> Option<(Value, u64)> {
+    let empty = p.board.empty();
+    if empty.count_ones() > MAX_EMPTIES {
+        return None;
+    }
+    let own = p.board.discs(p.to_move);
+    let opp = p.board.discs(p.to_move.other());
+    let valid = p.board.valid();
+    let solver = FewEmpties {
+        valid,
+        last: LastFlips::new(valid),
+        utility,
+    };
+    let (value, nodes) = solver.solve(own, opp, empty);
+    Some(match p.to_move {
+        Color::Black => (value, nodes),
+        Color::White => (-value, nodes),
+    })
+}
+
+/// Positions with at most this many empty squares are solved by [`FewEmpties`]
+/// instead of the generic recursion (it has one function per level, up to
+/// four).
+pub(super) const MAX_EMPTIES: u32 = 4;
+const _: () = assert!(MAX_EMPTIES <= 4);
+
+/// Plain minimax in negamax form on the two bitboards of a position with
+/// few empty squares: the mover's discs `p` against `o`, `empty` the empty
+/// squares. Each level has its own function, so a level calls the next one
+/// directly (no branch on the number of empties to predict), and the last
+/// two levels try their squares without branching on legality: the
+/// outcomes of those branches are what a processor predicts worst here.
+#[derive(Clone, Copy)]
+struct FewEmpties {
+    valid: u64,
+    last: LastFlips,
+    utility: Utility,
+}
+
+/// The value for the mover and the number of states minimax visits.
+type Counted = (Value, u64);
+
+impl FewEmpties {
+    /// At most [`MAX_EMPTIES`] empties.
+    fn solve(self, p: u64, o: u64, empty: u64) -> Counted {
+        match empty.count_ones() {
+            0 => (self.end(p, o), 1),
+            1 => self.one(p, o, empty.trailing_zeros() as u8),
+            2 => self.two(p, o, empty),
+            3 => self.three(p, o, empty),
+            _ => self.four(p, o, empty),
+        }
+    }
+
+    /// The utility of the finished game for the mover.
+    #[inline]
+    fn end(self, p: u64, o: u64) -> Value {
+        self.utility
+            .score(p.count_ones() as i32 - o.count_ones() as i32)
+    }
+
+    fn four(self, p: u64, o: u64, empty: u64) -> Counted {
+        self.expand(p, o, empty, FewEmpties::three, FewEmpties::four)
+    }
+
+    fn three(self, p: u64, o: u64, empty: u64) -> Counted {
+        self.expand(p, o, empty, FewEmpties::two, FewEmpties::three)
+    }
+
+    /// A node whose children are solved by `child`; after a pass the
+    /// opponent's node (same empties) is solved by `same`.
+    #[inline(always)]
+    fn expand(
+        self,
+        p: u64,
+        o: u64,
+        empty: u64,
+        child: fn(FewEmpties, u64, u64, u64) -> Counted,
+        same: fn(FewEmpties, u64, u64, u64) -> Counted,
+    ) -> Counted {
+        let moves = moves_vec(p, o, self.valid);
+        if moves == 0 {
+            if moves_vec(o, p, self.valid) == 0 {
+                return (self.end(p, o), 1);
+            }
+            // A forced pass: one more state, then the opponent's subtree.
+            let (v, n) = same(self, o, p, empty);
+            return (-v, n + 1);
+        }
+        let (mut best, mut nodes) = (-INFINITY, 1);
+        for sq in Bits(moves) {
+            let f = flips_vec(p, o, sq);
+            let bit = 1u64 << sq;
+            let (v, n) = child(self, o & !f, p | f | bit, empty & !bit);
+            best = best.max(-v);
+            nodes += n;
+        }
+        (best, nodes)
+    }
+
+    /// Two empty squares: both are tried, an illegal one (no flips)
+    /// contributing nothing.
+    fn two(self, p: u64, o: u64, empty: u64) -> Counted {
+        let a = empty.trailing_zeros() as u8;
+        let b = (empty & (empty - 1)).trailing_zeros() as u8;
+        let (fa, fb) = (flips_vec(p, o, a), flips_vec(p, o, b));
+        if fa | fb == 0 {
+            if flips_vec(o, p, a) | flips_vec(o, p, b) == 0 {
+                return (self.end(p, o), 1);
+            }
+            let (v, n) = self.two(o, p, empty);
+            return (-v, n + 1);
+        }
+        let (va, na) = self.one(o & !fa, p | fa | (1u64 << a), b);
+        let (vb, nb) = self.one(o & !fb, p | fb | (1u64 << b), a);
+        let (va, na) = if fa != 0 { (-va, na) } else { (-INFINITY, 0) };
+        let (vb, nb) = if fb != 0 { (-vb, nb) } else { (-INFINITY, 0) };
+        (va.max(vb), 1 + na + nb)
+    }
+
+    /// One empty square `sq`: the mover plays it (two states), or passes
+    /// and the opponent plays it (three), or the game is over (one). Only
+    /// flip counts are needed, read from line tables, and nothing branches.
+    #[inline]
+    fn one(self, p: u64, o: u64, sq: u8) -> Counted {
+        let d = p.count_ones() as i32 - o.count_ones() as i32;
+        let (mine, theirs) = self.last.counts(p, sq);
+        let mover = i32::from(mine != 0);
+        let opponent = i32::from(mine == 0 && theirs != 0);
+        let d = d + mover * (2 * mine as i32 + 1) - opponent * (2 * theirs as i32 + 1);
+        let nodes = 1 + mover as u64 + 2 * opponent as u64;
+        (self.utility.score(d), nodes)
+    }
+}
