@@ -87,8 +87,11 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     {
         let mut out = std::io::stdout().lock();
-        writeln!(out, "reversi serve: listening on {}", server.url())?;
-        writeln!(out, "Press Ctrl-C to stop.")?;
+        let banner = format!(
+            "reversi serve: listening on {}\nPress Ctrl-C to stop.\n",
+            server.url()
+        );
+        out.write_all(banner.as_bytes())?;
         out.flush()?;
     }
     server.run_until_ctrl_c()?;

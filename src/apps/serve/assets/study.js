@@ -120,6 +120,8 @@ $("match-form").addEventListener("submit", (e) => {
       setStatus("m-status", `Move ${r.ply}…`);
     },
     done: (d) => {
+      $("m-progress").max = rows.length;
+      $("m-progress").value = rows.length;
       const ab = rows.reduce((s, r) => s + r.alphabeta, 0), mm = rows.reduce((s, r) => s + r.minimax, 0);
       setStatus("m-status", `Done: ${d.moves} moves, final score ${d.score}; alpha-beta ${ab.toLocaleString("en")} states, ` +
         `minimax ${mm.toLocaleString("en")} (${(100 * ab / mm).toFixed(1)}%).`);
