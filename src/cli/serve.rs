@@ -72,7 +72,7 @@ impl Args {
 
 /// Runs `reversi serve ARGS` (`args` starts with `serve`).
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&command().get_matches_from(args));
+    let a = Args::from_matches(&super::parse(command(), &args[1..])?);
     let server = Server::bind(Config {
         host: a.host,
         port: a.port,
@@ -95,8 +95,7 @@ pub fn run(args: &[String]) -> Result<()> {
         out.flush()?;
     }
     server.run_until_ctrl_c()?;
-    println!("reversi serve: stopped");
-    Ok(())
+    super::write_stdout("reversi serve: stopped\n")
 }
 
 #[cfg(test)]

@@ -464,3 +464,20 @@ fn study_streams_report_progress_and_finish() {
         assert!(settle(&s, Duration::from_secs(5)).await);
     });
 }
+
+#[test]
+fn serve_command_line_errors_are_one_line() {
+    for args in [
+        &["serve", "--port", "x"][..],
+        &["serve", "--host", "nowhere"],
+        &["serve", "extra"],
+    ] {
+        let (code, stdout, stderr) = cli(args);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+    }
+    let (code, stdout, _) = cli(&["serve", "--help"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("--allow-host"));
+}

@@ -2,11 +2,12 @@
 //! `--remote-debugging-pipe` (JSON messages ending in a NUL byte, commands
 //! on the browser's fd 3, answers and events on its fd 4).
 //!
-//! Why not a CDP crate: every Rust CDP or WebDriver client (chromiumoxide,
-//! headless_chrome, fantoccini) describes the protocol with serde's derive
-//! and thiserror, proc-macros that this crate's static target
-//! (`.cargo/config.toml`, crt-static) cannot build. The pipe needs no
-//! WebSocket, so the driver is this file and serde_json.
+//! Why not a CDP crate: chromiumoxide and headless_chrome generate types for
+//! the whole protocol (thousands of serde-derived structs, minutes of build
+//! on a 2-core CI machine, and proc-macros that the static build this
+//! project had when the tests were written could not compile); a test needs
+//! six commands. The pipe needs no WebSocket, so the driver is this file and
+//! serde_json.
 //!
 //! The browser is Debian's `chromium` (`$CHROMIUM`, else `chromium` or
 //! `chromium-browser` on the PATH); nothing is downloaded.
