@@ -89,6 +89,7 @@ impl Browser {
                 "--disable-component-update",
                 "--disable-sync",
                 "--disable-extensions",
+                "--disable-dev-shm-usage",
                 "--hide-scrollbars",
                 "--force-device-scale-factor=1",
                 "--remote-debugging-pipe",
