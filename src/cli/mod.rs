@@ -37,6 +37,8 @@ mod nboard;
 mod output_files;
 mod perft;
 mod play;
+#[cfg(feature = "serve")]
+mod serve;
 mod solve;
 mod study;
 mod tiny;
@@ -117,6 +119,9 @@ Usage:
   POSITION and GAME: a transcript (f5d6c3), a GGF game, or a board string
   (64 of -/X/O then X or O to move, then optionally moves), or a file
 
+ The web pages (see --help): play, watch minimax/alpha-beta search a tree, study
+  reversi serve [--port N] [--host ADDR]   serves them on http://127.0.0.1:8080/
+
  Ring Treblecross is the second binary: ring-treblecross --help
 
 The Tiny contract:
@@ -172,6 +177,8 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("gtp") => gtp::run(&args),
         Some("hint") => hint::run(&args),
         Some("analyze") => analyze::run(&args),
+        #[cfg(feature = "serve")]
+        Some("serve") => serve::run(&args),
         Some(word) if word.starts_with(|c: char| c.is_ascii_alphabetic()) => usage(format!(
             "unknown subcommand {word:?}; the subcommands are {} (see `reversi --help`)",
             SUBCOMMANDS.join(", ")
@@ -181,7 +188,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
 }
 
 /// The names of the subcommands, for the unknown-subcommand message.
-const SUBCOMMANDS: [&str; 14] = [
+const SUBCOMMANDS: [&str; 15] = [
     "play",
     "usc-report",
     "match",
@@ -195,6 +202,7 @@ const SUBCOMMANDS: [&str; 14] = [
     "gtp",
     "hint",
     "analyze",
+    "serve",
     "help",
 ];
 
