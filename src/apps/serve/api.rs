@@ -550,7 +550,10 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         eval: eval_param(&q)?,
     };
     let p = g.position;
-    let found = blocking(&state, move |_| play::engine_move(&p, settings)).await?;
+    let found = blocking(&state, move |cancel| {
+        play::engine_move(&p, settings, cancel)
+    })
+    .await?;
     let m = found.ok_or_else(|| ApiError::bad("the game is over"))?;
     Ok(Json(json!({
         "move": move_json(m.mv),

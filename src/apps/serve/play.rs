@@ -8,6 +8,7 @@ use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
 use crate::eval::Heuristic;
 use crate::game::{Game, Value};
 use crate::reversi::{Move, Position, Reversi};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// A game replayed from its moves.
@@ -117,19 +118,24 @@ pub struct EngineMove {
 
 /// The move of the study's ordered iterative-deepening engine in `p`, or
 /// `None` when the game is over. The search stops at the deadline `time`
-/// from now (depth 1 always finishes).
+/// from now or when `stop` is set (depth 1 always finishes).
 #[must_use]
-pub fn engine_move(p: &Position, settings: EngineSettings) -> Option<EngineMove> {
+pub fn engine_move(
+    p: &Position,
+    settings: EngineSettings,
+    stop: &AtomicBool,
+) -> Option<EngineMove> {
     let start = Instant::now();
     let engine = IterativeSearch {
         order: MoveOrder::Best,
         prune: settings.prune,
         eval: settings.eval,
     };
-    let found = engine.deepen_in(
+    let found = engine.deepen_stoppable(
         p,
         settings.depth,
         Some(start + settings.time),
+        Some(stop),
         &mut SearchMemory::default(),
     );
     Some(EngineMove {
@@ -176,10 +182,25 @@ mod tests {
                 prune: true,
                 eval: Heuristic::Disc,
             },
+            &AtomicBool::new(false),
         )
         .unwrap();
         let exact = crate::search::alphabeta(&Reversi::DISC_DIFFERENCE, &g.position);
         assert_eq!(m.value, exact.value);
+        assert!(g.legal().contains(&m.mv));
+    }
+
+    #[test]
+    fn a_set_stop_flag_ends_the_engine_after_its_first_iteration() {
+        let g = replay(8, "").unwrap();
+        let settings = EngineSettings {
+            depth: None,
+            time: Duration::from_secs(600),
+            prune: true,
+            eval: Heuristic::Strong,
+        };
+        let m = engine_move(&g.position, settings, &AtomicBool::new(true)).unwrap();
+        assert_eq!(m.depth, 1);
         assert!(g.legal().contains(&m.mv));
     }
 }

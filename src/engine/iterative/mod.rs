@@ -194,6 +194,11 @@ impl<E: Evaluator<Reversi>> IterativeSearch<E> {
         };
         let max = max_depth.unwrap_or(u32::MAX).max(1);
         for depth in 1..=max {
+            if depth > 1 && stop.is_some_and(|s| s.load(AtomicOrdering::Relaxed)) {
+                // Stopped between iterations (a small tree may never reach
+                // the in-search check).
+                break;
+            }
             run.depth = depth;
             run.horizon = false;
             run.deadline = if depth > 1 { deadline } else { None };
