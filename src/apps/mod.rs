@@ -6,7 +6,9 @@
 //! - [`traced_game`]: the 8x8 game contract with its moves file and
 //!   traverse log.
 //! - [`study`]: matches, depth tables and tournaments.
+//! - [`train`]: training data for the pattern evaluation.
 
 pub mod study;
 pub mod tiny;
 pub mod traced_game;
+pub mod train;

@@ -15,6 +15,7 @@ mod solve;
 mod study;
 mod tiny;
 mod traced_game;
+mod train;
 
 use anyhow::Result;
 use clap::{Arg, ArgAction, ArgMatches};
@@ -67,6 +68,10 @@ Usage:
   reversi solve --obf LINE | --file F | --size N | --board B --player P
                                 exact final score and a best move
 
+ The pattern evaluation's training (each has --help):
+  reversi train generate --out GAMES   self-play games solved exactly
+  reversi train fit --games GAMES --out WEIGHTS
+
  Ring Treblecross is the second binary: ring-treblecross --help
 
 The Tiny contract:
@@ -118,6 +123,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("ordering") => study::ordering(&args[1..]),
         Some("perft") => perft::run(&args),
         Some("solve") => solve::run(&args),
+        Some("train") => train::run(&args),
         Some(_) => tiny::run(&args),
     }
 }
