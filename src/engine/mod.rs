@@ -8,10 +8,13 @@
 //! - [`iterative`]: the ordered, iterative-deepening, stoppable search of
 //!   [`crate::reversi::Position`]s with a time budget (the depth study's
 //!   and the playing engine's search).
+//! - [`midgame`]: the playing engine's principal-variation search with the
+//!   pattern evaluation, levels, a time budget and a stop flag.
 //! - [`mod@perft`]: leaf counting with the published conventions.
 //! - [`solve`]: negamax alpha-beta with a transposition table.
 
 pub mod iterative;
+pub mod midgame;
 pub mod perft;
 pub mod position;
 pub mod solve;

@@ -206,6 +206,7 @@ fn player(
         algorithm: algorithm.get(),
         order: order.get(),
         eval: eval.get(),
+        level: None,
     }
 }
 
