@@ -46,6 +46,7 @@ fn main() {
         let level = Level {
             depth,
             exact_empties: 0,
+            selectivity: None,
         };
         let mut rng = Rng::new(7);
         let (mut nodes, t) = (0, Instant::now());

@@ -17,9 +17,12 @@
 
 use crate::board::{Color, Square};
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
+use crate::engine::midgame::MidgameSearch;
+use crate::engine::probcut::{fit_line, shallow_depth, ProbCutTable, MAX_CUT_DEPTH};
 use crate::engine::{Position as RelativePosition, Scoring, Solver};
 use crate::eval::pattern::fit::Sample;
 use crate::eval::pattern::symmetry;
+use crate::eval::pattern::{phase, PHASES, SCALE};
 use crate::eval::Heuristic;
 use crate::game::Game;
 use crate::reversi::{Move, Position, Reversi};
@@ -264,6 +267,82 @@ pub fn generate(
             }
         }
     });
+}
+
+/// Fits the Multi-ProbCut table: for up to `per_phase` positions of each
+/// phase among `samples` (in their order) with more than `max_depth` empty
+/// squares, the root values of a full search to `max_depth`; then, per
+/// depth and phase, the line predicting each depth's value from its
+/// shallow depth's (on `threads` threads; `progress` hears of each
+/// position).
+pub fn fit_probcut(
+    samples: &[Sample],
+    per_phase: usize,
+    max_depth: u32,
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> ProbCutTable {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let max_depth = max_depth.min(MAX_CUT_DEPTH);
+    let mut chosen: Vec<(usize, RelativePosition)> = Vec::new();
+    let mut taken = [0usize; PHASES];
+    for s in samples {
+        let empties = s.empties();
+        let k = phase(empties);
+        if empties > max_depth && taken[k] < per_phase {
+            taken[k] += 1;
+            chosen.push((
+                k,
+                RelativePosition {
+                    player: s.p,
+                    opponent: s.o,
+                    valid: u64::MAX,
+                },
+            ));
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let values = Mutex::new(vec![Vec::new(); chosen.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut search = MidgameSearch::default();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= chosen.len() {
+                        return;
+                    }
+                    let v = search.iteration_values(&chosen[i].1, max_depth);
+                    values.lock().expect("no panics")[i] = v;
+                    progress(i + 1, chosen.len());
+                }
+            });
+        }
+    });
+    let values = values.into_inner().expect("no panics");
+    let mut table = ProbCutTable::default();
+    let scale = f64::from(SCALE);
+    for depth in 3..=max_depth {
+        let shallow = shallow_depth(depth);
+        for k in 0..PHASES {
+            let pairs: Vec<(f64, f64)> = chosen
+                .iter()
+                .zip(&values)
+                .filter(|((phase, _), _)| *phase == k)
+                .map(|(_, v)| {
+                    (
+                        f64::from(v[shallow as usize - 1]) / scale,
+                        f64::from(v[depth as usize - 1]) / scale,
+                    )
+                })
+                .collect();
+            if let Some(cut) = fit_line(&pairs) {
+                table.set(depth, k, cut);
+            }
+        }
+    }
+    table
 }
 
 /// Whether game `index` belongs to the held-out tenth.

@@ -45,16 +45,78 @@ fn fit_command() -> Command {
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
+fn probcut_command() -> Command {
+    Command::new("reversi train probcut")
+        .about("Fit the Multi-ProbCut table of the midgame search: full searches of training positions, shallow values against deep ones per depth and phase")
+        .arg(option("games", "FILE", "The games file written by `reversi train generate`").required(true))
+        .arg(option("out", "FILE", "The table to write (text)").required(true))
+        .arg(option("weights", "FILE", "Pattern weights to search with (default: the embedded ones)"))
+        .arg(option("positions", "N", "Positions per phase").value_parser(value_parser!(usize)).default_value("60"))
+        .arg(option("depth", "PLIES", "The deepest search fitted").value_parser(value_parser!(u32).range(3..=12)).default_value("8"))
+        .arg(option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+/// Makes the weights in `path` the active pattern weights.
+pub fn use_weights(path: &str) -> Result<()> {
+    let bytes = fs::read(path)
+        .map_err(|e| super::UsageError(format!("cannot read weights {path}: {e}")))?;
+    let weights = PatternWeights::from_bytes(&bytes)
+        .map_err(|e| super::UsageError(format!("weights file {path} {e}")))?;
+    if pattern::set_active_weights(weights).is_err() {
+        return usage("the pattern weights were already chosen");
+    }
+    Ok(())
+}
+
+fn probcut(m: &ArgMatches) -> Result<()> {
+    if let Some(w) = m.get_one::<String>("weights") {
+        use_weights(w)?;
+    }
+    let games = read_games(&value::<String>(m, "games"))?;
+    let (samples, _) = train::samples(&games, false);
+    let quiet = m.get_flag("quiet");
+    let start = Instant::now();
+    let last = std::sync::Mutex::new(Instant::now());
+    let progress = |done: usize, total: usize| {
+        let mut last = last.lock().expect("no panics");
+        if !quiet && (last.elapsed().as_secs_f64() >= 2.0 || done == total) {
+            *last = Instant::now();
+            eprintln!(
+                "probcut: {done}/{total} positions searched ({:.0} s)",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let depth: u32 = value(m, "depth");
+    let table = train::fit_probcut(
+        &samples,
+        value(m, "positions"),
+        depth,
+        value(m, "threads"),
+        &progress,
+    );
+    let out: String = value(m, "out");
+    let text = table.to_text(&format!(
+        "Multi-ProbCut table fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{depth}",
+        games.len(),
+        value::<usize>(m, "positions")
+    ));
+    fs::write(&out, &text).map_err(|e| super::UsageError(format!("cannot write {out}: {e}")))?;
+    write_stdout(&text)
+}
+
 /// Runs `reversi train ...` (`args[0]` is `train`).
 pub fn run(args: &[String]) -> Result<()> {
     match args.get(1).map(String::as_str) {
         Some("generate") => generate(&generate_command().get_matches_from(&args[1..])),
         Some("fit") => fit_weights(&fit_command().get_matches_from(&args[1..])),
+        Some("probcut") => probcut(&probcut_command().get_matches_from(&args[1..])),
         Some("-h" | "--help") | None => write_stdout(&format!(
-            "{ABOUT}\n\nUsage:\n  reversi train generate --out GAMES [OPTIONS]\n  reversi train fit --games GAMES --out WEIGHTS [OPTIONS]\n\nEach has --help.\n"
+            "{ABOUT}\n\nUsage:\n  reversi train generate --out GAMES [OPTIONS]\n  reversi train fit --games GAMES --out WEIGHTS [OPTIONS]\n  reversi train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
-            "unknown train command {other:?}: expected generate or fit (see `reversi train --help`)"
+            "unknown train command {other:?}: expected generate, fit or probcut (see `reversi train --help`)"
         )),
     }
 }

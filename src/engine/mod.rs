@@ -10,6 +10,7 @@
 //!   and the playing engine's search).
 //! - [`midgame`]: the playing engine's principal-variation search with the
 //!   pattern evaluation, levels, a time budget and a stop flag.
+//! - [`probcut`]: the Multi-ProbCut parameters of the midgame search.
 //! - [`mod@perft`]: leaf counting with the published conventions.
 //! - [`solve`]: negamax alpha-beta with a transposition table.
 
@@ -17,6 +18,7 @@ pub mod iterative;
 pub mod midgame;
 pub mod perft;
 pub mod position;
+pub mod probcut;
 pub mod solve;
 mod tt;
 
