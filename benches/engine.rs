@@ -12,7 +12,7 @@
 //! is solved (with one thread unless `threads N` comes first) and printed
 //! with its time, CPU time of the main thread, and nodes.
 
-use reversi::engine::{parse_obf_file, perft, Position, Scoring, Solver};
+use reversi::engine::{parse_obf_file, perft, EndgameSolver, RelativePosition, Scoring};
 use std::time::Instant;
 
 /// CPU time of this thread in seconds (from /proc; 0 where unavailable):
@@ -26,7 +26,7 @@ fn cpu_secs() -> f64 {
 
 fn bench_perft(depth: u32) {
     let (t, c) = (Instant::now(), cpu_secs());
-    let n = perft(&Position::start(8), depth);
+    let n = perft(&RelativePosition::start(8), depth);
     let (s, c) = (t.elapsed().as_secs_f64(), cpu_secs() - c);
     println!(
         "perft {depth}: {n} leaves in {s:.3} s ({c:.3} s CPU), {:.1} M leaves/s",
@@ -53,7 +53,7 @@ fn bench_ffo(from: usize, to: usize, threads: usize) {
             all.push((first + i, p));
         }
     }
-    let mut solver = Solver::new(Scoring::Standard);
+    let mut solver = EndgameSolver::new(Scoring::Standard);
     let (mut nodes, t_all, c_all) = (0u64, Instant::now(), cpu_secs());
     for (number, p) in all.iter().filter(|(n, _)| (from..=to).contains(n)) {
         let (t, c) = (Instant::now(), cpu_secs());
@@ -80,7 +80,7 @@ fn bench_ffo(from: usize, to: usize, threads: usize) {
 /// on ties; passes as they come), then solved: how
 /// the solve time grows toward the 32 empties of the start.
 fn bench_six(empties: u32, threads: usize) {
-    let mut pos = Position::start(6);
+    let mut pos = RelativePosition::start(6);
     let mut plies = Vec::new();
     while pos.empties().count_ones() > empties && !pos.is_game_over() {
         let m = pos.moves();
@@ -95,7 +95,7 @@ fn bench_six(empties: u32, threads: usize) {
             pos = pos.play(sq);
         }
     }
-    let mut solver = Solver::with_table_bits(Scoring::Standard, 24);
+    let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 24);
     let (t, c) = (Instant::now(), cpu_secs());
     let s = solver.solve_parallel(&pos, threads, &mut |_| {});
     let (secs, cpu) = (t.elapsed().as_secs_f64(), cpu_secs() - c);

@@ -7,7 +7,7 @@
 //!   random middle-game positions: nodes, time and nodes per second.
 
 use reversi::engine::midgame::{Level, MidgameSearch};
-use reversi::engine::Position;
+use reversi::engine::RelativePosition as Position;
 use reversi::eval::pattern::PatternWeights;
 use reversi::reversi::random_position;
 use reversi::rng::Rng;

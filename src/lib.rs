@@ -10,7 +10,10 @@
 //!    [`game`] (the [`game::Game`] trait every search is generic over),
 //!    [`reversi`] (Reversi as a `Game`, and its no-pass variant),
 //!    [`treblecross`] ((n,k)-Ring Treblecross as a `Game` and its exact
-//!    solver), and the utility [`rng`].
+//!    solver), [`record`] (game records: transcripts, GGF, board strings),
+//!    and the utilities [`rng`], [`hash`] (the crate's fast hasher for
+//!    memo and transposition tables) and [`lines`] (reading text a line
+//!    at a time, capped).
 //! 2. Evaluation: [`eval`] (disc difference, positional weights, the named
 //!    heuristics).
 //! 3. Counted searches: [`search`] (minimax and alpha-beta with first-best
@@ -37,6 +40,9 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod hash;
+pub mod lines;
+pub mod record;
 pub mod reversi;
 pub mod rng;
 pub mod search;

@@ -6,8 +6,16 @@
 //! - [`traced_game`]: the 8x8 game contract with its moves file and
 //!   traverse log.
 //! - [`study`]: matches, depth tables and tournaments.
+//! - [`analysis`]: the best moves of a position with values in discs
+//!   (exact near the end), behind a replaceable search trait, and the
+//!   analysis of whole games.
+//! - [`nboard`], [`gtp`]: the NBoard and GTP engine protocols as
+//!   line-in, lines-out sessions.
 //! - [`train`]: training data for the pattern evaluation.
 
+pub mod analysis;
+pub mod gtp;
+pub mod nboard;
 pub mod study;
 pub mod tiny;
 pub mod traced_game;

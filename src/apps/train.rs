@@ -19,7 +19,7 @@ use crate::board::{Color, Square};
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
 use crate::engine::midgame::MidgameSearch;
 use crate::engine::probcut::{fit_line, shallow_depth, ProbCutTable, MAX_CUT_DEPTH};
-use crate::engine::{Position as RelativePosition, Scoring, Solver};
+use crate::engine::{EndgameSolver, RelativePosition, Scoring};
 use crate::eval::pattern::fit::Sample;
 use crate::eval::pattern::symmetry;
 use crate::eval::pattern::{phase, PHASES, SCALE};
@@ -169,7 +169,7 @@ impl TrainingGame {
 }
 
 /// Plays training game `index`, solving its end with `solver`.
-pub fn play_game(index: u64, settings: &GameSettings, solver: &mut Solver) -> TrainingGame {
+pub fn play_game(index: u64, settings: &GameSettings, solver: &mut EndgameSolver) -> TrainingGame {
     let mut rng = Rng::new(settings.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let game = Reversi::DISC_DIFFERENCE;
     let mut p = Position::start(8);
@@ -213,8 +213,8 @@ pub fn play_game(index: u64, settings: &GameSettings, solver: &mut Solver) -> Tr
 
 /// A solver sized for training games' endgames.
 #[must_use]
-pub fn training_solver() -> Solver {
-    Solver::with_table_bits(Scoring::Standard, 18)
+pub fn training_solver() -> EndgameSolver {
+    EndgameSolver::with_table_bits(Scoring::Standard, 18)
 }
 
 /// Plays games `indices` on `threads` threads and hands each to `deliver`
@@ -419,7 +419,7 @@ fn canonical(p: u64, o: u64) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Position as Relative;
+    use crate::engine::RelativePosition as Relative;
 
     fn quick() -> GameSettings {
         GameSettings {
@@ -442,7 +442,7 @@ mod tests {
             // solve of that position agrees, and the line played from it
             // ends with that score.
             let at = positions(&g.moves)[g.solved_at];
-            let exact = Solver::new(Scoring::Standard)
+            let exact = EndgameSolver::new(Scoring::Standard)
                 .solve(&Relative::from_board(&at.board, at.to_move))
                 .score;
             let black = if at.to_move == Color::Black {

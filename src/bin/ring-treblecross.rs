@@ -1,11 +1,16 @@
 //! `ring-treblecross N K FLAG [POSITION...]`: (n,k)-Ring Treblecross with
 //! the output of the CS 540 assignment's skeleton, answered exactly and fast
-//! by [`reversi::treblecross::Solver`]. See `ring-treblecross --help` and
-//! README.md.
+//! by [`reversi::treblecross::RingSolver`]. This file reads and writes; the
+//! arguments, the lines and the game are [`reversi::treblecross::contract`].
+//! See `ring-treblecross --help` and README.md.
 
 use reversi::game::{Side, Value};
 use reversi::search::minimax;
-use reversi::treblecross::{has_run, Ring, RingTreblecross, Solver};
+use reversi::treblecross::contract::{
+    node_lines, parse_args, Flag, NodeLine, Reply, RingAnswers, RingCommand, RingDialog,
+    RingRequest,
+};
+use reversi::treblecross::{Ring, RingSolver, RingTreblecross};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -14,159 +19,110 @@ const HELP: &str = "\
 ring-treblecross: (n,k)-Ring Treblecross, exact and fast
 
 Usage:
-  ring-treblecross N K FLAG [POSITION...] [--stats]
+  ring-treblecross N K FLAG [POSITION...] [--stats] [--minimax]
+  ring-treblecross --help | --version
 
-  A ring of N cells (0..N-1); each POSITION holds an X. Both players place
-  an X; making K or more consecutive X (around the ring) wins. The program
-  is MAX (score 1 = MAX wins, -1 = MIN wins, 0 = draw, only when N < K).
-  FLAG 0  play: you are MIN and move first (type a cell index)
-  FLAG 1  every successor with its exact score
+  A ring of N cells (0..N-1, N <= 1000000); each POSITION holds an X. Both
+  players place an X; making K or more consecutive X (around the ring)
+  wins. The program is MAX (score 1 = MAX wins, -1 = MIN wins, 0 = draw,
+  only when N < K).
+  FLAG 0  play: you are MIN and move first. Type a cell index and Enter;
+          a line that is not exactly an integer (an empty line too) prints
+          `Invalid Input` on stderr and asks again. End of input abandons
+          the game (stderr says so, exit status 0).
+  FLAG 1  every successor with its exact score (N lines of N cells)
   FLAG 2  the principal line (first-best successors) to the end
   FLAG 3  the best successor (the first with the best score)
   --stats    report the time and memo sizes on stderr
   --minimax  answer FLAG 1-3 by the library's plain minimax instead (the
-             reference: exponential, seconds at N = 11)
+             reference: exponential, seconds at N = 11; N <= 20)
+
+Time: K = 3 at any N: milliseconds (Grundy values shipped up to N =
+1000000) plus the output; FLAG 1 and 2 print up to N lines of 4N bytes.
+Other K: exponential in N: within a second up to N = 44 for K = 4,
+N = 34 for K = 5, N = 28 for K = 6, N = 26 for K = 7 and 8 (README.md).
 
 Example:
   ring-treblecross 10 3 3 5    prints  Min Node  | X |   |   |   |   | X |   |   |   |   |  Score:  1
 
-Errors go to stderr as `error: ...` with exit status 2.
+Bad arguments: one `error: ...` line on stderr, exit status 2. Output that
+cannot be written: one `error: ...` line, exit status 1.
 ";
 
-/// The largest ring accepted (memory and the O(N^2) K=3 table stay small).
-const MAX_N: usize = 1_000_000;
-
 fn main() -> ExitCode {
-    let mut args: Vec<String> = Vec::new();
-    for a in std::env::args_os().skip(1) {
-        match a.into_string() {
-            Ok(s) => args.push(s),
-            Err(a) => return usage(&format!("argument {a:?} is not valid UTF-8")),
+    let args: Vec<_> = std::env::args_os().skip(1).collect();
+    let request = match parse_args(&args) {
+        Ok(RingCommand::Run(request)) => request,
+        Ok(RingCommand::Help) => return finish(write_stdout(HELP)),
+        Ok(RingCommand::Version) => {
+            let version = format!("ring-treblecross {}\n", env!("CARGO_PKG_VERSION"));
+            return finish(write_stdout(&version));
         }
-    }
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        print!("{HELP}");
-        return ExitCode::SUCCESS;
-    }
-    let stats = args.iter().any(|a| a == "--stats");
-    let plain = args.iter().any(|a| a == "--minimax");
-    args.retain(|a| a != "--stats" && a != "--minimax");
-    if let Some(a) = args.iter().find(|a| a.starts_with("--")) {
-        return usage(&format!("unknown option {a} (see --help)"));
-    }
-    let config = match parse(&args) {
-        Ok(c) => c,
-        Err(msg) => return usage(&msg),
+        Err(e) => {
+            report(&format!("error: {e} (see `ring-treblecross --help`)"));
+            return ExitCode::from(2);
+        }
     };
-    let start = Instant::now();
-    let mut solver = Solver::new(config.n, config.k);
-    let result = if plain && config.flag != 0 {
-        run(
-            &config,
-            &mut Plain(RingTreblecross::new(config.n, config.k)),
-        )
-    } else {
-        run(&config, &mut solver)
-    };
-    if stats {
-        let (rings, comps, strips) = solver.memo_sizes();
-        eprintln!(
-            "stats: {:.3} s; memo: {rings} wrapping rings, {comps} components, {strips} strip lengths",
-            start.elapsed().as_secs_f64()
-        );
-    }
+    finish(run(&request))
+}
+
+/// Writes `text` to stdout at once.
+fn write_stdout(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+/// Writes one line on stderr; a failure there has nowhere to be reported.
+fn report(line: &str) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
+/// The exit status of a run: a closed stdout (a pipe into `head`) ends
+/// quietly; any other output error is reported (if stderr still works).
+fn finish(result: io::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            report(&format!("error: writing the output: {e}"));
             ExitCode::from(1)
         }
     }
 }
 
-/// Reports a bad argument: one `error: ...` line, exit status 2.
-fn usage(msg: &str) -> ExitCode {
-    eprintln!("error: {msg}");
-    ExitCode::from(2)
-}
-
-struct Config {
-    n: usize,
-    k: usize,
-    flag: u8,
-    positions: Vec<usize>,
-}
-
-fn number(what: &str, s: &str) -> Result<u64, String> {
-    if let Ok(v) = s.parse::<u64>() {
-        return Ok(v);
-    }
-    match s.parse::<i64>() {
-        Ok(v) => Err(format!("{what} must not be negative, got {v}")),
-        Err(_) => Err(format!("{what} must be a whole number, got {s:?}")),
-    }
-}
-
-fn parse(args: &[String]) -> Result<Config, String> {
-    if args.len() < 3 {
-        return Err("expected N K FLAG [POSITION...] (see --help)".into());
-    }
-    let n = number("N", &args[0])?;
-    if n < 1 {
-        return Err("N must be at least 1".into());
-    }
-    if n > MAX_N as u64 {
-        return Err(format!("N must be at most {MAX_N}, got {n}"));
-    }
-    let k = number("K", &args[1])?;
-    if k < 1 {
-        return Err("K must be at least 1".into());
-    }
-    let flag = number("FLAG", &args[2])?;
-    if flag > 3 {
-        return Err(format!("FLAG must be 0, 1, 2 or 3, got {flag}"));
-    }
-    let mut positions = Vec::new();
-    for a in &args[3..] {
-        let p = number("a position", a)
-            .map_err(|_| format!("position {a:?} is not a cell index 0..{}", n - 1))?;
-        if p >= n {
-            return Err(format!("position {p} is outside the ring 0..{}", n - 1));
+/// Answers a parsed command line on stdout (and stdin for the game).
+fn run(request: &RingRequest) -> io::Result<()> {
+    let start = Instant::now();
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut solver = RingSolver::new(request.n, request.k);
+    match (request.flag, request.minimax) {
+        (Flag::Play, _) => solver = play(request, solver, &mut out, &mut io::stdin().lock())?,
+        (_, true) => {
+            let mut plain = Plain(RingTreblecross::new(request.n, request.k));
+            print_lines(&mut plain, request, &mut out)?;
         }
-        positions.push(p as usize);
+        (_, false) => print_lines(&mut solver, request, &mut out)?,
     }
-    Ok(Config {
-        n: n as usize,
-        k: usize::try_from(k).unwrap_or(usize::MAX),
-        flag: flag as u8,
-        positions,
-    })
-}
-
-/// What the output needs from a solver: exact values and first-best moves.
-trait Engine {
-    fn value(&mut self, state: &Ring) -> Value;
-    fn successor_values(&mut self, state: &Ring) -> Vec<(usize, Value)>;
-    fn best(&mut self, state: &Ring) -> Option<(usize, Value)>;
-}
-
-impl Engine for Solver {
-    fn value(&mut self, state: &Ring) -> Value {
-        Solver::value(self, state)
+    out.flush()?;
+    if request.stats {
+        let memo = solver.memo_sizes();
+        let line = format!(
+            "stats: {:.3} s; memo: {} wrapping rings, {} components, {} strip lengths",
+            start.elapsed().as_secs_f64(),
+            memo.wrapping_rings,
+            memo.components,
+            memo.strip_lengths
+        );
+        writeln!(io::stderr().lock(), "{line}")?;
     }
-    fn successor_values(&mut self, state: &Ring) -> Vec<(usize, Value)> {
-        Solver::successor_values(self, state)
-    }
-    fn best(&mut self, state: &Ring) -> Option<(usize, Value)> {
-        Solver::best(self, state)
-    }
+    Ok(())
 }
 
 /// The library's plain minimax over [`RingTreblecross`]: the reference.
 struct Plain(RingTreblecross);
 
-impl Engine for Plain {
+impl RingAnswers for Plain {
     fn value(&mut self, state: &Ring) -> Value {
         minimax(&self.0, state).value
     }
@@ -182,39 +138,27 @@ impl Engine for Plain {
     }
 }
 
-fn run(config: &Config, solver: &mut impl Engine) -> io::Result<()> {
-    let root = Ring::new(config.n, &config.positions, Side::Max);
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    match config.flag {
-        0 => play(config.k, root, solver, &mut out, &mut io::stdin().lock())?,
-        1 => {
-            for (c, v) in solver.successor_values(&root) {
-                node_line(&mut out, "Min", &root.after(c).cells, v)?;
-            }
-        }
-        2 => {
-            let value = solver.value(&root);
-            node_line(&mut out, "Max", &root.cells, value)?;
-            let mut state = root;
-            while let Some((c, _)) = solver.best(&state) {
-                state = state.after(c);
-                let label = match state.to_move {
+/// FLAG 1-3.
+fn print_lines(
+    answers: &mut impl RingAnswers,
+    request: &RingRequest,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    for line in node_lines(answers, request.root(), request.flag) {
+        match line {
+            NodeLine::Node(ring, v) => {
+                let label = match ring.to_move {
                     Side::Max => "Max",
                     Side::Min => "Min",
                 };
-                node_line(&mut out, label, &state.cells, value)?;
+                write!(out, "{label} Node ")?;
+                board(out, &ring.cells)?;
+                writeln!(out, " Score: {v:2}")?;
             }
+            NodeLine::NoSuccessor(v) => writeln!(out, "Min Node null Score: {v:2}")?,
         }
-        _ => match solver.best(&root) {
-            Some((c, v)) => node_line(&mut out, "Min", &root.after(c).cells, v)?,
-            None => {
-                let v = solver.value(&root);
-                writeln!(out, "Min Node null Score: {v:2}")?;
-            }
-        },
     }
-    out.flush()
+    Ok(())
 }
 
 /// ` | ` then `X | ` or `  | ` per cell.
@@ -226,96 +170,90 @@ fn board(out: &mut impl Write, cells: &[bool]) -> io::Result<()> {
     Ok(())
 }
 
-/// `<label> Node <board> Score: <%2d>`.
-fn node_line(out: &mut impl Write, label: &str, cells: &[bool], v: Value) -> io::Result<()> {
-    write!(out, "{label} Node ")?;
+/// `<label>: <board>` and a newline.
+fn board_line(out: &mut impl Write, label: &str, cells: &[bool]) -> io::Result<()> {
+    out.write_all(label.as_bytes())?;
     board(out, cells)?;
-    writeln!(out, " Score: {v:2}")
+    out.write_all(b"\n")
 }
 
-/// The interactive game: the person is MIN and moves first; the program
-/// replies with its best successor. Stops silently once a run stands or
-/// the ring is full; end of input ends the game.
+/// FLAG 0: the dialog of the assignment's front end (see
+/// [`RingDialog`]); returns the solver for its statistics.
 fn play(
-    k: usize,
-    mut state: Ring,
-    solver: &mut impl Engine,
+    request: &RingRequest,
+    solver: RingSolver,
     out: &mut impl Write,
     input: &mut impl BufRead,
-) -> io::Result<()> {
-    let n = state.cells.len();
-    let over = |s: &Ring| has_run(&s.cells, k) || s.cells.iter().all(|&x| x);
-    out.write_all(b"Initial : ")?;
-    board(out, &state.cells)?;
-    out.write_all(b"\n")?;
-    let mut tokens = Tokens::default();
-    while !over(&state) {
+) -> io::Result<RingSolver> {
+    let mut game = RingDialog::new(request.k, request.root(), solver);
+    board_line(out, "Initial : ", game.cells())?;
+    let mut line = Vec::new();
+    while !game.is_over() {
         out.write_all(b"Index:     |")?;
-        for i in 0..n {
+        for i in 0..request.n {
             write!(out, "{i:3}|")?;
         }
         out.write_all(b"\nChoose Next Move: ")?;
         out.flush()?;
-        let Some(token) = tokens.next(input)? else {
+        if !read_answer(input, &mut line)? {
             out.write_all(b"\n")?;
-            return Ok(());
-        };
-        let Ok(cell) = token.parse::<i32>() else {
             out.flush()?;
-            eprintln!("Invalid Input");
-            continue;
-        };
-        if cell < 0 || cell as usize >= n {
-            out.write_all(b"Board position out of range.\n")?;
-            continue;
-        }
-        let cell = cell as usize;
-        if state.cells[cell] {
-            out.write_all(b"Illegal move. Position already occupied.\n")?;
-            continue;
-        }
-        state = Ring {
-            cells: state.after(cell).cells,
-            to_move: Side::Max,
-        };
-        out.write_all(b"Player  : ")?;
-        board(out, &state.cells)?;
-        out.write_all(b"\n")?;
-        if over(&state) {
+            report("end of input: game abandoned");
             break;
         }
-        let Some((reply, _)) = solver.best(&state) else {
-            break;
-        };
-        state = Ring {
-            cells: state.after(reply).cells,
-            to_move: Side::Max,
-        };
-        out.write_all(b"Computer: ")?;
-        board(out, &state.cells)?;
-        out.write_all(b"\n")?;
-    }
-    Ok(())
-}
-
-/// Whitespace-separated tokens of the input, read a line at a time.
-#[derive(Default)]
-struct Tokens {
-    pending: std::collections::VecDeque<String>,
-}
-
-impl Tokens {
-    fn next(&mut self, input: &mut impl BufRead) -> io::Result<Option<String>> {
-        loop {
-            if let Some(t) = self.pending.pop_front() {
-                return Ok(Some(t));
+        match game.answer(&line) {
+            Reply::NotAnInteger => writeln!(io::stderr().lock(), "Invalid Input")?,
+            Reply::OutOfRange => out.write_all(b"Board position out of range.\n")?,
+            Reply::Occupied => out.write_all(b"Illegal move. Position already occupied.\n")?,
+            Reply::Played { player, computer } => {
+                board_line(out, "Player  : ", &player)?;
+                if let Some(cells) = computer {
+                    board_line(out, "Computer: ", &cells)?;
+                }
             }
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                return Ok(None);
-            }
-            self.pending
-                .extend(line.split_whitespace().map(String::from));
         }
     }
+    Ok(game.into_answers())
+}
+
+/// The longest answer line read as typed; a longer one (even an integer
+/// with thousands of leading zeros) is not an integer. Keeps memory bounded
+/// whatever the input.
+const LINE_CAP: usize = 4096;
+
+/// Reads one line of input into `line` without its `\n` (or `\r\n`); of
+/// a line longer than [`LINE_CAP`] it keeps [`LINE_CAP`] bytes and a `\0`
+/// (so that it is not an integer); `false` at end of input.
+fn read_answer(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> {
+    line.clear();
+    let mut read_any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        read_any = true;
+        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (buf.len(), false),
+        };
+        let room = (LINE_CAP + 2).saturating_sub(line.len());
+        line.extend_from_slice(&buf[..take.min(room)]);
+        input.consume(if done { take + 1 } else { take });
+        if done {
+            break;
+        }
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    if line.len() > LINE_CAP {
+        line.truncate(LINE_CAP);
+        line.push(0);
+    }
+    Ok(read_any)
 }

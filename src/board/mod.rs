@@ -186,7 +186,7 @@ impl Board {
     /// The squares where `color` may play (empty when it must pass).
     #[must_use]
     pub fn moves(&self, color: Color) -> u64 {
-        bits::moves_on(self.discs(color), self.discs(color.other()), self.size)
+        bits::moves_for_size(self.discs(color), self.discs(color.other()), self.size)
     }
 
     /// The discs that flip if `color` plays on `sq` (0 if illegal).
@@ -195,7 +195,7 @@ impl Board {
         if self.empty() & sq.bit() == 0 {
             return 0;
         }
-        bits::flips_vec(self.discs(color), self.discs(color.other()), sq.0)
+        bits::flips_scalar(self.discs(color), self.discs(color.other()), sq.0)
     }
 
     /// The board after `color` plays a legal move on `sq`. The move is not

@@ -7,8 +7,33 @@
 //! them with clap's builder API (`Command`, `Arg`) rather than its derive
 //! macros: a proc-macro cannot be built for a static (`crt-static`) target,
 //! and the static binary starts faster (see `.cargo/config.toml`). Each of
-//! them has a `command()` and fills its `Args` struct from the matches.
+//! them has a `command()` and fills its `Args` struct from the matches
+//! that [`parse`] returns; [`parse`] turns clap's several-line usage
+//! errors into the one `error:` line every command gives.
+//!
+//! Nothing here panics on a full or closed stdout or stderr: stdout is
+//! written with [`write_stdout`] (its errors are returned), and stderr with
+//! this module's `eprintln!`, which replaces the standard one (that panics
+//! when stderr cannot be written) in every module below.
 
+/// Writes a line to stderr like the standard `eprintln!`, ignoring a write
+/// error instead of panicking (`2>/dev/full`, a closed pipe): a warning or
+/// an error message that cannot be shown is not a reason to crash. Being
+/// defined before the `mod` lines, it shadows the standard macro in all of
+/// `cli`'s modules.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stderr_line(::std::format_args!($($arg)*))
+    };
+}
+
+mod analyze;
+mod gtp;
+mod hint;
+mod input;
+mod memory;
+mod nboard;
+mod output_files;
 mod perft;
 mod play;
 mod solve;
@@ -17,8 +42,9 @@ mod tiny;
 mod traced_game;
 mod train;
 
-use anyhow::Result;
-use clap::{Arg, ArgAction, ArgMatches};
+use anyhow::{Context as _, Result};
+use clap::error::ErrorKind;
+use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Write};
@@ -36,6 +62,19 @@ impl fmt::Display for UsageError {
 }
 
 impl std::error::Error for UsageError {}
+
+/// Help or version text was asked for and printed: the command is done and
+/// exits with status 0 (returned as an error so that `?` ends the command).
+#[derive(Debug)]
+pub struct HelpShown;
+
+impl fmt::Display for HelpShown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("help shown")
+    }
+}
+
+impl std::error::Error for HelpShown {}
 
 /// Shorthand for an `Err` holding a [`UsageError`].
 pub fn usage<T>(message: impl Into<String>) -> Result<T> {
@@ -68,6 +107,16 @@ Usage:
   reversi solve --obf LINE | --file F | --size N | --board B --player P
                                 exact final score and a best move
 
+ Othello programs' protocols and records (each has --help):
+  reversi nboard [OPTIONS]      the NBoard protocol on stdin/stdout (for the NBoard GUI)
+  reversi gtp [OPTIONS]         the Go Text Protocol on stdin/stdout (GoGui, scripts)
+  reversi hint POSITION [--moves N] [--json]
+                                the best moves of a position with their values
+  reversi analyze GAME [--exact N] [--json]
+                                every move of a game: value, best move, loss
+  POSITION and GAME: a transcript (f5d6c3), a GGF game, or a board string
+  (64 of -/X/O then X or O to move, then optionally moves), or a file
+
  The pattern evaluation's training (each has --help):
   reversi train generate --out GAMES   self-play games solved exactly
   reversi train fit --games GAMES --out WEIGHTS
@@ -92,7 +141,7 @@ The 8x8 contract:
   (MAX) moves first. TASK 1 minimax, 2 alpha-beta (evaluation: discs of X
   minus discs of O), 3 alpha-beta with positional weights. DEPTH >= 1.
   Writes the game to MOVES and the first step's traverse log to LOG.
-  reversi -t 1 -d 3 -i input1.txt -op output1_moves.txt -ol output1_tlog.txt
+  reversi -t 1 -d 3 -i tests/data/usc/input1.txt -op moves.txt -ol tlog.txt
 
 Errors go to stderr as `error: ...` with exit status 2.
 ";
@@ -124,8 +173,106 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("perft") => perft::run(&args),
         Some("solve") => solve::run(&args),
         Some("train") => train::run(&args),
+        Some("nboard") => nboard::run(&args),
+        Some("gtp") => gtp::run(&args),
+        Some("hint") => hint::run(&args),
+        Some("analyze") => analyze::run(&args),
+        Some(word) if word.starts_with(|c: char| c.is_ascii_alphabetic()) => usage(format!(
+            "unknown subcommand {word:?}; the subcommands are {} (see `reversi --help`)",
+            SUBCOMMANDS.join(", ")
+        )),
         Some(_) => tiny::run(&args),
     }
+}
+
+/// The names of the subcommands, for the unknown-subcommand message.
+const SUBCOMMANDS: [&str; 15] = [
+    "play",
+    "usc-report",
+    "match",
+    "table",
+    "tournament",
+    "tree",
+    "ordering",
+    "perft",
+    "solve",
+    "nboard",
+    "gtp",
+    "hint",
+    "analyze",
+    "train",
+    "help",
+];
+
+/// Parses `args` (the words after the subcommand's name) with `command`,
+/// whose name is the whole command (`reversi perft`). `--help` and
+/// `--version` print to stdout and end the command ([`HelpShown`]); an
+/// error becomes one [`UsageError`] line pointing to `--help`.
+pub fn parse(command: Command, args: &[String]) -> Result<ArgMatches> {
+    let name = command.get_name().to_owned();
+    let argv = std::iter::once(name.clone()).chain(args.iter().cloned());
+    match command.bin_name(name.clone()).try_get_matches_from(argv) {
+        Ok(m) => Ok(m),
+        Err(e) => match e.kind() {
+            ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                write_stdout(&e.render().to_string())?;
+                Err(HelpShown.into())
+            }
+            _ => usage(one_line(&e.render().to_string(), &name)),
+        },
+    }
+}
+
+/// clap's rendered error (a message, perhaps indented details and a tip,
+/// then a usage block and a pointer to `--help`) as one line: the message
+/// and details joined by spaces, the tip in parentheses, and a pointer to
+/// `NAME --help`.
+fn one_line(rendered: &str, name: &str) -> String {
+    let mut line = String::new();
+    for text in rendered.lines().map(str::trim) {
+        if text.starts_with("Usage:") || text.starts_with("For more information") {
+            break;
+        }
+        if text.is_empty() {
+            continue;
+        }
+        let text = text.strip_prefix("error: ").unwrap_or(text);
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        match text.strip_prefix("tip: ") {
+            Some(tip) => {
+                line.push('(');
+                line.push_str(tip);
+                line.push(')');
+            }
+            None => line.push_str(text),
+        }
+    }
+    format!("{line}; see `{name} --help`")
+}
+
+/// `text` with control characters escaped (`\n`, `\u{1b}`), so that a
+/// message quoting user input stays one line and cannot drive the terminal.
+pub fn escape(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Writes `args` and a newline to stderr, ignoring errors: see the module's
+/// `eprintln!`.
+pub fn write_stderr_line(args: fmt::Arguments<'_>) {
+    let mut err = io::stderr().lock();
+    let _ = err.write_fmt(args).and_then(|()| err.write_all(b"\n"));
 }
 
 /// Parses a board size option (`--size`): 4, 6 or 8.
@@ -170,9 +317,9 @@ pub fn value<T: Clone + Send + Sync + 'static>(m: &ArgMatches, id: &str) -> T {
 /// Writes `text` to stdout in one go.
 pub fn write_stdout(text: &str) -> Result<()> {
     let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write to stdout")
 }
 
 /// Turns the result of [`run`] into the process's exit status, printing
@@ -186,10 +333,12 @@ pub fn exit(result: Result<()>) -> ExitCode {
                 .chain()
                 .filter_map(|c| c.downcast_ref::<io::Error>())
                 .any(|io| io.kind() == io::ErrorKind::BrokenPipe);
-            if broken_pipe {
+            if broken_pipe || e.downcast_ref::<HelpShown>().is_some() {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {e:#}");
+            // One line whatever the message quotes (a file name with a line
+            // break, an escape sequence).
+            eprintln!("error: {}", escape(&format!("{e:#}")));
             if e.downcast_ref::<UsageError>().is_some() {
                 ExitCode::from(2)
             } else {
@@ -206,9 +355,16 @@ mod tests {
     /// command that is run: this runs them all.
     #[test]
     fn subcommand_definitions_are_consistent() {
-        for command in [super::perft::command(), super::solve::command()]
-            .into_iter()
-            .chain(super::study::commands())
+        for command in [
+            super::perft::command(),
+            super::solve::command(),
+            super::nboard::command(),
+            super::gtp::command(),
+            super::hint::command(),
+            super::analyze::command(),
+        ]
+        .into_iter()
+        .chain(super::study::commands())
         {
             command.debug_assert();
         }

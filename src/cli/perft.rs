@@ -4,7 +4,7 @@ use super::{flag, option, size_arg, usage, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::board::{Board, Color};
-use reversi::engine::{perft, perft_divide, Position};
+use reversi::engine::{perft, perft_divide, RelativePosition};
 use std::fmt::Write as _;
 
 /// The options of `reversi perft`.
@@ -79,22 +79,22 @@ pub(super) fn position_of(
     size: Option<u8>,
     board: Option<&str>,
     player: Option<u8>,
-) -> Result<(Position, Color)> {
+) -> Result<(RelativePosition, Color)> {
     match (board, player) {
         (Some(b), Some(pl)) => {
             let color = Color::from_number(pl).expect("clap checked 1..=2");
             match Board::from_digits(b) {
-                Ok(board) => Ok((Position::from_board(&board, color), color)),
+                Ok(board) => Ok((RelativePosition::from_board(&board, color), color)),
                 Err(e) => usage(format!("--board {b:?} {e}; use the digits 0, 1, 2")),
             }
         }
-        _ => Ok((Position::start(size.unwrap_or(8)), Color::Black)),
+        _ => Ok((RelativePosition::start(size.unwrap_or(8)), Color::Black)),
     }
 }
 
 /// Runs `reversi perft ...` (`args[0]` is `perft`).
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&command().get_matches_from(args));
+    let a = Args::from_matches(&super::parse(command(), &args[1..])?);
     let (pos, _) = position_of(a.size, a.board.as_deref(), a.player)?;
     let mut out = String::new();
     if a.divide {

@@ -1,7 +1,10 @@
 //! `reversi play`: the 4x4 game against alpha-beta, holding the dialog of
 //! the Tiny assignment's provided front end byte for byte on stdout (the
-//! recorded dialogs are in `tests/data/reversi-play.md`). Hints about bad entries go to
-//! stderr; end of input ends the game quietly.
+//! recorded dialogs are in `tests/data/reversi-play.md`). Each answer is taken exactly
+//! as typed, as the front end takes it (`Yes ` with a trailing space is a
+//! wrong answer); a wrong or unreadable answer (not UTF-8, too long) asks
+//! the question again. End of input abandons the game as in every
+//! interactive mode: `end of input: game abandoned` on stderr, exit status 0.
 //!
 //! The dialog: two questions (which player, who moves first), a blank line,
 //! the start board if the person moves first; then per turn `Player N's
@@ -10,6 +13,7 @@
 //! without a legal move gets `Player N can't move` instead. The result line
 //! ends the game.
 
+use super::input::{read_answer, Answer};
 use anyhow::Result;
 use reversi::board::{Board, Color, Square};
 use reversi::game::Game;
@@ -23,16 +27,7 @@ const PROMPT: &str = "Enter the board position to put your new piece [1-16]:";
 pub fn run() -> Result<()> {
     let stdin = io::stdin();
     let stdout = io::stdout();
-    dialog(&mut stdin.lock(), &mut stdout.lock(), &mut io::stderr())
-}
-
-/// Reads one line; `None` at end of input.
-fn read_line(input: &mut impl BufRead) -> Result<Option<String>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(line.trim().to_string()))
+    dialog(&mut stdin.lock(), &mut stdout.lock())
 }
 
 /// Asks `question` until `parse` accepts the answer; `None` at end of input.
@@ -45,9 +40,10 @@ fn ask<T>(
     loop {
         writeln!(out, "{question}")?;
         out.flush()?;
-        match read_line(input)? {
-            None => return Ok(None),
-            Some(answer) => {
+        match read_answer(input)? {
+            Answer::End => return Ok(None),
+            Answer::Unreadable => {}
+            Answer::Text(answer) => {
                 if let Some(v) = parse(&answer) {
                     return Ok(Some(v));
                 }
@@ -75,8 +71,15 @@ fn draw(board: &Board) -> String {
     s
 }
 
-/// The whole dialog over any input and outputs (stdout `out`, hints `err`).
-pub fn dialog(input: &mut impl BufRead, out: &mut impl Write, err: &mut impl Write) -> Result<()> {
+/// Ends the game at end of input, as every interactive mode does: a note
+/// on stderr, exit status 0 (every prompt of this dialog ends its line).
+fn abandoned() -> Result<()> {
+    eprintln!("end of input: game abandoned");
+    Ok(())
+}
+
+/// The whole dialog over any input and output.
+pub fn dialog(input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
     writeln!(out, "Welcome to Reversi-Tiny!")?;
     let Some(human) = ask(
         input,
@@ -85,7 +88,7 @@ pub fn dialog(input: &mut impl BufRead, out: &mut impl Write, err: &mut impl Wri
         |a| a.parse::<u8>().ok().and_then(Color::from_number),
     )?
     else {
-        return Ok(());
+        return abandoned();
     };
     let Some(human_first) = ask(input, out, "Do you want to play first? [Y/n]", |a| match a
         .to_ascii_lowercase()
@@ -96,7 +99,7 @@ pub fn dialog(input: &mut impl BufRead, out: &mut impl Write, err: &mut impl Wri
         _ => None,
     })?
     else {
-        return Ok(());
+        return abandoned();
     };
     let game = Reversi::WIN_LOSS;
     let mut pos = Position {
@@ -125,8 +128,7 @@ pub fn dialog(input: &mut impl BufRead, out: &mut impl Write, err: &mut impl Wri
                 (legal & sq.bit() != 0).then_some(sq)
             })?;
             let Some(sq) = choice else {
-                writeln!(err, "end of input: game abandoned")?;
-                return Ok(());
+                return abandoned();
             };
             pos.board = pos.board.play_unchecked(human, sq);
             writeln!(out)?;

@@ -5,10 +5,9 @@ use super::perft::{position_args, position_of};
 use super::{flag, option, usage, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, ArgGroup, ArgMatches, Command};
-use reversi::board::Square;
-use reversi::engine::solve::RootProgress;
 use reversi::engine::{
-    parse_obf, parse_obf_file, ObfPosition, Position, Scoring, Solution, Solver,
+    default_table_bits, parse_obf, position::read_obf, EndgameSolver, ObfPosition, Scoring,
+    SolveEvent, SolveOptions, SolveReport, WindowKind, REACH_EMPTIES,
 };
 use reversi::reversi::Move;
 use std::time::Instant;
@@ -125,54 +124,15 @@ impl Args {
     }
 }
 
-/// Beyond this many empty squares an exact solve is out of reach (the
-/// hardest standard FFO positions have up to 36; 8x8 from the start has 60).
-const REACH_EMPTIES: u32 = 36;
-
-/// The table size for solves of up to `empties` empty squares: 2^20
-/// entries (24 MB) to 24 empties, one more bit per further empty square,
-/// at most 2^26 (1.6 GB) from 30 empties (6x6 from the start has 32).
-fn default_table_bits(empties: u32) -> u32 {
-    20 + empties.saturating_sub(24).min(6)
-}
-
 /// Runs `reversi solve ...` (`args[0]` is `solve`).
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&command().get_matches_from(args));
-    let positions: Vec<ObfPosition> = if let Some(line) = &a.obf {
-        match parse_obf(line, 1) {
-            Ok(p) => vec![p],
-            Err(e) => return usage(format!("--obf {e}")),
-        }
-    } else if let Some(file) = &a.file {
-        let text = match std::fs::read(file) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(t) => t,
-                Err(_) => return usage(format!("{file}: unreadable: not UTF-8 text")),
-            },
-            Err(e) => return usage(format!("{file}: unreadable: {e}")),
-        };
-        match parse_obf_file(&text) {
-            Ok(v) => v,
-            Err(e) => return usage(format!("{file} {e}")),
-        }
-    } else {
-        let (position, to_move) = position_of(a.size, a.board.as_deref(), a.player)?;
-        vec![ObfPosition {
-            position,
-            to_move,
-            line: 1,
-        }]
-    };
+    let a = Args::from_matches(&super::parse(command(), &args[1..])?);
+    let positions = positions_of(&a)?;
     let scoring = if a.discs_only {
         Scoring::DiscsOnly
     } else {
         Scoring::Standard
     };
-    let threads = a.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
-        |t| t as usize,
-    );
     let most_empties = positions
         .iter()
         .map(|p| p.position.empties().count_ones())
@@ -181,133 +141,135 @@ pub fn run(args: &[String]) -> Result<()> {
     let tt_bits = a
         .tt_bits
         .unwrap_or_else(|| default_table_bits(most_empties));
-    let show_pv = a.pv || a.size.is_some();
-    let mut solver = Solver::with_table_bits(scoring, tt_bits);
+    let tt_bits = super::memory::table_bits_that_fit(tt_bits, a.tt_bits.is_some(), a.quiet)?;
+    let options = SolveOptions {
+        threads: a.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            |t| t as usize,
+        ),
+        expect: a.expect,
+        principal_line: a.pv || a.size.is_some(),
+        // `--size` gives a start position: its four first moves are
+        // equivalent, so the engine solves one.
+        start_symmetry: a.size.is_some(),
+    };
+    let mut solver = EndgameSolver::with_table_bits(scoring, tt_bits);
     for p in &positions {
         let start = Instant::now();
         let empties = p.position.empties().count_ones();
-        let line = p.line;
-        let quiet = a.quiet;
-        if empties > REACH_EMPTIES && !quiet {
+        if empties > REACH_EMPTIES && !a.quiet {
             eprintln!(
-                "warning: line {line} has {empties} empty squares; exact solves reach about \
-                 {REACH_EMPTIES} (6x6 from the start, 32 empties, takes minutes), so this may never finish"
+                "warning: line {} has {empties} empty squares; exact solves reach about \
+                 {REACH_EMPTIES} (6x6 from the start, 32 empties, takes minutes), so this may never finish",
+                p.line
             );
         }
-        // The start position is symmetric: its first moves are equivalent
-        // under the board's symmetries, so one of them is solved.
-        let first = (a.size.is_some() && p.position.moves().count_ones() == 4)
-            .then(|| p.position.moves().trailing_zeros() as u8);
-        let root = first.map_or(p.position, |sq| p.position.play(sq));
-        let report = |what: &str, r: RootProgress| {
-            if !quiet && start.elapsed().as_secs_f64() > 1.0 {
-                eprintln!(
-                    "line {line}{what}: {}/{} moves, {} searched, best {} {:+}, {} nodes, {:.1} s",
-                    r.done,
-                    r.total,
-                    r.square,
-                    r.best.0,
-                    r.best.1,
-                    r.nodes,
-                    start.elapsed().as_secs_f64()
-                );
+        let report = solver.solve_request(&p.position, &options, &mut |event| {
+            if !a.quiet {
+                show_progress(p.line, &start, event);
             }
-        };
-        let mut s = match a.expect {
-            Some(v) => prove(
-                &mut solver,
-                &root,
-                if first.is_some() { -v } else { v },
-                threads,
-                &mut |w, r| report(w, r),
-                quiet,
-                &start,
-            ),
-            None => solver.solve_parallel(&root, threads, &mut |r| report("", r)),
-        };
-        let mut pv = if show_pv {
-            solver.principal_line(&root, s.score)
-        } else {
-            Vec::new()
-        };
-        if let Some(sq) = first {
-            s.score = -s.score;
-            s.best = Some(Move::Place(Square(sq)));
-            pv.insert(0, Move::Place(Square(sq)));
-        }
+        });
         let millis = start.elapsed().as_millis();
-        let name = |m: Option<Move>| match m {
-            Some(Move::Place(sq)) => sq.to_string(),
-            Some(Move::Pass) => "pass".to_string(),
-            None => "none".to_string(),
-        };
-        let mv = name(s.best);
-        let pv: Vec<String> = pv.into_iter().map(|m| name(Some(m))).collect();
-        let text = if a.json {
-            let pv = if show_pv {
-                format!(",\"pv\":\"{}\"", pv.join(" "))
-            } else {
-                String::new()
-            };
-            format!(
-                "{{\"line\":{line},\"empties\":{empties},\"move\":\"{mv}\",\"score\":{},\"nodes\":{},\"millis\":{millis}{pv}}}\n",
-                s.score, s.nodes
-            )
-        } else if show_pv {
-            format!("{mv} {:+} {}\n", s.score, pv.join(" "))
-        } else {
-            format!("{mv} {:+}\n", s.score)
-        };
-        write_stdout(&text)?;
+        write_stdout(&format_report(
+            &report,
+            p.line,
+            empties,
+            millis,
+            a.json,
+            options.principal_line,
+        ))?;
     }
     Ok(())
 }
 
-/// Proves that `root` scores exactly `v` with two null-window searches
-/// (lower bound, then upper bound) on one table, reporting each on stderr;
-/// falls back to a full-window solve when a proof fails.
-fn prove(
-    solver: &mut Solver,
-    root: &Position,
-    v: i32,
-    threads: usize,
-    report: &mut (dyn FnMut(&str, RootProgress) + Send),
-    quiet: bool,
-    start: &Instant,
-) -> Solution {
-    solver.clear();
-    let mut nodes = 0;
-    let lower = solver.solve_window(root, v - 1, v, threads, &mut |r| report(" (score >= v)", r));
-    nodes += lower.nodes;
-    if !quiet {
-        eprintln!(
-            "score {} {v}: {} nodes, {:.1} s",
-            if lower.score >= v { ">=" } else { "<" },
-            lower.nodes,
-            start.elapsed().as_secs_f64()
-        );
+/// The positions the arguments name: the `--obf` line, the lines of the
+/// `--file`, or the `--size`/`--board` position.
+fn positions_of(a: &Args) -> Result<Vec<ObfPosition>> {
+    if let Some(line) = &a.obf {
+        return match parse_obf(line, 1) {
+            Ok(p) => Ok(vec![p]),
+            Err(e) => usage(format!("--obf {e}")),
+        };
     }
-    if lower.score >= v {
-        let upper =
-            solver.solve_window(root, v, v + 1, threads, &mut |r| report(" (score <= v)", r));
-        nodes += upper.nodes;
-        if !quiet {
+    if let Some(file) = &a.file {
+        let text = match std::fs::File::open(file) {
+            Ok(f) => std::io::BufReader::new(f),
+            Err(e) => return usage(format!("{file}: unreadable: {e}")),
+        };
+        return match read_obf(text) {
+            Ok(v) => Ok(v),
+            Err(e) => usage(format!("{file} {e}")),
+        };
+    }
+    let (position, to_move) = position_of(a.size, a.board.as_deref(), a.player)?;
+    Ok(vec![ObfPosition {
+        position,
+        to_move,
+        line: 1,
+    }])
+}
+
+/// Prints a progress line on stderr for `event` of the solve of OBF line
+/// `line` (root moves only once the solve has run for a second).
+fn show_progress(line: usize, start: &Instant, event: SolveEvent) {
+    let secs = start.elapsed().as_secs_f64();
+    match event {
+        SolveEvent::Root(window, r) if secs > 1.0 => {
+            let what = match window {
+                WindowKind::Full => "",
+                WindowKind::AtLeast(_) => " (score >= v)",
+                WindowKind::AtMost(_) => " (score <= v)",
+            };
             eprintln!(
-                "score {} {v}: {} nodes, {:.1} s",
-                if upper.score <= v { "<=" } else { ">" },
-                upper.nodes,
-                start.elapsed().as_secs_f64()
+                "line {line}{what}: {}/{} moves, {} searched, best {} {:+}, {} nodes, {secs:.1} s",
+                r.done, r.total, r.square, r.best.0, r.best.1, r.nodes,
             );
         }
-        if upper.score <= v {
-            return Solution {
-                best: lower.best,
-                score: v,
-                nodes,
+        SolveEvent::Root(..) => {}
+        SolveEvent::Proof(step) => {
+            let (relation, v) = match (step.window, step.held) {
+                (WindowKind::AtLeast(v), true) => (">=", v),
+                (WindowKind::AtLeast(v), false) => ("<", v),
+                (WindowKind::AtMost(v), true) => ("<=", v),
+                (WindowKind::AtMost(v), false) => (">", v),
+                (WindowKind::Full, _) => return,
             };
+            eprintln!("score {relation} {v}: {} nodes, {secs:.1} s", step.nodes);
         }
     }
-    let mut s = solver.solve_parallel(root, threads, &mut |r| report("", r));
-    s.nodes += nodes;
-    s
+}
+
+/// The output line of one solved position: `<move> <score>` (and the
+/// principal line when `show_pv`), or one JSON object.
+fn format_report(
+    report: &SolveReport,
+    line: usize,
+    empties: u32,
+    millis: u128,
+    json: bool,
+    show_pv: bool,
+) -> String {
+    let name = |m: Option<Move>| match m {
+        Some(Move::Place(sq)) => sq.to_string(),
+        Some(Move::Pass) => "pass".to_string(),
+        None => "none".to_string(),
+    };
+    let s = &report.solution;
+    let mv = name(s.best);
+    let pv: Vec<String> = report.line.iter().map(|&m| name(Some(m))).collect();
+    if json {
+        let pv = if show_pv {
+            format!(",\"pv\":\"{}\"", pv.join(" "))
+        } else {
+            String::new()
+        };
+        format!(
+            "{{\"line\":{line},\"empties\":{empties},\"move\":\"{mv}\",\"score\":{},\"nodes\":{},\"millis\":{millis}{pv}}}\n",
+            s.score, s.nodes
+        )
+    } else if show_pv {
+        format!("{mv} {:+} {}\n", s.score, pv.join(" "))
+    } else {
+        format!("{mv} {:+}\n", s.score)
+    }
 }

@@ -11,7 +11,10 @@ pub fn run(args: &[String]) -> Result<()> {
         return usage(format!(
             "expected 3 arguments FLAG PLAYER BOARD, got {}: {} (see `reversi --help`)",
             args.len(),
-            args.join(" ")
+            args.iter()
+                .map(|a| format!("{a:?}"))
+                .collect::<Vec<_>>()
+                .join(" ")
         ));
     };
     let request =

@@ -3,15 +3,19 @@
 //! README's analysis.
 //!
 //! Everything is checked and computed before any output file is touched;
-//! each output is then written to a temporary file in its own folder and
-//! renamed over the target, so a file appears only when complete.
+//! the two outputs are then written as one transaction by
+//! [`super::output_files`].
 
+use super::input::read_text_capped;
+use super::memory;
+use super::output_files;
 use super::{usage, write_stdout};
 use anyhow::Result;
 use reversi::apps::traced_game::{comparison_report, format_moves, parse_board, play_game, Task};
-use reversi::board::Board;
-use std::fs;
-use std::io::Write as _;
+use reversi::board::{Board, Color};
+use reversi::eval::DiscDifference;
+use reversi::reversi::no_pass::NoPassReversi;
+use reversi::reversi::Position;
 use std::path::{Path, PathBuf};
 
 /// The parsed command line of the contract.
@@ -74,9 +78,6 @@ fn parse_args(args: &[String]) -> Result<Args> {
             ))
         }
     };
-    if moves == log {
-        return usage(format!("-op and -ol name the same file {moves:?}"));
-    }
     Ok(Args {
         task,
         depth,
@@ -86,91 +87,74 @@ fn parse_args(args: &[String]) -> Result<Args> {
     })
 }
 
+/// The largest input file read, in bytes: a board is 8 lines of 8
+/// characters (72 to 80 bytes); the margin leaves room for trailing lines
+/// and spaces, reported by the board's own checks.
+const MAX_BOARD_FILE: u64 = 64 * 1024;
+
 /// Reads and checks the input board, naming the file (and line) on error.
 fn read_board(path: &Path) -> Result<Board> {
     let name = path.display();
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) => return usage(format!("cannot read input file {name}: {e}")),
-    };
-    let Ok(text) = String::from_utf8(bytes) else {
-        return usage(format!("input file {name} is not text (not UTF-8)"));
-    };
+    let text = read_text_capped(path, &format!("input file {name}"), MAX_BOARD_FILE)?;
     parse_board(&text).or_else(|e| match e.line() {
         Some(line) => usage(format!("input file {name} line {line} {e}")),
         None => usage(format!("input file {name} {e}")),
     })
 }
 
-/// Writes `bytes` to a temporary file beside `path` and returns its path.
-fn write_temporary(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
-    let name = path.display();
-    let Some(file_name) = path.file_name() else {
-        return usage(format!("output path {name} is not a file name"));
-    };
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(file_name);
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let written = fs::File::create(&tmp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    match written {
-        Ok(()) => Ok(tmp),
-        Err(e) => {
-            let _ = fs::remove_file(&tmp);
-            usage(format!("cannot write output file {name}: {e}"))
-        }
-    }
-}
-
-/// Writes every `(path, bytes)` through temporary files in the same
-/// folders, renamed over the targets only once all are complete.
-fn write_all_atomically(files: &[(&Path, &[u8])]) -> Result<()> {
-    let mut temps = Vec::new();
-    for (path, bytes) in files {
-        match write_temporary(path, bytes) {
-            Ok(tmp) => temps.push(tmp),
-            Err(e) => {
-                for tmp in &temps {
-                    let _ = fs::remove_file(tmp);
-                }
-                return Err(e);
-            }
-        }
-    }
-    for (i, (tmp, (path, _))) in temps.iter().zip(files).enumerate() {
-        if let Err(e) = fs::rename(tmp, path) {
-            for rest in &temps[i..] {
-                let _ = fs::remove_file(rest);
-            }
-            return usage(format!("cannot write output file {}: {e}", path.display()));
-        }
-    }
-    Ok(())
-}
-
 /// Runs the contract on `args` (the whole command line, starting with an option).
 pub fn run(args: &[String]) -> Result<()> {
     let args = parse_args(args)?;
     let board = read_board(&args.input)?;
-    for out in [&args.moves, &args.log] {
-        if out.is_dir() {
-            return usage(format!("output path {} is a folder", out.display()));
-        }
+    let outputs = output_files::plan(
+        &args.input,
+        &[("-op", args.moves.as_path()), ("-ol", args.log.as_path())],
+    )?;
+    // The first step's traverse log is held in memory: a DEPTH whose
+    // first search (at most the full minimax tree) would not fit is
+    // refused before it starts.
+    let root = Position {
+        board,
+        to_move: Color::Black,
+    };
+    let budget = memory::log_line_budget();
+    let game = NoPassReversi {
+        eval: DiscDifference,
+    };
+    if memory::tree_size_within(&game, &root, Some(args.depth), budget).is_none() {
+        return usage(format!(
+            "DEPTH {} is too deep for this board: the first step's traverse log could \
+             have more than {budget} lines ({}, more than the memory this run may \
+             take); use a smaller DEPTH",
+            args.depth,
+            memory::log_size(budget)
+        ));
     }
     let mut log = args.task.traverse_log();
     let steps = play_game(args.task, args.depth, board, &mut log);
-    write_all_atomically(&[
-        (&args.moves, format_moves(&steps).as_bytes()),
-        (&args.log, log.as_bytes()),
-    ])
+    output_files::write(&outputs, &[format_moves(&steps).as_bytes(), log.as_bytes()])
 }
+
+const REPORT_HELP: &str = "\
+The 8x8 contract's analysis: for each input board (an 8x8 contract INPUT
+file), tasks 1 and 2 at depths 1-5 (nodes at the first step and over the
+whole game) and tasks 2 and 3 (first moves, final scores), as Markdown
+tables on stdout.
+
+Usage: reversi usc-report INPUT...
+
+Example:
+  reversi usc-report tests/data/usc/input1.txt tests/data/usc/input2.txt
+";
 
 /// `reversi usc-report INPUT...`: the tables of the README's analysis,
 /// for each input board at depths 1-5.
 pub fn report(args: &[String]) -> Result<()> {
+    if let [flag] = args {
+        if flag == "-h" || flag == "--help" {
+            return write_stdout(REPORT_HELP);
+        }
+    }
     if args.is_empty() {
         return usage("usc-report needs one or more input files (e.g. tests/data/usc/input1.txt)");
     }

@@ -10,9 +10,9 @@
 
 use crate::board::{Color, Square};
 use crate::game::{Evaluator, Game, Side, Value, INFINITY};
+use crate::hash::FastHashMap;
 use crate::reversi::{Move, Position, Reversi};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 /// The order in which successors are searched.
@@ -63,24 +63,6 @@ pub struct IterativeSearch<E> {
     pub eval: E,
 }
 
-/// A fast hasher for positions (the derived `Hash` writes two words and a few bytes).
-#[derive(Default)]
-struct PosHasher(u64);
-
-impl Hasher for PosHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
 /// What the table remembers of a searched position.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -95,7 +77,7 @@ struct Entry {
     complete: bool,
 }
 
-type Table = HashMap<Position, Entry, BuildHasherDefault<PosHasher>>;
+type Table = FastHashMap<Position, Entry>;
 
 /// What an engine remembers between searches of one game: the best move
 /// and value bounds of searched positions (used with [`MoveOrder::Best`]).
@@ -127,6 +109,10 @@ struct Run<'a, E> {
     depth: u32,
     nodes: u64,
     deadline: Option<Instant>,
+    /// Set by another thread to stop the search (read with the clock).
+    stop: Option<&'a AtomicBool>,
+    /// Whether `stop` is read in this iteration (not in the first).
+    stoppable: bool,
     stopped: bool,
     /// Whether some line stopped at the depth bound (else the game was
     /// searched to its end and deeper iterations change nothing).
@@ -178,6 +164,20 @@ impl<E: Evaluator<Reversi>> IterativeSearch<E> {
         deadline: Option<Instant>,
         memory: &mut SearchMemory,
     ) -> Found {
+        self.deepen_stoppable(root, max_depth, deadline, None, memory)
+    }
+
+    /// [`IterativeSearch::deepen_in`] that also stops, like at the
+    /// deadline, once `stop` is set (by another thread: a protocol loop
+    /// that must answer at once). Depth 1 always finishes.
+    pub fn deepen_stoppable(
+        &self,
+        root: &Position,
+        max_depth: Option<u32>,
+        deadline: Option<Instant>,
+        stop: Option<&AtomicBool>,
+        memory: &mut SearchMemory,
+    ) -> Found {
         memory.trim();
         if deadline.is_some() && self.order == MoveOrder::Best && memory.0.capacity() < TABLE_LIMIT
         {
@@ -185,6 +185,7 @@ impl<E: Evaluator<Reversi>> IterativeSearch<E> {
             memory.0.reserve(TABLE_LIMIT);
         }
         let mut run = self.run(&mut memory.0);
+        run.stop = stop;
         let mut found = Found {
             value: 0,
             best: None,
@@ -196,6 +197,7 @@ impl<E: Evaluator<Reversi>> IterativeSearch<E> {
             run.depth = depth;
             run.horizon = false;
             run.deadline = if depth > 1 { deadline } else { None };
+            run.stoppable = depth > 1;
             let (value, best) = run.value(root, 0, -INFINITY, INFINITY);
             if run.stopped {
                 break;
@@ -221,6 +223,8 @@ impl<E: Evaluator<Reversi>> IterativeSearch<E> {
             depth: 0,
             nodes: 0,
             deadline: None,
+            stop: None,
+            stoppable: false,
             stopped: false,
             horizon: false,
             table,
@@ -320,12 +324,19 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
         (best.value, best.mv)
     }
 
-    /// Reads the clock every [`CLOCK_EVERY`] nodes; whether the search is
-    /// stopped.
+    /// Reads the clock and the stop flag every [`CLOCK_EVERY`] nodes;
+    /// whether the search is stopped.
     fn out_of_time(&mut self) -> bool {
-        if let Some(d) = self.deadline {
-            if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= d {
-                self.stopped = true;
+        if self.nodes.is_multiple_of(CLOCK_EVERY) {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.stopped = true;
+                }
+            }
+            if let Some(stop) = self.stop.filter(|_| self.stoppable) {
+                if stop.load(AtomicOrdering::Relaxed) {
+                    self.stopped = true;
+                }
             }
         }
         self.stopped
@@ -604,6 +615,28 @@ mod tests {
                     assert!(f.best.is_some());
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_set_stop_flag_returns_a_finished_iteration() {
+        // Without the flag and without a deadline the 8x8 search would run
+        // to the end of the game.
+        let game = Reversi::DISC_DIFFERENCE;
+        let stop = AtomicBool::new(true);
+        let e = IterativeSearch {
+            order: MoveOrder::Best,
+            prune: true,
+            eval: Heuristic::Strong,
+        };
+        for p in positions(8, 5) {
+            let f = e.deepen_stoppable(&p, None, None, Some(&stop), &mut SearchMemory::default());
+            // The flag is read every few hundred nodes: the first small
+            // iterations may still finish.
+            assert!(f.depth >= 1 && f.depth <= 6, "{}", f.depth);
+            let h = Heuristic::Strong;
+            let exact = alphabeta_with(&game, &p, &Limit::depth(f.depth, h), &mut NoObserver);
+            assert_eq!(f.value, exact.value);
         }
     }
 

@@ -8,10 +8,10 @@
 //! evaluation at the depth bound, the exact final disc difference (times
 //! `SCALE`, empty squares to the winner) at the end of the game.
 
-use super::position::Position;
+use super::position::RelativePosition as Position;
 use super::probcut::{shallow_depth, ProbCutTable};
-use super::solve::{Scoring, Solver};
-use crate::board::bits::{flips_vec, moves_vec, Bits};
+use super::solve::{EndgameSolver, Scoring};
+use crate::board::bits::{flips_scalar as flips_vec, moves_scalar as moves_vec, Bits};
 use crate::board::Square;
 use crate::eval::pattern::{self, PatternWeights, SCALE};
 use crate::reversi::Move;
@@ -90,7 +90,7 @@ pub struct MidgameSearch {
     table: Vec<Slot>,
     probcut: &'static ProbCutTable,
     selectivity: Option<f64>,
-    solver: Solver,
+    solver: EndgameSolver,
     weights: &'static PatternWeights,
     nodes: u64,
     deadline: Option<Instant>,
@@ -118,7 +118,7 @@ impl MidgameSearch {
             table: vec![Slot::default(); 1 << 20],
             probcut: ProbCutTable::embedded(),
             selectivity: None,
-            solver: Solver::with_table_bits(Scoring::Standard, 22),
+            solver: EndgameSolver::with_table_bits(Scoring::Standard, 22),
             weights,
             nodes: 0,
             deadline: None,
@@ -433,7 +433,7 @@ mod tests {
             let p = random_position(8, 50, &mut rng);
             let pos = Position::from_board(&p.board, p.to_move);
             let v = search.search(&pos, Level::new(8), None, None);
-            let exact = Solver::new(Scoring::Standard).solve(&pos).score;
+            let exact = EndgameSolver::new(Scoring::Standard).solve(&pos).score;
             if pos.empties().count_ones() <= 16 {
                 assert!(v.exact);
                 assert_eq!(v.value, SCALE * exact);

@@ -1,6 +1,6 @@
 //! The engine: perft and an exact endgame solver for 4x4, 6x6 and 8x8.
 //!
-//! Positions are side-to-move relative ([`Position`]: the mover's discs, the
+//! Positions are side-to-move relative ([`RelativePosition`]: the mover's discs, the
 //! opponent's discs and the mask of valid squares); a move is a copy with
 //! three bit operations and a pass swaps the two words.
 //!
@@ -12,7 +12,8 @@
 //!   pattern evaluation, levels, a time budget and a stop flag.
 //! - [`probcut`]: the Multi-ProbCut parameters of the midgame search.
 //! - [`mod@perft`]: leaf counting with the published conventions.
-//! - [`solve`]: negamax alpha-beta with a transposition table.
+//! - [`solve`]: the exact endgame solver ([`EndgameSolver`]), negamax
+//!   alpha-beta with a transposition table, split by search phase.
 
 pub mod iterative;
 pub mod midgame;
@@ -23,8 +24,13 @@ pub mod solve;
 mod tt;
 
 pub use perft::{perft, perft_divide};
-pub use position::{parse_obf, parse_obf_file, ObfError, ObfErrorKind, ObfPosition, Position};
-pub use solve::{Scoring, Solution, Solver};
+pub use position::{
+    parse_obf, parse_obf_file, ObfError, ObfErrorKind, ObfPosition, RelativePosition,
+};
+pub use solve::{
+    default_table_bits, EndgameSolver, ProofStep, RootProgress, Scoring, Solution, SolveEvent,
+    SolveOptions, SolveReport, WindowKind, REACH_EMPTIES,
+};
 
 #[cfg(test)]
 mod tests;

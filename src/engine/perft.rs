@@ -2,8 +2,8 @@
 //! published conventions: a pass is a ply, and a finished game counts as one
 //! leaf at every deeper depth.
 
-use super::position::Position;
-use crate::board::bits::Bits;
+use super::position::RelativePosition;
+use crate::board::bits::{kernel_entries, with_best_kernel, Bits};
 use crate::board::Square;
 
 /// The number of leaves `depth` plies below `pos`.
@@ -12,28 +12,38 @@ use crate::board::Square;
 /// `d` generates moves only for the nodes down to depth `d - 1`.
 ///
 /// ```
-/// use reversi::engine::{perft, Position};
-/// assert_eq!(perft(&Position::start(8), 4), 244);
+/// use reversi::engine::{perft, RelativePosition};
+/// assert_eq!(perft(&RelativePosition::start(8), 4), 244);
 /// ```
 #[must_use]
-pub fn perft(pos: &Position, depth: u32) -> u64 {
+pub fn perft(pos: &RelativePosition, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    count(pos.player, pos.opponent, pos.valid, depth)
+    with_best_kernel!(|k| k.count(pos.player, pos.opponent, pos.valid, depth))
 }
 
-/// `depth >= 1`.
-fn count(p: u64, o: u64, valid: u64, depth: u32) -> u64 {
-    let moves = crate::board::bits::moves_vec(p, o, valid);
+kernel_entries! {
+    /// Perft's recursion, compiled once per kernel with its CPU features
+    /// (see [`crate::board::bits::Kernel`]).
+    trait PerftKernel {
+        fn count(p: u64, o: u64, valid: u64, depth: u32) -> u64 = |k| count(k, p, o, valid, depth);
+    }
+}
+
+/// The leaves `depth >= 1` plies below the owner of `p` to move against
+/// `o` on `valid`, with the kernel `k`.
+#[inline(always)]
+fn count<K: PerftKernel>(k: K, p: u64, o: u64, valid: u64, depth: u32) -> u64 {
+    let moves = k.moves(p, o, valid);
     if moves == 0 {
-        if crate::board::bits::moves_fast(o, p, valid) == 0 {
+        if k.moves(o, p, valid) == 0 {
             return 1; // game over: one leaf at every deeper depth
         }
         return if depth == 1 {
             1
         } else {
-            count(o, p, valid, depth - 1)
+            k.count(o, p, valid, depth - 1)
         };
     }
     if depth == 1 {
@@ -41,8 +51,8 @@ fn count(p: u64, o: u64, valid: u64, depth: u32) -> u64 {
     }
     let mut total = 0;
     for sq in Bits(moves) {
-        let f = crate::board::bits::flips_vec(p, o, sq);
-        total += count(o & !f, p | f | (1u64 << sq), valid, depth - 1);
+        let f = k.flips(p, o, sq);
+        total += k.count(o & !f, p | f | (1u64 << sq), valid, depth - 1);
     }
     total
 }
@@ -50,7 +60,7 @@ fn count(p: u64, o: u64, valid: u64, depth: u32) -> u64 {
 /// The leaf count under each first move (in reading order; a forced pass is
 /// `None`), for `depth >= 1`. Empty for a finished game.
 #[must_use]
-pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Option<Square>, u64)> {
+pub fn perft_divide(pos: &RelativePosition, depth: u32) -> Vec<(Option<Square>, u64)> {
     if depth == 0 || pos.is_game_over() {
         return Vec::new();
     }
@@ -71,13 +81,42 @@ mod tests {
     fn published_8x8_counts_to_depth_6() {
         let expected = [1u64, 4, 12, 56, 244, 1396, 8200];
         for (d, &n) in expected.iter().enumerate() {
-            assert_eq!(perft(&Position::start(8), d as u32), n, "depth {d}");
+            assert_eq!(perft(&RelativePosition::start(8), d as u32), n, "depth {d}");
+        }
+    }
+
+    /// The leaf counts of every board size from the start to depth 7 with
+    /// the kernel `k`.
+    fn counts<K: PerftKernel>(k: K) -> Vec<u64> {
+        let mut all = Vec::new();
+        for n in [4u8, 6, 8] {
+            let p = RelativePosition::start(n);
+            for depth in 1..=7 {
+                all.push(k.count(p.player, p.opponent, p.valid, depth));
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_kernel_this_cpu_runs_counts_alike() {
+        let portable = counts(crate::board::bits::Portable);
+        assert_eq!(portable[14..], [4, 12, 56, 244, 1396, 8200, 55092]);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::board::bits::{Avx2, Avx512};
+            if let Some(k) = Avx2::detect() {
+                assert_eq!(counts(k), portable, "AVX2");
+            }
+            if let Some(k) = Avx512::detect() {
+                assert_eq!(counts(k), portable, "AVX-512");
+            }
         }
     }
 
     #[test]
     fn divide_sums_to_perft() {
-        let p = Position::start(6);
+        let p = RelativePosition::start(6);
         let parts = perft_divide(&p, 5);
         assert_eq!(parts.len(), 4);
         assert_eq!(parts.iter().map(|x| x.1).sum::<u64>(), perft(&p, 5));

@@ -1,14 +1,16 @@
 //! The side-to-move-relative position and the OBF text format.
 
-use crate::board::bits::{self, Bits};
-use crate::board::{Board, Color, Square};
+use crate::board::bits;
+use crate::board::{Board, Color};
+use crate::lines::{read_line_capped, LineRead};
 use std::fmt;
+use std::io::BufRead;
 
 /// A position seen from the side to move: `player` holds the mover's
 /// discs, `opponent` the other side's, `valid` the squares of the board
 /// (the top-left `n x n` corner of the 8x8 word).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
+pub struct RelativePosition {
     /// Discs of the side to move.
     pub player: u64,
     /// Discs of the other side.
@@ -17,20 +19,20 @@ pub struct Position {
     pub valid: u64,
 }
 
-impl Position {
+impl RelativePosition {
     /// The start position of a board of `size` (4, 6 or 8), black to move.
     ///
     /// # Panics
     /// If `size` is not 4, 6 or 8.
     #[must_use]
-    pub fn start(size: u8) -> Position {
-        Position::from_board(&Board::start(size), Color::Black)
+    pub fn start(size: u8) -> RelativePosition {
+        RelativePosition::from_board(&Board::start(size), Color::Black)
     }
 
     /// The position of `board` with `to_move` to move.
     #[must_use]
-    pub fn from_board(board: &Board, to_move: Color) -> Position {
-        Position {
+    pub fn from_board(board: &Board, to_move: Color) -> RelativePosition {
+        RelativePosition {
             player: board.discs(to_move),
             opponent: board.discs(to_move.other()),
             valid: board.valid(),
@@ -65,16 +67,16 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn moves(&self) -> u64 {
-        bits::moves_fast(self.player, self.opponent, self.valid)
+        bits::moves_scalar(self.player, self.opponent, self.valid)
     }
 
     /// The position after the side to move plays on `sq` (which must be a
     /// legal move), seen from the new side to move.
     #[inline]
     #[must_use]
-    pub fn play(&self, sq: u8) -> Position {
-        let f = bits::line_flips(self.player, self.opponent, sq);
-        Position {
+    pub fn play(&self, sq: u8) -> RelativePosition {
+        let f = bits::flips_scalar(self.player, self.opponent, sq);
+        RelativePosition {
             player: self.opponent & !f,
             opponent: self.player | f | (1u64 << sq),
             valid: self.valid,
@@ -84,8 +86,8 @@ impl Position {
     /// The position after a pass.
     #[inline]
     #[must_use]
-    pub fn pass(&self) -> Position {
-        Position {
+    pub fn pass(&self) -> RelativePosition {
+        RelativePosition {
             player: self.opponent,
             opponent: self.player,
             valid: self.valid,
@@ -97,12 +99,6 @@ impl Position {
     pub fn is_game_over(&self) -> bool {
         self.moves() == 0 && self.pass().moves() == 0
     }
-
-    /// The legal moves as squares in reading order.
-    #[must_use]
-    pub fn move_list(&self) -> Vec<Square> {
-        Bits(self.moves()).map(Square).collect()
-    }
 }
 
 /// One parsed OBF line: the position, the colour to move and the 1-based
@@ -110,7 +106,7 @@ impl Position {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObfPosition {
     /// The position, relative to the side to move.
-    pub position: Position,
+    pub position: RelativePosition,
     /// The colour to move (`X` is black).
     pub to_move: Color,
     /// The 1-based line number in its file (1 for a single line).
@@ -225,7 +221,7 @@ pub fn parse_obf(text: &str, line: usize) -> Result<ObfPosition, ObfError> {
     };
     let board = Board::from_bits(black, white, 8).expect("disjoint 8x8 discs");
     Ok(ObfPosition {
-        position: Position::from_board(&board, to_move),
+        position: RelativePosition::from_board(&board, to_move),
         to_move,
         line,
     })
@@ -239,12 +235,53 @@ pub fn parse_obf(text: &str, line: usize) -> Result<ObfPosition, ObfError> {
 pub fn parse_obf_file(text: &str) -> Result<Vec<ObfPosition>, ObfError> {
     text.lines()
         .enumerate()
-        .filter(|(_, l)| {
-            let t = l.trim();
-            !(t.is_empty() || t.starts_with('%') || t.starts_with('#'))
-        })
+        .filter(|(_, l)| !is_obf_comment(l))
         .map(|(i, l)| parse_obf(l, i + 1))
         .collect()
+}
+
+/// A blank line or a comment (`%` or `#` first), skipped in OBF files.
+fn is_obf_comment(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty() || t.starts_with('%') || t.starts_with('#')
+}
+
+/// The longest line [`read_obf`] accepts, in bytes. An OBF line is 66
+/// characters and an optional comment; standard suites stay under 200.
+pub const MAX_OBF_LINE: usize = 4096;
+
+/// Reads a file of OBF lines like [`parse_obf_file`], a line at a time:
+/// memory stays bounded by the positions found, whatever the input (a
+/// device such as `/dev/zero`, one endless line, a billion blank lines).
+///
+/// # Errors
+/// The first bad line's [`ObfError`]; a line longer than [`MAX_OBF_LINE`]
+/// bytes, a line that is not UTF-8 and a read error are
+/// [`ObfErrorKind::Unreadable`].
+pub fn read_obf(mut input: impl BufRead) -> Result<Vec<ObfPosition>, ObfError> {
+    let mut positions = Vec::new();
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        let unreadable = |why: String| ObfError {
+            line: number,
+            kind: ObfErrorKind::Unreadable(why),
+        };
+        match read_line_capped(&mut input, MAX_OBF_LINE, &mut bytes) {
+            Ok(LineRead::End) => break,
+            Ok(LineRead::TooLong) => {
+                return Err(unreadable(format!("longer than {MAX_OBF_LINE} bytes")))
+            }
+            Ok(LineRead::Line) => {}
+            Err(e) => return Err(unreadable(e.to_string())),
+        }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            return Err(unreadable("not UTF-8 text".to_string()));
+        };
+        if !is_obf_comment(line) {
+            positions.push(parse_obf(line, number)?);
+        }
+    }
+    Ok(positions)
 }
 
 #[cfg(test)]
@@ -254,7 +291,7 @@ mod tests {
     #[test]
     fn round_trip_board() {
         for n in [4u8, 6, 8] {
-            let p = Position::start(n);
+            let p = RelativePosition::start(n);
             assert_eq!(p.size(), n);
             assert_eq!(p.to_board(Color::Black), Board::start(n));
             assert_eq!(p.moves().count_ones(), 4);

@@ -18,7 +18,7 @@ struct Naive {
 }
 
 impl Naive {
-    fn from(pos: &Position) -> Naive {
+    fn from(pos: &RelativePosition) -> Naive {
         let n = i32::from(pos.size());
         let mut cells = vec![0u8; (n * n) as usize];
         for r in 0..n {
@@ -112,30 +112,18 @@ impl Naive {
     }
 }
 
-/// A random position reached by `plies` random moves (passes included)
-/// from the start of a board of `size`.
-fn random_position(rng: &mut Rng, size: u8, plies: u32) -> Position {
-    let mut p = Position::start(size);
-    for _ in 0..plies {
-        let m = p.moves();
-        if m == 0 {
-            if p.pass().moves() == 0 {
-                break;
-            }
-            p = p.pass();
-            continue;
-        }
-        let k = (rng.next_u64() % u64::from(m.count_ones())) as usize;
-        let sq = crate::board::bits::Bits(m).nth(k).unwrap();
-        p = p.play(sq);
-    }
-    p
+/// A random position `plies` random moves (passes included) after the
+/// start of a board of `size`, with its colour to move (the crate's one
+/// random-position helper).
+fn random_position(rng: &mut Rng, size: u8, plies: u32) -> (RelativePosition, Color) {
+    let p = rv::random_position(size, plies as usize, rng);
+    (RelativePosition::from_board(&p.board, p.to_move), p.to_move)
 }
 
 #[test]
 fn perft_matches_naive_generator_from_start() {
     for (size, max_depth) in [(4u8, 12u32), (6, 6)] {
-        let p = Position::start(size);
+        let p = RelativePosition::start(size);
         let naive = Naive::from(&p);
         for d in 0..=max_depth {
             assert_eq!(perft(&p, d), naive.perft(d), "{size}x{size} depth {d}");
@@ -149,7 +137,7 @@ fn perft_matches_naive_generator_from_random_positions() {
     for round in 0..60 {
         let size = if round % 2 == 0 { 4 } else { 6 };
         let plies = (rng.next_u64() % if size == 4 { 12 } else { 28 }) as u32;
-        let p = random_position(&mut rng, size, plies);
+        let (p, _) = random_position(&mut rng, size, plies);
         let naive = Naive::from(&p);
         let max_depth = if size == 4 { 7 } else { 4 };
         for d in 1..=max_depth {
@@ -184,7 +172,7 @@ impl Game for Standard {
 }
 
 /// The solver's score from black's point of view.
-fn black_score(solver: &mut Solver, pos: &Position, to_move: Color) -> i32 {
+fn black_score(solver: &mut EndgameSolver, pos: &RelativePosition, to_move: Color) -> i32 {
     let s = solver.solve(pos).score;
     if to_move == Color::Black {
         s
@@ -196,19 +184,19 @@ fn black_score(solver: &mut Solver, pos: &Position, to_move: Color) -> i32 {
 #[test]
 fn four_by_four_start_matches_full_minimax() {
     let root = rv::Position::start(4);
-    let pos = Position::start(4);
+    let pos = RelativePosition::start(4);
     let standard = minimax(&Standard, &root).value;
     let discs = minimax(&Reversi::DISC_DIFFERENCE, &root).value;
     assert_eq!((standard, discs), (-10, -8));
-    assert_eq!(Solver::new(Scoring::Standard).solve(&pos).score, -10);
-    assert_eq!(Solver::new(Scoring::DiscsOnly).solve(&pos).score, -8);
+    assert_eq!(EndgameSolver::new(Scoring::Standard).solve(&pos).score, -10);
+    assert_eq!(EndgameSolver::new(Scoring::DiscsOnly).solve(&pos).score, -8);
 }
 
 #[test]
 fn solver_matches_minimax_on_random_small_positions() {
     let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
-    let mut standard = Solver::with_table_bits(Scoring::Standard, 12);
-    let mut discs = Solver::with_table_bits(Scoring::DiscsOnly, 12);
+    let mut standard = EndgameSolver::with_table_bits(Scoring::Standard, 12);
+    let mut discs = EndgameSolver::with_table_bits(Scoring::DiscsOnly, 12);
     for round in 0..80 {
         let size = if round % 4 == 3 { 6 } else { 4 };
         let plies = if size == 4 {
@@ -216,14 +204,7 @@ fn solver_matches_minimax_on_random_small_positions() {
         } else {
             24 + (rng.next_u64() % 8) as u32
         };
-        let pos = random_position(&mut rng, size, plies);
-        // Any colour will do: minimax sees the same board with the same
-        // side to move, and black_score converts the sign accordingly.
-        let to_move = if plies % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let (pos, to_move) = random_position(&mut rng, size, plies);
         let board: Board = pos.to_board(to_move);
         let root = rv::Position { board, to_move };
         let m_std = minimax(&Standard, &root).value;
@@ -236,10 +217,10 @@ fn solver_matches_minimax_on_random_small_positions() {
 #[test]
 fn best_move_reaches_the_score() {
     let mut rng = Rng::new(42);
-    let mut solver = Solver::with_table_bits(Scoring::Standard, 12);
+    let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 12);
     for _ in 0..40 {
         let plies = (rng.next_u64() % 10) as u32;
-        let pos = random_position(&mut rng, 4, plies);
+        let (pos, _) = random_position(&mut rng, 4, plies);
         let s = solver.solve(&pos);
         let child = match s.best {
             Some(rv::Move::Place(sq)) => pos.play(sq.0),
@@ -254,16 +235,16 @@ fn best_move_reaches_the_score() {
 fn solve_is_deterministic() {
     let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";
     let pos = parse_obf(line, 1).unwrap().position;
-    let a = Solver::new(Scoring::Standard).solve(&pos);
-    let mut s = Solver::new(Scoring::Standard);
-    let _ = s.solve(&Position::start(4));
+    let a = EndgameSolver::new(Scoring::Standard).solve(&pos);
+    let mut s = EndgameSolver::new(Scoring::Standard);
+    let _ = s.solve(&RelativePosition::start(4));
     let b = s.solve(&pos);
     assert_eq!(a, b);
     assert_eq!(a.score, 18);
 }
 
 /// FFO #1-#10 (14-16 empties) with their published best scores.
-fn ffo_1_to_10() -> Vec<(Position, i32)> {
+fn ffo_1_to_10() -> Vec<(RelativePosition, i32)> {
     let text = include_str!("../../tests/data/ffo/fforum-1-19.obf");
     crate::engine::parse_obf_file(text)
         .unwrap()
@@ -281,8 +262,8 @@ fn ffo_1_to_10() -> Vec<(Position, i32)> {
 
 #[test]
 fn threaded_solve_matches_one_thread_on_ffo_1_to_10() {
-    let mut one = Solver::with_table_bits(Scoring::Standard, 16);
-    let mut two = Solver::with_table_bits(Scoring::Standard, 16);
+    let mut one = EndgameSolver::with_table_bits(Scoring::Standard, 16);
+    let mut two = EndgameSolver::with_table_bits(Scoring::Standard, 16);
     for (pos, score) in ffo_1_to_10() {
         let a = one.solve(&pos);
         let b = two.solve_parallel(&pos, 2, &mut |_| {});
@@ -293,11 +274,11 @@ fn threaded_solve_matches_one_thread_on_ffo_1_to_10() {
 #[test]
 fn threaded_solve_matches_minimax_on_random_6x6_positions() {
     let mut rng = Rng::new(7);
-    let mut solver = Solver::with_table_bits(Scoring::Standard, 12);
-    let mut threaded = Solver::with_table_bits(Scoring::Standard, 12);
+    let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 12);
+    let mut threaded = EndgameSolver::with_table_bits(Scoring::Standard, 12);
     for _ in 0..30 {
         let plies = 14 + (rng.next_u64() % 4) as u32;
-        let pos = random_position(&mut rng, 6, plies);
+        let (pos, _) = random_position(&mut rng, 6, plies);
         let a = solver.solve(&pos).score;
         for threads in [2, 3] {
             let b = threaded.solve_parallel(&pos, threads, &mut |_| {}).score;
@@ -308,18 +289,20 @@ fn threaded_solve_matches_minimax_on_random_6x6_positions() {
 
 #[test]
 fn null_window_proofs_and_principal_line() {
-    let mut solver = Solver::with_table_bits(Scoring::Standard, 16);
+    let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 16);
     for (pos, score) in ffo_1_to_10().into_iter().take(4) {
         solver.clear();
         for threads in [1, 2] {
+            // Fail-soft: a result at or above beta is a lower bound of the
+            // score, one at or below alpha an upper bound.
             let lower = solver.solve_window(&pos, score - 1, score, threads, &mut |_| {});
-            assert!(lower.score >= score);
+            assert_eq!(lower.score, score, "{pos:?} >= {score}");
             let upper = solver.solve_window(&pos, score, score + 1, threads, &mut |_| {});
-            assert!(upper.score <= score);
-            let above = solver.solve_window(&pos, score, score + 1, threads, &mut |_| {});
-            assert!(above.score <= score);
+            assert_eq!(upper.score, score, "{pos:?} <= {score}");
+            let above = solver.solve_window(&pos, score + 1, score + 3, threads, &mut |_| {});
+            assert!((score..=score + 1).contains(&above.score), "{pos:?}");
             let below = solver.solve_window(&pos, score - 3, score - 1, threads, &mut |_| {});
-            assert!(below.score >= score - 1);
+            assert!((score - 1..=score).contains(&below.score), "{pos:?}");
         }
         // Playing the line out ends the game with the score.
         let line = solver.principal_line(&pos, score);
@@ -332,7 +315,7 @@ fn null_window_proofs_and_principal_line() {
             sign = -sign;
         }
         assert!(p.is_game_over());
-        let final_score = Solver::new(Scoring::Standard).solve(&p).score;
+        let final_score = EndgameSolver::new(Scoring::Standard).solve(&p).score;
         assert_eq!(sign * final_score, score, "{pos:?}");
     }
 }

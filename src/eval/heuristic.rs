@@ -158,7 +158,7 @@ fn edge_stable(own: u64, n: u8, cs: &[Corner; 4]) -> u64 {
 fn side_score(own: u64, opp: u64, board: &Board, cs: &[Corner; 4], late: bool) -> i32 {
     let n = board.size();
     let empty = board.empty();
-    let mobility = bits::moves(own, opp, board.valid()).count_ones() as i32;
+    let mobility = bits::moves_reference(own, opp, board.valid()).count_ones() as i32;
     let mut score = 0;
     for k in cs {
         if own & k.corner != 0 {

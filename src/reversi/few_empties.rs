@@ -4,7 +4,7 @@
 //! for [`Reversi`](super::Reversi).
 
 use super::{Position, Utility};
-use crate::board::bits::{flips_vec, moves_vec, Bits, LastFlips};
+use crate::board::bits::{kernel_entries, with_best_kernel, Bits, LastFlips};
 use crate::board::Color;
 use crate::game::{Value, INFINITY};
 
@@ -24,7 +24,7 @@ pub(super) fn minimax_count(p: &Position, utility: Utility) -> Option<(Value, u6
         last: LastFlips::new(valid),
         utility,
     };
-    let (value, nodes) = solver.solve(own, opp, empty);
+    let (value, nodes) = with_best_kernel!(|k| solver.solve(k, own, opp, empty));
     Some(match p.to_move {
         Color::Black => (value, nodes),
         Color::White => (-value, nodes),
@@ -53,15 +53,27 @@ struct FewEmpties {
 /// The value for the mover and the number of states minimax visits.
 type Counted = (Value, u64);
 
+kernel_entries! {
+    /// The levels of [`FewEmpties`] with two to four empties, compiled once
+    /// per kernel with its CPU features (see [`crate::board::bits::Kernel`]).
+    trait FewEmptiesKernel {
+        fn four(s: FewEmpties, p: u64, o: u64, empty: u64) -> Counted = |k| s.four(k, p, o, empty);
+        fn three(s: FewEmpties, p: u64, o: u64, empty: u64) -> Counted =
+            |k| s.three(k, p, o, empty);
+        fn two(s: FewEmpties, p: u64, o: u64, empty: u64) -> Counted = |k| s.two(k, p, o, empty);
+    }
+}
+
 impl FewEmpties {
     /// At most [`MAX_EMPTIES`] empties.
-    fn solve(self, p: u64, o: u64, empty: u64) -> Counted {
+    /// `k` is the kernel the levels run with.
+    fn solve<K: FewEmptiesKernel>(self, k: K, p: u64, o: u64, empty: u64) -> Counted {
         match empty.count_ones() {
             0 => (self.end(p, o), 1),
-            1 => self.one(p, o, empty.trailing_zeros() as u8),
-            2 => self.two(p, o, empty),
-            3 => self.three(p, o, empty),
-            _ => self.four(p, o, empty),
+            1 => self.one(k, p, o, empty.trailing_zeros() as u8),
+            2 => k.two(self, p, o, empty),
+            3 => k.three(self, p, o, empty),
+            _ => k.four(self, p, o, empty),
         }
     }
 
@@ -72,39 +84,43 @@ impl FewEmpties {
             .score(p.count_ones() as i32 - o.count_ones() as i32)
     }
 
-    fn four(self, p: u64, o: u64, empty: u64) -> Counted {
-        self.expand(p, o, empty, FewEmpties::three, FewEmpties::four)
+    #[inline(always)]
+    fn four<K: FewEmptiesKernel>(self, k: K, p: u64, o: u64, empty: u64) -> Counted {
+        self.expand(k, p, o, empty, K::three, K::four)
     }
 
-    fn three(self, p: u64, o: u64, empty: u64) -> Counted {
-        self.expand(p, o, empty, FewEmpties::two, FewEmpties::three)
+    #[inline(always)]
+    fn three<K: FewEmptiesKernel>(self, k: K, p: u64, o: u64, empty: u64) -> Counted {
+        self.expand(k, p, o, empty, K::two, K::three)
     }
 
     /// A node whose children are solved by `child`; after a pass the
     /// opponent's node (same empties) is solved by `same`.
     #[inline(always)]
-    fn expand(
+    #[allow(clippy::too_many_arguments)]
+    fn expand<K: FewEmptiesKernel>(
         self,
+        k: K,
         p: u64,
         o: u64,
         empty: u64,
-        child: fn(FewEmpties, u64, u64, u64) -> Counted,
-        same: fn(FewEmpties, u64, u64, u64) -> Counted,
+        child: impl Fn(K, FewEmpties, u64, u64, u64) -> Counted,
+        same: impl Fn(K, FewEmpties, u64, u64, u64) -> Counted,
     ) -> Counted {
-        let moves = moves_vec(p, o, self.valid);
+        let moves = k.moves(p, o, self.valid);
         if moves == 0 {
-            if moves_vec(o, p, self.valid) == 0 {
+            if k.moves(o, p, self.valid) == 0 {
                 return (self.end(p, o), 1);
             }
             // A forced pass: one more state, then the opponent's subtree.
-            let (v, n) = same(self, o, p, empty);
+            let (v, n) = same(k, self, o, p, empty);
             return (-v, n + 1);
         }
         let (mut best, mut nodes) = (-INFINITY, 1);
         for sq in Bits(moves) {
-            let f = flips_vec(p, o, sq);
+            let f = k.flips(p, o, sq);
             let bit = 1u64 << sq;
-            let (v, n) = child(self, o & !f, p | f | bit, empty & !bit);
+            let (v, n) = child(k, self, o & !f, p | f | bit, empty & !bit);
             best = best.max(-v);
             nodes += n;
         }
@@ -113,19 +129,20 @@ impl FewEmpties {
 
     /// Two empty squares: both are tried, an illegal one (no flips)
     /// contributing nothing.
-    fn two(self, p: u64, o: u64, empty: u64) -> Counted {
+    #[inline(always)]
+    fn two<K: FewEmptiesKernel>(self, k: K, p: u64, o: u64, empty: u64) -> Counted {
         let a = empty.trailing_zeros() as u8;
         let b = (empty & (empty - 1)).trailing_zeros() as u8;
-        let (fa, fb) = (flips_vec(p, o, a), flips_vec(p, o, b));
+        let (fa, fb) = (k.flips(p, o, a), k.flips(p, o, b));
         if fa | fb == 0 {
-            if flips_vec(o, p, a) | flips_vec(o, p, b) == 0 {
+            if k.flips(o, p, a) | k.flips(o, p, b) == 0 {
                 return (self.end(p, o), 1);
             }
-            let (v, n) = self.two(o, p, empty);
+            let (v, n) = k.two(self, o, p, empty);
             return (-v, n + 1);
         }
-        let (va, na) = self.one(o & !fa, p | fa | (1u64 << a), b);
-        let (vb, nb) = self.one(o & !fb, p | fb | (1u64 << b), a);
+        let (va, na) = self.one(k, o & !fa, p | fa | (1u64 << a), b);
+        let (vb, nb) = self.one(k, o & !fb, p | fb | (1u64 << b), a);
         let (va, na) = if fa != 0 { (-va, na) } else { (-INFINITY, 0) };
         let (vb, nb) = if fb != 0 { (-vb, nb) } else { (-INFINITY, 0) };
         (va.max(vb), 1 + na + nb)
@@ -134,14 +151,64 @@ impl FewEmpties {
     /// One empty square `sq`: the mover plays it (two states), or passes
     /// and the opponent plays it (three), or the game is over (one). Only
     /// flip counts are needed, read from line tables, and nothing branches.
-    #[inline]
-    fn one(self, p: u64, o: u64, sq: u8) -> Counted {
+    #[inline(always)]
+    fn one<K: FewEmptiesKernel>(self, k: K, p: u64, o: u64, sq: u8) -> Counted {
         let d = p.count_ones() as i32 - o.count_ones() as i32;
-        let (mine, theirs) = self.last.counts(p, sq);
+        let (mine, theirs) = self.last.counts(k, p, sq);
         let mover = i32::from(mine != 0);
         let opponent = i32::from(mine == 0 && theirs != 0);
         let d = d + mover * (2 * mine as i32 + 1) - opponent * (2 * theirs as i32 + 1);
         let nodes = 1 + mover as u64 + 2 * opponent as u64;
         (self.utility.score(d), nodes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::bits::Portable;
+    use crate::reversi::{random_position, Reversi};
+    use crate::rng::Rng;
+
+    /// The value and count of random positions of every size with at most
+    /// four empties, solved with the kernel `k`.
+    fn solve_all<K: FewEmptiesKernel>(k: K) -> Vec<Counted> {
+        let mut rng = Rng::new(0xF00D_CAFE_1234_5678);
+        let mut all = Vec::new();
+        for n in [4u8, 6, 8] {
+            for _ in 0..300 {
+                let plies = usize::from(n * n) - 4 - rng.pick(&[0, 1, 2, 3]);
+                let p = random_position(n, plies, &mut rng);
+                let empty = p.board.empty();
+                if empty.count_ones() > MAX_EMPTIES {
+                    continue;
+                }
+                let valid = p.board.valid();
+                let solver = FewEmpties {
+                    valid,
+                    last: LastFlips::new(valid),
+                    utility: Reversi::DISC_DIFFERENCE.utility,
+                };
+                let (own, opp) = (p.board.discs(p.to_move), p.board.discs(p.to_move.other()));
+                all.push(solver.solve(k, own, opp, empty));
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_kernel_this_cpu_runs_counts_alike() {
+        let portable = solve_all(Portable);
+        assert!(portable.len() > 800, "{} positions", portable.len());
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::board::bits::{Avx2, Avx512};
+            if let Some(k) = Avx2::detect() {
+                assert_eq!(solve_all(k), portable, "AVX2");
+            }
+            if let Some(k) = Avx512::detect() {
+                assert_eq!(solve_all(k), portable, "AVX-512");
+            }
+        }
     }
 }

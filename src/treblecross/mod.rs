@@ -6,15 +6,18 @@
 //! - [`RingTreblecross`] is the game as a [`Game`], so the plain counted
 //!   searches of [`crate::search`] give the reference answers (exponential:
 //!   seconds at N = 11).
-//! - [`Solver`] gives the same exact values and first-best successors fast,
+//! - [`RingSolver`] gives the same exact values and first-best successors fast,
 //!   by game theory; see the [`solver`] module for the method.
+//! - [`contract`] is the assignment's front end without its I/O: the
+//!   arguments, the lines of each FLAG and the interactive game.
 //!
 //! The rule helpers ([`has_run`], [`completes`]) take the ring as a slice of
 //! `bool` (`true` = X) and work for every N >= 1 and K >= 1.
 
+pub mod contract;
 pub mod solver;
 
-pub use solver::{Outcome, Solver};
+pub use solver::{MemoSizes, RingOutcome, RingSolver, MEMO_LIMIT};
 
 use crate::game::{Game, Side, Value};
 

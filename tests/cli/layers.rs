@@ -11,6 +11,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("board", 1),
     ("game", 1),
     ("hash", 1),
+    ("lines", 1),
     ("record", 1),
     ("reversi", 1),
     ("rng", 1),

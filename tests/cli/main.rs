@@ -4,7 +4,11 @@
 mod engine;
 mod harness;
 mod layers;
+mod output_files;
 mod play;
+mod protocols;
+mod readme;
+mod robust;
 mod study;
 mod tiny;
 mod traced_game;

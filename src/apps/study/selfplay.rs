@@ -10,7 +10,7 @@
 use crate::board::Square;
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
 use crate::engine::midgame::{Level, MidgameSearch};
-use crate::engine::Position as RelativePosition;
+use crate::engine::RelativePosition;
 use crate::eval::pattern::SCALE;
 use crate::eval::Heuristic;
 use crate::game::{Game, Value};

@@ -195,16 +195,13 @@ pub fn parse_board(text: &str) -> Result<Board, InputError> {
         .strip_suffix("\r\n")
         .or_else(|| text.strip_suffix('\n'))
         .unwrap_or(text);
-    let lines: Vec<&str> = body
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
-    if body.is_empty() || lines.len() != 8 {
-        return Err(InputError::Lines(if body.is_empty() {
-            0
-        } else {
-            lines.len()
-        }));
+    // Only the first 8 lines are kept; the rest are counted, so that a huge
+    // text costs no memory beyond itself.
+    let mut all = body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let lines: Vec<&str> = all.by_ref().take(8).collect();
+    let count = lines.len() + all.count();
+    if body.is_empty() || count != 8 {
+        return Err(InputError::Lines(if body.is_empty() { 0 } else { count }));
     }
     let mut cells = String::with_capacity(64);
     for (i, line) in lines.iter().enumerate() {

@@ -16,13 +16,14 @@ pub use table::run as table;
 pub use tournament::run as tournament;
 pub use tree::run as tree;
 
-use super::{flag, option, size_arg};
+use super::{flag, option, parse, size_arg};
 use clap::builder::PossibleValue;
-use clap::{value_parser, Arg, ArgMatches, Command, ValueEnum};
+use clap::{value_parser, Arg, ValueEnum};
 use reversi::apps::study::selfplay::Player;
 use reversi::board::{Board, Color};
 use reversi::engine::iterative::MoveOrder;
 use reversi::eval::Heuristic;
+use reversi::game::Game;
 use reversi::reversi::Move;
 use reversi::search::Algorithm;
 use std::fmt::Write as _;
@@ -291,16 +292,25 @@ fn json_array<T: std::fmt::Display>(xs: impl IntoIterator<Item = T>) -> String {
     format!("[{}]", items.join(","))
 }
 
-/// Parses `args` (without the subcommand) with `command`, named `reversi
-/// NAME`; clap prints help or errors itself and exits (status 2 on errors).
-fn parse(command: Command, args: &[String]) -> ArgMatches {
-    let name = command.get_name().to_owned();
-    command.get_matches_from(std::iter::once(name).chain(args.iter().cloned()))
+/// The number of lines of `plies` moves from `root` (shorter where the
+/// game ends first), as [`reversi::apps::study::selfplay::openings`] lists
+/// them, if at most `cap`; `None` if there are more.
+fn lines_within<G: Game>(game: &G, root: &G::State, plies: u32, cap: u64) -> Option<u64> {
+    fn count<G: Game>(game: &G, s: &G::State, left: u32, seen: &mut u64, cap: u64) -> bool {
+        if left == 0 || game.is_terminal(s) {
+            *seen += 1;
+            return *seen <= cap;
+        }
+        game.moves(s)
+            .all(|mv| count(game, &game.play(s, mv), left - 1, seen, cap))
+    }
+    let mut seen = 0;
+    count(game, root, plies, &mut seen, cap).then_some(seen)
 }
 
 /// The study's subcommands, for checking their definitions.
 #[cfg(test)]
-pub(super) fn commands() -> [Command; 6] {
+pub(super) fn commands() -> [clap::Command; 6] {
     [
         ordering::command(),
         play::command(),

@@ -45,7 +45,7 @@ impl Args {
 
 /// Runs `reversi ordering ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args));
+    let a = Args::from_matches(&parse(command(), args)?);
     let game = Reversi::DISC_DIFFERENCE;
     let eval = a.eval.get();
     let engine = IterativeSearch {

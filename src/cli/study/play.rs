@@ -1,11 +1,15 @@
 //! `reversi play OPTIONS`: play against the computer on 4x4, 6x6 or 8x8.
-//! (Without options `reversi play` is the Tiny dialog, elsewhere.)
+//! (Without options `reversi play` is the Tiny dialog, elsewhere.) A line
+//! that is not a move (unreadable included) is answered and asked again;
+//! end of input abandons the game as in every interactive mode: the prompt's
+//! line ended, `end of input: game abandoned` on stderr, exit status 0.
 
 use super::{
     algorithm, board_picture, color_name, depth, describe, eval, order, parse, player, size, time,
     verdict, AlgorithmArg, EvalArg, OrderArg,
 };
-use crate::cli::{option, usage, value};
+use crate::cli::input::{read_answer, Answer};
+use crate::cli::{option, value};
 use anyhow::Result;
 use clap::builder::PossibleValue;
 use clap::{value_parser, ArgMatches, Command, ValueEnum};
@@ -14,7 +18,7 @@ use reversi::apps::study::selfplay::SideMemory;
 use reversi::board::{Color, Square};
 use reversi::game::Game;
 use reversi::reversi::{Move, Position, Reversi};
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::time::Duration;
 
 /// Who the human plays.
@@ -51,6 +55,7 @@ struct Args {
     eval: EvalArg,
     algorithm: AlgorithmArg,
     order: OrderArg,
+    from: Option<String>,
 }
 
 /// `reversi play`'s options.
@@ -74,6 +79,15 @@ pub(super) fn command() -> Command {
         .arg(eval("eval", "EVAL", "The computer's evaluation").default_value("disc"))
         .arg(algorithm("The computer's search algorithm"))
         .arg(order("The computer's move ordering", "natural"))
+        .arg(
+            option(
+                "from",
+                "RECORD",
+                "Start from the end of a game record: a transcript (f5d6c3), a GGF game, \
+                 a board string (64 of -/X/O then X or O to move), or a file holding one",
+            )
+            .allow_hyphen_values(true),
+        )
 }
 
 impl Args {
@@ -86,18 +100,22 @@ impl Args {
             eval: value(m, "eval"),
             algorithm: value(m, "algorithm"),
             order: value(m, "order"),
+            from: m.get_one("from").cloned(),
         }
     }
 }
 
 /// Runs `reversi play OPTIONS`, reading moves from stdin.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args));
+    let a = Args::from_matches(&parse(command(), args)?);
     let computer = player(a.depth, a.time, a.algorithm, a.order, a.eval);
     let game = Reversi::DISC_DIFFERENCE;
-    let mut p = Position::start(a.size);
+    let mut p = match &a.from {
+        Some(from) => crate::cli::hint::read_record(from, a.size)?.last(),
+        None => Position::start(a.size),
+    };
     let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     let mut out = io::stdout().lock();
     let mut memory = SideMemory::default();
     writeln!(
@@ -155,11 +173,19 @@ pub fn run(args: &[String]) -> Result<()> {
             loop {
                 write!(out, "Your move ({who}): ")?;
                 out.flush()?;
-                let Some(line) = lines.next() else {
-                    writeln!(out)?;
-                    return usage("input ended before the game did");
+                let text = match read_answer(&mut input)? {
+                    Answer::End => {
+                        writeln!(out)?;
+                        out.flush()?;
+                        eprintln!("end of input: game abandoned");
+                        return Ok(());
+                    }
+                    Answer::Unreadable => {
+                        writeln!(out, "not a move (not UTF-8 text, or too long)")?;
+                        continue;
+                    }
+                    Answer::Text(t) => t.trim().to_string(),
                 };
-                let text = line?.trim().to_string();
                 if text == "quit" || text == "q" {
                     writeln!(out, "Game abandoned.")?;
                     return Ok(());

@@ -9,6 +9,8 @@ use anyhow::Result;
 use clap::{ArgMatches, Command};
 use reversi::apps::study::selfplay::{play_game, play_opening, Record};
 use reversi::board::Color;
+use reversi::record::{write_board_string, write_ggf, write_transcript, GameRecord, RecordedMove};
+use reversi::reversi::Position;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -26,6 +28,8 @@ struct Args {
     white_eval: Option<EvalArg>,
     time: Option<Duration>,
     opening: String,
+    from: Option<String>,
+    record: Option<String>,
     json: bool,
 }
 
@@ -60,6 +64,25 @@ pub(super) fn command() -> Command {
             "Time budget per move in seconds (anytime iterative deepening)",
         ))
         .arg(option("opening", "OPENING", "Moves played first, e.g. \"c4 c3\"").default_value(""))
+        .arg(
+            option(
+                "from",
+                "RECORD",
+                "Start from the end of a game record: a transcript (f5d6c3), a GGF game, \
+                 a board string (64 of -/X/O then X or O to move), or a file holding one",
+            )
+            .allow_hyphen_values(true)
+            .conflicts_with("opening"),
+        )
+        .arg(
+            option(
+                "record",
+                "FORMAT",
+                "Also write the game as a record: `transcript` (f5d6c3...) or `ggf` \
+                 (8x8 only); the last line of the text, or \"record\" in JSON",
+            )
+            .value_parser(["transcript", "ggf"]),
+        )
         .arg(json_flag())
 }
 
@@ -77,6 +100,8 @@ impl Args {
             white_eval: m.get_one("white-eval").copied(),
             time: m.get_one("time").copied(),
             opening: value(m, "opening"),
+            from: m.get_one("from").cloned(),
+            record: m.get_one("record").cloned(),
             json: m.get_flag("json"),
         }
     }
@@ -84,7 +109,7 @@ impl Args {
 
 /// Runs `reversi match ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args));
+    let a = Args::from_matches(&parse(command(), args)?);
     let black = player(
         a.black_depth.or(a.depth),
         a.time,
@@ -99,12 +124,39 @@ pub fn run(args: &[String]) -> Result<()> {
         a.order,
         a.white_eval.unwrap_or(a.eval),
     );
-    let (start, opening) = match play_opening(a.size, &a.opening) {
-        Ok(x) => x,
-        Err(e) => return usage(e),
+    if a.record.as_deref() == Some("ggf") && a.size != 8 {
+        return usage("--record ggf writes 8x8 games only (GGF); use --record transcript");
+    }
+    let (first, start, opening) = match &a.from {
+        Some(from) => {
+            let g = crate::cli::hint::read_record(from, a.size)?;
+            (g.start, g.last(), g.move_list())
+        }
+        None => match play_opening(a.size, &a.opening) {
+            Ok((start, opening)) => (Position::start(a.size), start, opening),
+            Err(e) => return usage(e),
+        },
     };
     let record = play_game(start, opening, &black, &white, |_| {});
-    let text = if a.json {
+    let written = a.record.as_deref().map(|format| {
+        let mut g = GameRecord::new(first);
+        g.moves = record
+            .moves
+            .iter()
+            .map(|&m| RecordedMove::plain(m))
+            .collect();
+        g.info.black = Some(format!("reversi ({})", describe(&black)));
+        g.info.white = Some(format!("reversi ({})", describe(&white)));
+        if format == "ggf" {
+            write_ggf(&g)
+        } else if first == Position::start(a.size) {
+            write_transcript(&g)
+        } else {
+            // Another start: the board string first, as --from reads it.
+            format!("{} {}", write_board_string(&first), write_transcript(&g))
+        }
+    });
+    let mut text = if a.json {
         json(a.size, &record)
     } else {
         let mut s = format!(
@@ -113,9 +165,21 @@ pub fn run(args: &[String]) -> Result<()> {
             describe(&white),
             n = a.size
         );
-        s.push_str(&text(&record));
+        s.push_str(&text(&record, first.to_move));
         s
     };
+    if let Some(w) = written {
+        if a.json {
+            text.truncate(text.len() - 2);
+            text.push_str(&format!(
+                ",\"record\":\"{}\"}}\n",
+                w.replace('\\', "\\\\").replace('"', "\\\"")
+            ));
+        } else {
+            text.push_str(&w);
+            text.push('\n');
+        }
+    }
     write_stdout(&text)
 }
 
@@ -136,9 +200,9 @@ pub(super) fn json(size: u8, r: &Record) -> String {
 }
 
 /// The record as text: one line per move, the final board and the score.
-pub(super) fn text(r: &Record) -> String {
+pub(super) fn text(r: &Record, first: Color) -> String {
     let mut s = String::new();
-    let mut color = Color::Black;
+    let mut color = first;
     for (i, mv) in r.moves.iter().enumerate() {
         if i < r.opening {
             let _ = writeln!(
@@ -167,7 +231,7 @@ pub(super) fn text(r: &Record) -> String {
     s.push_str(&board_picture(&r.last.board, 0));
     let (mut nb, mut nw) = (0u64, 0u64);
     for (i, c) in r.choices.iter().enumerate() {
-        if (r.opening + i).is_multiple_of(2) {
+        if (r.opening + i).is_multiple_of(2) == (first == Color::Black) {
             nb += c.nodes;
         } else {
             nw += c.nodes;

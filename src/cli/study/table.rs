@@ -62,7 +62,7 @@ impl Args {
 
 /// Runs `reversi table ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args));
+    let a = Args::from_matches(&parse(command(), args)?);
     let (start, _) = play_opening(a.size, "").expect("empty opening");
     let k = a.depths.len();
     let mut scores = vec![vec![0; k]; k];

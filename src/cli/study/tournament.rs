@@ -3,10 +3,10 @@
 //! Progress goes to stderr.
 
 use super::{
-    algorithm, depth, eval, json_flag, order, parse, player, quiet_flag, size, time, AlgorithmArg,
-    EvalArg, OrderArg,
+    algorithm, depth, eval, json_flag, lines_within, order, parse, player, quiet_flag, size, time,
+    AlgorithmArg, EvalArg, OrderArg,
 };
-use crate::cli::{option, value, write_stdout};
+use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::apps::study::selfplay::{openings, play_game};
@@ -24,6 +24,7 @@ struct Args {
     vs: EvalArg,
     vs_depth: Option<u32>,
     plies: u32,
+    max_openings: u64,
     algorithm: AlgorithmArg,
     order: OrderArg,
     json: bool,
@@ -57,6 +58,16 @@ pub(super) fn command() -> Command {
             .value_parser(value_parser!(u32))
             .default_value("4"),
         )
+        .arg(
+            option(
+                "max-openings",
+                "MAX_OPENINGS",
+                "Refuse more openings than this (each is two games, and all are held \
+                 in memory)",
+            )
+            .value_parser(value_parser!(u64).range(1..))
+            .default_value("100000"),
+        )
         .arg(algorithm("Search algorithm"))
         .arg(order(
             "Move ordering (the same moves up to ties; best is faster)",
@@ -76,6 +87,7 @@ impl Args {
             vs: value(m, "vs"),
             vs_depth: m.get_one("vs-depth").copied(),
             plies: value(m, "plies"),
+            max_openings: value(m, "max-openings"),
             algorithm: value(m, "algorithm"),
             order: value(m, "order"),
             json: m.get_flag("json"),
@@ -86,9 +98,19 @@ impl Args {
 
 /// Runs `reversi tournament ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args));
+    let a = Args::from_matches(&parse(command(), args)?);
     let me = player(a.depth, a.time, a.algorithm, a.order, a.eval);
     let other = player(a.vs_depth.or(a.depth), a.time, a.algorithm, a.order, a.vs);
+    let start = Position::start(a.size);
+    if lines_within(&Reversi::DISC_DIFFERENCE, &start, a.plies, a.max_openings).is_none() {
+        return usage(format!(
+            "{n}x{n} has more than {} openings of {} plies (--max-openings), each played \
+             twice; give fewer --plies or a larger --max-openings",
+            a.max_openings,
+            a.plies,
+            n = a.size
+        ));
+    }
     let lines = openings(a.size, a.plies);
     let game = Reversi::DISC_DIFFERENCE;
     let (mut wins, mut draws, mut losses, mut margin) = (0u32, 0u32, 0u32, 0i64);

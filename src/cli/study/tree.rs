@@ -2,9 +2,10 @@
 //! 300 (minimax) or 500 (alpha-beta) searches, as Graphviz DOT on stdout.
 
 use super::{depth, eval, parse, EvalArg};
-use crate::cli::{usage, value, write_stdout};
+use crate::cli::memory::tree_size_within;
+use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
-use clap::{Arg, ArgMatches, Command};
+use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::board::{Board, Color};
 use reversi::reversi::{Position, Reversi};
 use reversi::search::DotTree;
@@ -18,7 +19,12 @@ struct Args {
     board: String,
     depth: Option<u32>,
     eval: EvalArg,
+    max_nodes: u64,
 }
+
+/// The default of `--max-nodes`: the recorded tree and its DOT text take
+/// about 200 bytes a node, so 2,000,000 nodes are about 400 MB.
+const MAX_NODES: &str = "2000000";
 
 /// `reversi tree`'s arguments.
 pub(super) fn command() -> Command {
@@ -50,6 +56,17 @@ pub(super) fn command() -> Command {
              win/loss game to the end",
         ))
         .arg(eval("eval", "EVAL", "Evaluation at the depth bound").default_value("disc"))
+        .arg(
+            option(
+                "max-nodes",
+                "MAX_NODES",
+                "Refuse a tree whose minimax search (for FLAG 500, the upper bound of \
+                 what alpha-beta searches) has more nodes than this: the drawing takes \
+                 about 200 bytes of memory a node",
+            )
+            .value_parser(value_parser!(u64).range(1..))
+            .default_value(MAX_NODES),
+        )
 }
 
 impl Args {
@@ -60,13 +77,14 @@ impl Args {
             board: value(m, "board"),
             depth: m.get_one("depth").copied(),
             eval: value(m, "eval"),
+            max_nodes: value(m, "max-nodes"),
         }
     }
 }
 
 /// Runs `reversi tree ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args));
+    let a = Args::from_matches(&parse(command(), args)?);
     let algorithm = match a.flag.as_str() {
         "300" => Algorithm::Minimax,
         "500" => Algorithm::AlphaBeta,
@@ -86,6 +104,18 @@ pub fn run(args: &[String]) -> Result<()> {
         Err(e) => return usage(format!("BOARD {:?} {e}; use the digits 0, 1, 2", a.board)),
     };
     let root = Position { board, to_move };
+    let size = match a.depth {
+        Some(_) => tree_size_within(&Reversi::DISC_DIFFERENCE, &root, a.depth, a.max_nodes),
+        None => tree_size_within(&Reversi::WIN_LOSS, &root, None, a.max_nodes),
+    };
+    if size.is_none() {
+        return usage(format!(
+            "the tree has more than {} nodes (--max-nodes; the full minimax tree is counted, \
+             an upper bound for FLAG 500); give a --depth, a fuller board, or a larger \
+             --max-nodes (about 200 bytes of memory a node)",
+            a.max_nodes
+        ));
+    }
     let dot = if let Some(d) = a.depth {
         let game = Reversi::DISC_DIFFERENCE;
         let mut t = DotTree::new(&game);

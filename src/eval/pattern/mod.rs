@@ -194,7 +194,7 @@ pub fn features(p: u64, o: u64) -> [u32; FEATURES] {
         }
     }
     let mobility = |a: u64, b: u64| {
-        bits::moves(a, b, u64::MAX)
+        bits::moves_scalar(a, b, u64::MAX)
             .count_ones()
             .min(MAX_MOBILITY as u32)
     };

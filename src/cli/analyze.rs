@@ -1,0 +1,116 @@
+//! `reversi analyze GAME`: every move of a game with the value of the move
+//! played, the best move and its value, the discs lost, and the total per
+//! player.
+
+use super::hint::{budget_args, budget_of, certainty_text, name, read_record};
+use super::{flag, write_stdout};
+use anyhow::Result;
+use clap::{Arg, Command};
+use reversi::apps::analysis::{analyze_game, StandardSearch};
+use reversi::board::Color;
+use reversi::record::color_name;
+use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
+
+/// `reversi analyze`'s arguments.
+pub(super) fn command() -> Command {
+    Command::new("reversi analyze")
+        .about(
+            "Analyse every move of an 8x8 game: the value of the move played, the best move \
+             and its value, the discs lost (values in discs for the side to move; exact \
+             with at most --exact empty squares)",
+        )
+        .arg(
+            Arg::new("game")
+                .value_name("GAME")
+                .required(true)
+                .allow_hyphen_values(true)
+                .help(
+                    "A transcript (f5d6c3...), a GGF game, a board string followed by moves, \
+                     or a file holding one",
+                ),
+        )
+        .arg(
+            Arg::new("more")
+                .value_name("MORE")
+                .num_args(0..)
+                .help("More words of the record (the side to move, moves), joined with spaces"),
+        )
+        .args(budget_args("0.5"))
+        .arg(flag("json", "One JSON object"))
+}
+
+/// Runs `reversi analyze ...` (`args[0]` is `analyze`).
+pub fn run(args: &[String]) -> Result<()> {
+    let m = super::parse(command(), &args[1..])?;
+    let words: Vec<String> = ["game", "more"]
+        .iter()
+        .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
+        .collect();
+    let game = read_record(&words.join(" "), 8)?;
+    let budget = budget_of(&m);
+    let quiet = AtomicBool::new(false);
+    let mut search = StandardSearch::new();
+    let a = analyze_game(&mut search, &game, &budget, &quiet, &mut |_| {});
+    let mut s = String::new();
+    if m.get_flag("json") {
+        let items: Vec<String> = a
+            .moves
+            .iter()
+            .map(|x| {
+                format!(
+                    "{{\"number\":{},\"color\":\"{}\",\"played\":\"{}\",\"value\":{:.2},\"best\":\"{}\",\"best_value\":{:.2},\"loss\":{:.2},\"exact\":{},\"certainty\":\"{}\"}}",
+                    x.index + 1,
+                    color_name(x.position.to_move),
+                    name(x.played),
+                    x.played_value,
+                    name(x.best.mv),
+                    x.best.value,
+                    x.loss,
+                    x.exact,
+                    certainty_text(x.best.certainty)
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "{{\"moves\":[{}],\"loss\":{{\"black\":{:.2},\"white\":{:.2}}},\"score\":{}}}",
+            items.join(","),
+            a.total_loss[0],
+            a.total_loss[1],
+            a.final_score.map_or("null".to_string(), |v| v.to_string())
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "  #  colour  played   value   best   value    loss  certainty"
+        );
+        for x in &a.moves {
+            let _ = writeln!(
+                s,
+                "{:>3}  {:<6}  {:<5} {:>+7.2}   {:<5} {:>+7.2}  {:>6.2}  {}",
+                x.index + 1,
+                color_name(x.position.to_move),
+                name(x.played),
+                x.played_value,
+                name(x.best.mv),
+                x.best.value,
+                x.loss,
+                certainty_text(x.best.certainty)
+            );
+        }
+        for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
+            let n = a.moves.iter().filter(|x| x.position.to_move == c).count();
+            let _ = writeln!(
+                s,
+                "{}: {n} moves, total loss {:.2} discs",
+                color_name(c),
+                a.total_loss[i]
+            );
+        }
+        if let Some(score) = a.final_score {
+            let _ = writeln!(s, "final score (black minus white): {score:+}");
+        }
+    }
+    write_stdout(&s)
+}

@@ -1,0 +1,45 @@
+//! `reversi gtp`: the engine as a GTP (version 2) program, for GoGui and
+//! other GTP controllers, on stdin and stdout; each response is flushed.
+
+use super::hint::{budget_args, budget_of, read_command};
+use anyhow::Result;
+use clap::Command;
+use reversi::apps::analysis::StandardSearch;
+use reversi::apps::gtp::GtpSession;
+use std::io::{self, Write};
+
+/// `reversi gtp`'s arguments.
+pub(super) fn command() -> Command {
+    Command::new("reversi gtp")
+        .about(
+            "Speak the Go Text Protocol (version 2) with the Othello conventions on \
+             stdin/stdout, for GoGui and other GTP controllers",
+        )
+        .args(budget_args("2"))
+}
+
+/// Runs `reversi gtp ...` (`args[0]` is `gtp`).
+pub fn run(args: &[String]) -> Result<()> {
+    let m = super::parse(command(), &args[1..])?;
+    let mut session = GtpSession::new(
+        StandardSearch::new(),
+        budget_of(&m),
+        "reversi",
+        env!("CARGO_PKG_VERSION"),
+    );
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut out = io::stdout().lock();
+    let mut buf = Vec::new();
+    loop {
+        if !read_command(&mut input, &mut buf)? {
+            return Ok(());
+        }
+        let r = session.handle(&String::from_utf8_lossy(&buf));
+        out.write_all(r.text.as_bytes())?;
+        out.flush()?;
+        if r.quit {
+            return Ok(());
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! `reversi hint POSITION`: the best moves of a position with their values
+//! (exact near the end). Also the search options shared by `nboard`, `gtp`
+//! and `analyze` (`--depth`, `--time`, `--exact`, `--threads`).
+
+use super::{flag, option, usage, value, write_stdout};
+use anyhow::Result;
+use clap::{value_parser, Arg, ArgMatches, Command};
+use reversi::apps::analysis::{
+    Budget, Certainty, MoveSearch, MoveValue, StandardSearch, DEFAULT_EXACT_EMPTIES,
+};
+use reversi::record::{parse_game, write_board_string, GameRecord};
+use reversi::reversi::Move;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// `--depth`, `--time`, `--exact`, `--threads` with `time_default` seconds.
+pub(super) fn budget_args(time_default: &'static str) -> [Arg; 4] {
+    [
+        option(
+            "depth",
+            "DEPTH",
+            "Midgame depth bound in plies (default: the time decides)",
+        )
+        .value_parser(value_parser!(u32).range(1..=60)),
+        option(
+            "time",
+            "SECONDS",
+            "Time for the midgame search of each position",
+        )
+        .value_parser(parse_seconds)
+        .default_value(time_default),
+        option(
+            "exact",
+            "EMPTIES",
+            "Solve exactly with at most this many empty squares (win/loss/draw \
+             with two more); 18 by default, where a solve of every move takes \
+             about a second",
+        )
+        .value_parser(value_parser!(u32).range(0..=30)),
+        option(
+            "threads",
+            "THREADS",
+            "Threads of the endgame solver (default 1)",
+        )
+        .value_parser(value_parser!(u32).range(1..=64)),
+    ]
+}
+
+/// Parses a positive number of seconds.
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() && t < 1e6 => Ok(Duration::from_secs_f64(t)),
+        _ => Err(format!("{s:?} is not a positive number of seconds")),
+    }
+}
+
+/// The budget given by [`budget_args`].
+pub(super) fn budget_of(m: &ArgMatches) -> Budget {
+    let exact = m
+        .get_one::<u32>("exact")
+        .copied()
+        .unwrap_or(DEFAULT_EXACT_EMPTIES);
+    Budget {
+        depth: m.get_one("depth").copied(),
+        time: value(m, "time"),
+        exact_empties: exact,
+        wld_empties: exact + 2,
+        threads: m.get_one::<u32>("threads").map_or(1, |&t| t as usize),
+        contempt: 0.0,
+    }
+}
+
+/// The largest record file read (a GGF game is a few KB).
+const RECORD_FILE_CAP: u64 = 1 << 20;
+
+/// Reads a game record given as text or as the name of a file holding it.
+pub(super) fn read_record(text: &str, size: u8) -> Result<GameRecord> {
+    let path = std::path::Path::new(text);
+    let owned;
+    let text = if !text.contains('\n') && text.len() < 4096 && path.is_file() {
+        owned =
+            super::input::read_text_capped(path, &format!("record file {text}"), RECORD_FILE_CAP)?;
+        owned.as_str()
+    } else {
+        text
+    };
+    match parse_game(text, size) {
+        Ok(g) => Ok(g),
+        Err(e) => usage(format!("the game record {e}")),
+    }
+}
+
+/// The name of a move: `f5` or `pass`.
+pub(super) fn name(m: Move) -> String {
+    m.to_string()
+}
+
+/// `exact`, `win-loss-draw` or `depth N`.
+pub(super) fn certainty_text(c: Certainty) -> String {
+    match c {
+        Certainty::Exact => "exact".to_string(),
+        Certainty::WinLossDraw => "win-loss-draw".to_string(),
+        Certainty::Estimate { depth } => format!("depth {depth}"),
+    }
+}
+
+/// The JSON fields of a certainty.
+pub(super) fn certainty_json(c: Certainty) -> String {
+    match c {
+        Certainty::Exact => "\"certainty\":\"exact\"".to_string(),
+        Certainty::WinLossDraw => "\"certainty\":\"win-loss-draw\"".to_string(),
+        Certainty::Estimate { depth } => format!("\"certainty\":\"estimate\",\"depth\":{depth}"),
+    }
+}
+
+fn line_text(v: &MoveValue) -> String {
+    v.line
+        .iter()
+        .map(|&m| name(m))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `reversi hint`'s arguments.
+pub(super) fn command() -> Command {
+    Command::new("reversi hint")
+        .about(
+            "The best moves of a position with their values in discs for the side to \
+             move: exact near the end, else an estimate of the midgame search",
+        )
+        .arg(
+            Arg::new("position")
+                .value_name("POSITION")
+                .required(true)
+                .allow_hyphen_values(true)
+                .help(
+                    "A board string (64 of -/X/O then X or O to move), optionally followed \
+                     by moves; a transcript from the start (f5d6c3); a GGF game; or a file \
+                     holding one. The position is the one after the last move",
+                ),
+        )
+        .arg(
+            option("moves", "N", "How many moves to show")
+                .value_parser(value_parser!(usize))
+                .default_value("3"),
+        )
+        .arg(
+            Arg::new("more")
+                .value_name("MORE")
+                .num_args(0..)
+                .help("More words of the record (the side to move, moves), joined with spaces"),
+        )
+        .args(budget_args("2"))
+        .arg(flag("json", "One JSON object"))
+}
+
+/// Runs `reversi hint ...` (`args[0]` is `hint`).
+pub fn run(args: &[String]) -> Result<()> {
+    let m = super::parse(command(), &args[1..])?;
+    let words: Vec<String> = ["position", "more"]
+        .iter()
+        .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
+        .collect();
+    let game = read_record(&words.join(" "), 8)?;
+    let p = game.last();
+    let budget = budget_of(&m);
+    let count: usize = value(&m, "moves");
+    let start = Instant::now();
+    let mut search = StandardSearch::new();
+    let values = search.rank_moves(
+        &p,
+        count.max(1),
+        &budget,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let millis = start.elapsed().as_millis();
+    let board = write_board_string(&p);
+    let text = if m.get_flag("json") {
+        let items: Vec<String> = values
+            .iter()
+            .map(|v| {
+                format!(
+                    "{{\"move\":\"{}\",\"value\":{:.2},{},\"line\":\"{}\"}}",
+                    name(v.mv),
+                    v.value,
+                    certainty_json(v.certainty),
+                    line_text(v)
+                )
+            })
+            .collect();
+        format!(
+            "{{\"position\":\"{board}\",\"empties\":{},\"moves\":[{}],\"nodes\":{},\"millis\":{millis}}}\n",
+            p.board.empty().count_ones(),
+            items.join(","),
+            search.nodes()
+        )
+    } else if values.is_empty() {
+        format!("{board}\nthe game is over\n")
+    } else {
+        let mut s = format!("{board}\n");
+        for v in &values {
+            s.push_str(&format!(
+                "{:<4} {:+7.2}  {:<14} {}\n",
+                name(v.mv),
+                v.value,
+                certainty_text(v.certainty),
+                line_text(v)
+            ));
+        }
+        s
+    };
+    write_stdout(&text)
+}
+
+/// The longest command line the protocols read (a GGF game of 60 moves
+/// with evaluations and times is under 2 KB); the rest of a longer line is
+/// skipped, so a line without end cannot fill the memory.
+const MAX_LINE: usize = 1 << 20;
+
+/// Reads one command line (without its end) into `buf`, at most
+/// [`MAX_LINE`] bytes of it; `false` at the end of the input.
+pub(super) fn read_command(
+    input: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    use reversi::lines::{read_line_capped, LineRead};
+    match read_line_capped(input, MAX_LINE, buf)? {
+        LineRead::Line => Ok(true),
+        LineRead::TooLong => {
+            input.skip_until(b'\n')?;
+            Ok(true)
+        }
+        LineRead::End => Ok(false),
+    }
+}

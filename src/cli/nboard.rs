@@ -1,0 +1,55 @@
+//! `reversi nboard`: the engine for the NBoard GUI (NBoard protocol 2) on
+//! stdin and stdout. The GUI's commands are read here while a worker
+//! thread searches; every reply line is flushed at once.
+
+use super::hint::{budget_args, budget_of, read_command};
+use anyhow::Result;
+use clap::Command;
+use reversi::apps::analysis::StandardSearch;
+use reversi::apps::nboard::{Flow, NboardSession};
+use std::io::{self, Write};
+use std::sync::mpsc;
+
+/// `reversi nboard`'s arguments.
+pub(super) fn command() -> Command {
+    Command::new("reversi nboard")
+        .about(
+            "Speak the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI: \
+             set the engine's command line to `reversi nboard`",
+        )
+        .args(budget_args("5"))
+}
+
+/// Runs `reversi nboard ...` (`args[0]` is `nboard`).
+pub fn run(args: &[String]) -> Result<()> {
+    let m = super::parse(command(), &args[1..])?;
+    let budget = budget_of(&m);
+    let (tx, rx) = mpsc::channel::<String>();
+    let printer = std::thread::spawn(move || -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        for line in rx {
+            writeln!(out, "{line}")?;
+            out.flush()?;
+        }
+        Ok(())
+    });
+    let mut session = NboardSession::new(StandardSearch::new(), budget, tx);
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        if !read_command(&mut input, &mut buf)? {
+            // End of input: let a running search finish and report.
+            session.wait();
+            break;
+        }
+        if session.handle(&String::from_utf8_lossy(&buf)) == Flow::Quit {
+            break;
+        }
+    }
+    drop(session);
+    match printer.join() {
+        Ok(r) => Ok(r?),
+        Err(p) => std::panic::resume_unwind(p),
+    }
+}

@@ -1,0 +1,530 @@
+//! The output files of the 8x8 contract (`-op MOVES -ol LOG`), written as
+//! one transaction: afterwards either every output holds the new content or
+//! every output still holds what it held before.
+//!
+//! - [`plan`] looks at each output before the search starts: a symlink is
+//!   followed to its final target (which is then written, atomically, and
+//!   the link kept); a regular file or a new name is replaced through a
+//!   temporary file; a device, FIFO or socket (`/dev/null`, `/dev/stdout`)
+//!   is written in place, never renamed over. Two outputs that are the same
+//!   file under two spellings, or an output that is the input file, are
+//!   found by identity (device and inode), not by spelling.
+//! - [`write`] writes the in-place outputs first (their errors, such as
+//!   `/dev/full`'s, stop everything before a regular file changes), then
+//!   locks the folders of the other outputs (so that two runs writing the
+//!   same files take turns), writes each to a temporary file in its folder
+//!   and renames them over the targets. If a rename fails, the renames
+//!   already done are undone from hard-linked (or copied) backups of the old
+//!   files. SIGINT, SIGTERM and SIGHUP are held back while temporary files
+//!   exist: one that arrives removes them before the renames start, or takes
+//!   effect once the transaction is complete.
+//! - Temporary names are short (`.reversi-PID-N.tmp`), so they are valid in
+//!   any folder whatever the length of the target's name.
+
+use super::{usage, UsageError};
+use anyhow::Result;
+use std::ffi::OsString;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Symlinks followed before giving up (as the kernel's `ELOOP` limit).
+const MAX_LINKS: usize = 40;
+
+/// Which file a path names, independent of its spelling.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Identity {
+    /// An existing file: its device and inode.
+    File(u64, u64),
+    /// A name not yet taken: its folder's identity and the name.
+    New(u64, u64, OsString),
+}
+
+/// How one output is written.
+#[derive(Debug)]
+enum Kind {
+    /// A regular file or a new name: replaced through a temporary file.
+    Replace {
+        /// Whether a file is there now (it is kept as a backup while the
+        /// renames run).
+        exists: bool,
+    },
+    /// A device, FIFO or socket: opened and written where it is.
+    InPlace,
+}
+
+/// One output, checked and resolved by [`plan`].
+#[derive(Debug)]
+pub struct Planned {
+    /// The path as given, for messages.
+    given: PathBuf,
+    /// The file actually written: `given` with symlinks followed.
+    target: PathBuf,
+    /// The folder of `target` (`.` for a bare name).
+    folder: PathBuf,
+    kind: Kind,
+    identity: Identity,
+}
+
+/// The device and inode of `meta`.
+#[cfg(unix)]
+fn inode(meta: &fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+/// Without inodes, a file is known by its size and time (never equal
+/// across two different files by accident in practice).
+#[cfg(not(unix))]
+fn inode(meta: &fs::Metadata) -> (u64, u64) {
+    let t = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as u64);
+    (meta.len(), t)
+}
+
+/// `path` with every symlink along the final component followed.
+fn follow_links(path: &Path) -> io::Result<PathBuf> {
+    let mut at = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = fs::read_link(&at)?;
+                at = match at.parent() {
+                    Some(folder) if link.is_relative() => folder.join(link),
+                    _ => link,
+                };
+            }
+            Ok(_) => return Ok(at),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(at),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Checks one output (`option` is `-op` or `-ol`, for messages) and
+/// decides how to write it.
+fn plan_one(option: &str, given: &Path) -> Result<Planned> {
+    let name = given.display();
+    let cannot = |e: io::Error| usage::<Planned>(format!("cannot write output file {name}: {e}"));
+    // What the kernel opens for this path: a device or FIFO, or a file
+    // reached through a link that names no path (`/dev/stdout` is
+    // `/proc/self/fd/1`, which may be a pipe or the file of a `>`), is
+    // written in place through the path as given.
+    let in_place = match fs::metadata(given) {
+        Ok(m) if m.is_dir() => return usage(format!("output path {name} is a folder")),
+        Ok(m) if !m.is_file() => Some(m),
+        Ok(m) => match follow_links(given).and_then(fs::metadata) {
+            Ok(t) if inode(&t) == inode(&m) => None,
+            _ => Some(m),
+        },
+        Err(_) => None,
+    };
+    if let Some(m) = in_place {
+        let (dev, ino) = inode(&m);
+        return Ok(Planned {
+            given: given.to_path_buf(),
+            target: given.to_path_buf(),
+            folder: PathBuf::from("."),
+            kind: Kind::InPlace,
+            identity: Identity::File(dev, ino),
+        });
+    }
+    let target = match follow_links(given) {
+        Ok(t) => t,
+        Err(e) => return cannot(e),
+    };
+    let Some(file_name) = target.file_name().map(OsString::from) else {
+        return usage(format!("{option} {name} is not a file name"));
+    };
+    let folder = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    match fs::metadata(&target) {
+        Ok(m) if m.is_dir() => usage(format!("output path {name} is a folder")),
+        Ok(m) => {
+            let (dev, ino) = inode(&m);
+            Ok(Planned {
+                given: given.to_path_buf(),
+                target,
+                folder,
+                kind: if m.is_file() {
+                    Kind::Replace { exists: true }
+                } else {
+                    Kind::InPlace
+                },
+                identity: Identity::File(dev, ino),
+            })
+        }
+        // A dangling symlink (checked above): its target is created.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let folder_meta = match fs::metadata(&folder) {
+                Ok(m) if m.is_dir() => m,
+                Ok(_) => return cannot(io::Error::other("its folder is not a folder")),
+                Err(e) => return cannot(e),
+            };
+            let (dev, ino) = inode(&folder_meta);
+            Ok(Planned {
+                given: given.to_path_buf(),
+                target,
+                folder,
+                kind: Kind::Replace { exists: false },
+                identity: Identity::New(dev, ino, file_name),
+            })
+        }
+        Err(e) => cannot(e),
+    }
+}
+
+/// Checks the outputs `(option, path)` before anything is computed: each
+/// must be writable in principle (its folder exists, it is no folder), no
+/// two may be the same regular file, and none may be the `input` file.
+pub fn plan(input: &Path, outputs: &[(&str, &Path)]) -> Result<Vec<Planned>> {
+    let planned = outputs
+        .iter()
+        .map(|(option, path)| plan_one(option, path))
+        .collect::<Result<Vec<_>>>()?;
+    let input_identity = fs::metadata(input).ok().map(|m| {
+        let (dev, ino) = inode(&m);
+        Identity::File(dev, ino)
+    });
+    for (i, p) in planned.iter().enumerate() {
+        if !matches!(p.kind, Kind::Replace { .. }) {
+            continue;
+        }
+        if Some(&p.identity) == input_identity.as_ref() {
+            return usage(format!(
+                "{} {} is the input file; it would be overwritten",
+                outputs[i].0,
+                p.given.display()
+            ));
+        }
+        if let Some(j) = (0..i).find(|&j| planned[j].identity == p.identity) {
+            return usage(format!(
+                "{} and {} name the same file ({} and {})",
+                outputs[j].0,
+                outputs[i].0,
+                planned[j].given.display(),
+                p.given.display()
+            ));
+        }
+    }
+    Ok(planned)
+}
+
+/// SIGINT, SIGTERM and SIGHUP held back while the regular outputs are
+/// written: a signal is recorded, not acted on, until [`Self::release`].
+struct HeldSignals {
+    #[cfg(unix)]
+    pending: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    #[cfg(unix)]
+    ids: Vec<signal_hook::SigId>,
+}
+
+#[cfg(unix)]
+const HELD: [i32; 3] = [
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+];
+
+impl HeldSignals {
+    /// Starts holding the signals back (where that is possible).
+    fn hold() -> HeldSignals {
+        #[cfg(unix)]
+        {
+            let pending = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            let ids = HELD
+                .iter()
+                .filter_map(|&sig| {
+                    signal_hook::flag::register_usize(sig, pending.clone(), sig as usize).ok()
+                })
+                .collect();
+            HeldSignals { pending, ids }
+        }
+        #[cfg(not(unix))]
+        HeldSignals {}
+    }
+
+    /// The signal that arrived, if any.
+    fn arrived(&self) -> Option<i32> {
+        #[cfg(unix)]
+        {
+            match self.pending.load(std::sync::atomic::Ordering::SeqCst) {
+                0 => None,
+                sig => i32::try_from(sig).ok(),
+            }
+        }
+        #[cfg(not(unix))]
+        None
+    }
+
+    /// Stops holding the signals back; if one arrived, the process ends
+    /// now as that signal would have ended it.
+    fn release(self) {
+        #[cfg(unix)]
+        {
+            let arrived = self.arrived();
+            for id in self.ids {
+                signal_hook::low_level::unregister(id);
+            }
+            if let Some(sig) = arrived {
+                let _ = signal_hook::low_level::emulate_default_handler(sig);
+                std::process::exit(128 + sig);
+            }
+        }
+    }
+}
+
+/// A temporary file name in `folder`, unique to this process and `k`.
+fn temporary(folder: &Path, k: usize, suffix: &str) -> PathBuf {
+    folder.join(format!(".reversi-{}-{k}.{suffix}", std::process::id()))
+}
+
+/// Writes `bytes` to a new temporary file for `p` (with the permissions of
+/// the file it replaces) and makes it durable.
+fn write_temporary(p: &Planned, k: usize, bytes: &[u8]) -> io::Result<PathBuf> {
+    let tmp = temporary(&p.folder, k, "tmp");
+    let written = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| {
+            if let Ok(m) = fs::metadata(&p.target) {
+                f.set_permissions(m.permissions())?;
+            }
+            f.write_all(bytes)?;
+            f.sync_all()
+        });
+    match written {
+        Ok(()) => Ok(tmp),
+        Err(e) => {
+            let _ = fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// A copy of the current `target` kept while the renames run: a hard link
+/// if the file system allows one, else a copy.
+fn backup(target: &Path, folder: &Path, k: usize) -> io::Result<PathBuf> {
+    let old = temporary(folder, k, "old");
+    if fs::hard_link(target, &old).is_ok() {
+        return Ok(old);
+    }
+    match fs::copy(target, &old) {
+        Ok(_) => Ok(old),
+        Err(e) => {
+            let _ = fs::remove_file(&old);
+            Err(e)
+        }
+    }
+}
+
+/// Locks the folders of the replaced outputs, each once and in a fixed
+/// order (so that two runs cannot wait on each other), for as long as the
+/// returned files are open. A folder that cannot be opened or locked is
+/// left unlocked: the transaction is still all-or-nothing, only two runs
+/// at once may then interleave.
+fn lock_folders(planned: &[Planned]) -> Vec<File> {
+    let mut folders: Vec<(Identity, &Path)> = planned
+        .iter()
+        .filter(|p| matches!(p.kind, Kind::Replace { .. }))
+        .filter_map(|p| {
+            let m = fs::metadata(&p.folder).ok()?;
+            let (dev, ino) = inode(&m);
+            Some((Identity::File(dev, ino), p.folder.as_path()))
+        })
+        .collect();
+    folders.sort();
+    folders.dedup_by(|a, b| a.0 == b.0);
+    folders
+        .into_iter()
+        .filter_map(|(_, folder)| {
+            let f = File::open(folder).ok()?;
+            f.lock().ok()?;
+            Some(f)
+        })
+        .collect()
+}
+
+/// Writes `contents[i]` to `planned[i]` as one transaction (see the
+/// module's documentation). Errors name the output and say that no
+/// regular output file was changed.
+pub fn write(planned: &[Planned], contents: &[&[u8]]) -> Result<()> {
+    for (p, bytes) in planned.iter().zip(contents) {
+        if matches!(p.kind, Kind::InPlace) {
+            // Appending: a device or FIFO ignores it, and a file reached
+            // through `/dev/stdout` continues after what `>>` kept.
+            let written = OpenOptions::new()
+                .append(true)
+                .open(&p.target)
+                .and_then(|mut f| {
+                    f.write_all(bytes)?;
+                    f.flush()
+                });
+            if let Err(e) = written {
+                return usage(format!(
+                    "cannot write output file {}: {e}",
+                    p.given.display()
+                ));
+            }
+        }
+    }
+    let _locks = lock_folders(planned);
+    let signals = HeldSignals::hold();
+    let result = replace_all(planned, contents, &signals);
+    signals.release();
+    result
+}
+
+/// The temporary-file-and-rename part of [`write`], with the signals held.
+fn replace_all(planned: &[Planned], contents: &[&[u8]], signals: &HeldSignals) -> Result<()> {
+    let replaced: Vec<(usize, &Planned)> = planned
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p.kind, Kind::Replace { .. }))
+        .collect();
+    let mut temps: Vec<PathBuf> = Vec::new();
+    let mut backups: Vec<Option<PathBuf>> = Vec::new();
+    let clean = |temps: &[PathBuf], backups: &[Option<PathBuf>]| {
+        for t in temps.iter().chain(backups.iter().flatten()) {
+            let _ = fs::remove_file(t);
+        }
+    };
+    for &(i, p) in &replaced {
+        let made = write_temporary(p, i, contents[i]).and_then(|tmp| {
+            temps.push(tmp);
+            match p.kind {
+                Kind::Replace { exists: true } => backup(&p.target, &p.folder, i).map(Some),
+                _ => Ok(None),
+            }
+        });
+        match made {
+            Ok(b) => backups.push(b),
+            Err(e) => {
+                clean(&temps, &backups);
+                return usage(format!(
+                    "cannot write output file {}: {e}; no output file was changed",
+                    p.given.display()
+                ));
+            }
+        }
+        if signals.arrived().is_some() {
+            clean(&temps, &backups);
+            return Ok(());
+        }
+    }
+    for (k, &(_, p)) in replaced.iter().enumerate() {
+        if let Err(e) = fs::rename(&temps[k], &p.target) {
+            let undone = undo(&replaced[..k], &backups[..k]);
+            clean(&temps[k..], &[]);
+            let message = match undone {
+                Ok(()) => {
+                    clean(&[], &backups);
+                    format!(
+                        "cannot write output file {}: {e}; no output file was changed",
+                        p.given.display()
+                    )
+                }
+                Err(u) => format!(
+                    "cannot write output file {}: {e}; undoing the files already replaced \
+                     failed too ({u}), their old content is in .reversi-*.old beside them",
+                    p.given.display()
+                ),
+            };
+            return Err(UsageError(message).into());
+        }
+    }
+    clean(&[], &backups);
+    // Make the renames durable too (a folder's entries are its content);
+    // where a folder cannot be synced, the files themselves already are.
+    for &(_, p) in &replaced {
+        if let Ok(folder) = File::open(&p.folder) {
+            let _ = folder.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// Puts back the old files of outputs already replaced: their backups are
+/// renamed back, and a file that did not exist before is removed.
+fn undo(done: &[(usize, &Planned)], backups: &[Option<PathBuf>]) -> io::Result<()> {
+    let mut result = Ok(());
+    for (&(_, p), b) in done.iter().zip(backups) {
+        let r = match b {
+            Some(old) => fs::rename(old, &p.target),
+            None => fs::remove_file(&p.target),
+        };
+        if r.is_err() && result.is_ok() {
+            result = r;
+        }
+    }
+    result
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::Arc;
+
+    /// A scratch folder with `m.txt` and `l.txt` holding "old".
+    fn folder(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "reversi-output-files-{name}-{}",
+            std::process::id()
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("scratch folder");
+        for f in ["m.txt", "l.txt"] {
+            fs::write(dir.join(f), "old\n").expect("write");
+        }
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .expect("read")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn signals(pending: usize) -> HeldSignals {
+        HeldSignals {
+            pending: Arc::new(AtomicUsize::new(pending)),
+            ids: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_signal_before_the_renames_removes_the_temporary_files() {
+        let dir = folder("signal");
+        let (m, l) = (dir.join("m.txt"), dir.join("l.txt"));
+        let planned = plan(Path::new("/nonexistent"), &[("-op", &m), ("-ol", &l)]).unwrap();
+        let result = replace_all(&planned, &[b"new\n", b"new\n"], &signals(15));
+        assert!(result.is_ok());
+        assert_eq!(names(&dir), ["l.txt", "m.txt"]);
+        assert_eq!(fs::read_to_string(&m).unwrap(), "old\n");
+        assert_eq!(fs::read_to_string(&l).unwrap(), "old\n");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn without_a_signal_both_files_are_replaced_and_nothing_is_left() {
+        let dir = folder("plain");
+        let (m, l) = (dir.join("m.txt"), dir.join("l.txt"));
+        let planned = plan(Path::new("/nonexistent"), &[("-op", &m), ("-ol", &l)]).unwrap();
+        replace_all(&planned, &[b"moves\n", b"log\n"], &signals(0)).unwrap();
+        assert_eq!(names(&dir), ["l.txt", "m.txt"]);
+        assert_eq!(fs::read_to_string(&m).unwrap(), "moves\n");
+        assert_eq!(fs::read_to_string(&l).unwrap(), "log\n");
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

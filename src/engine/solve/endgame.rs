@@ -1,0 +1,219 @@
+//! The endgame search far from the end: principal variation search
+//! (fail-soft negamax alpha-beta, null windows after the first move) with
+//! the transposition table, enhanced transposition cutoffs and stability
+//! cutoffs. At [`SHALLOW`] empties or fewer it hands over to the last-empties
+//! search.
+
+use super::order::MoveList;
+use super::{bounds, EndgameSolver, SolverKernel, INF, NO_MOVE};
+use crate::board::bits;
+use std::ops::ControlFlow;
+
+/// At most this many empties: parity ordering, no move generation, no table.
+const SHALLOW: u32 = 5;
+/// At least this many empties: the transposition table is used.
+const TT_MIN: u32 = 7;
+/// More than this many empties: enhanced transposition cutoffs.
+const ETC_MIN: u32 = 12;
+/// At least this many empties: stability cutoffs.
+const STABILITY_MIN: u32 = 7;
+/// Stability is only tried when alpha is at least this high.
+const STABILITY_ALPHA: i32 = 0;
+
+impl EndgameSolver {
+    /// The exact score if it lies within (alpha, beta); otherwise a bound
+    /// on the same side (fail-soft). `n` is the number of empties.
+    /// `k` is the kernel the search runs with.
+    #[inline(always)]
+    pub(super) fn search<K: SolverKernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> i32 {
+        if n <= SHALLOW {
+            if n == 0 {
+                self.nodes += 1;
+                return self.final_score(p, o);
+            }
+            k.shallow(self, p, o, alpha, beta, n, false)
+        } else {
+            k.deep(self, p, o, alpha, beta, n)
+        }
+    }
+
+    /// A node with more than [`SHALLOW`] empties (entered through
+    /// [`SolverKernel::deep`], which compiles it with the kernel's CPU
+    /// features).
+    #[inline(always)]
+    pub(super) fn deep<K: SolverKernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        n: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        let moves = k.moves(p, o, self.valid);
+        if moves == 0 {
+            if k.moves(o, p, self.valid) == 0 {
+                return self.final_score(p, o);
+            }
+            return -k.deep(self, o, p, -beta, -alpha, n);
+        }
+        if n >= STABILITY_MIN && alpha >= STABILITY_ALPHA {
+            // The opponent's stable discs bound our final score.
+            let upper =
+                self.valid.count_ones() as i32 - 2 * self.stable(o, p | o).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+            beta = beta.min(upper);
+            if alpha >= beta {
+                return upper;
+            }
+        }
+        let use_table = n >= TT_MIN;
+        let mut hash = NO_MOVE;
+        if use_table {
+            match self.probe_window(p, o, &mut alpha, &mut beta) {
+                ControlFlow::Break(v) => return v,
+                ControlFlow::Continue(h) => hash = h,
+            }
+        }
+        let mut list = MoveList::new();
+        self.order_inner(k, p, o, moves, hash, n, &mut list);
+        if n > ETC_MIN {
+            if let Some(v) = self.transposition_cutoff(p, o, &list, beta) {
+                return v;
+            }
+        }
+        let (best, best_sq) = self.search_moves(k, p, o, &mut list, alpha, beta, n);
+        if use_table {
+            let (lo, up) = bounds(best, alpha, beta);
+            self.table.store(p, o, n, lo, up, best_sq);
+        }
+        best
+    }
+
+    /// Narrows `(alpha, beta)` by the table's bounds on the position:
+    /// breaks with the score when they decide the node, else continues with
+    /// the stored best move ([`NO_MOVE`] if none).
+    #[inline(always)]
+    fn probe_window(
+        &self,
+        p: u64,
+        o: u64,
+        alpha: &mut i32,
+        beta: &mut i32,
+    ) -> ControlFlow<i32, u8> {
+        let Some(e) = self.table.probe(p, o) else {
+            return ControlFlow::Continue(NO_MOVE);
+        };
+        let (lo, up) = (i32::from(e.lower), i32::from(e.upper));
+        if lo >= *beta {
+            return ControlFlow::Break(lo);
+        }
+        if up <= *alpha || lo == up {
+            return ControlFlow::Break(up);
+        }
+        *alpha = (*alpha).max(lo);
+        *beta = (*beta).min(up);
+        ControlFlow::Continue(e.best)
+    }
+
+    /// Enhanced transposition cutoff: a child already known to refute the
+    /// opponent (its stored upper bound at most `-beta`) ends the search
+    /// here with that score.
+    #[inline(always)]
+    fn transposition_cutoff(&self, p: u64, o: u64, list: &MoveList, beta: i32) -> Option<i32> {
+        for i in 0..list.len {
+            let (sq, f) = (list.sq[i], list.flips[i]);
+            if let Some(e) = self.table.probe(o & !f, p | f | (1u64 << sq)) {
+                let v = -i32::from(e.upper);
+                if v >= beta {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+
+    /// Searches the moves of `list` in order, the first with the window
+    /// `(alpha, beta)`, the others with a null window first: the best score
+    /// (fail-soft) and its square ([`NO_MOVE`] if no move beat `-INF`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves<K: SolverKernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        list: &mut MoveList,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> (i32, u8) {
+        let mut best = -INF;
+        let mut best_sq = NO_MOVE;
+        for i in 0..list.len {
+            let (sq, f) = list.pick(i);
+            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let v = if i == 0 {
+                -self.search(k, np, no, -beta, -alpha, n - 1)
+            } else {
+                let v = -self.search(k, np, no, -alpha - 1, -alpha, n - 1);
+                if v > alpha && v < beta {
+                    -self.search(k, np, no, -beta, -alpha, n - 1)
+                } else {
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_sq)
+    }
+
+    /// A subset of the discs of `own` that can never be flipped: in each of
+    /// the four orientations the disc's line is full, or a neighbour on that
+    /// line is off the board or another such disc of `own`.
+    fn stable(&self, own: u64, occupied: u64) -> u64 {
+        let mut full = [0u64; 4];
+        for &(line, orientation) in &self.lines {
+            if line & !occupied == 0 {
+                full[orientation] |= line;
+            }
+        }
+        const RANK_1: u64 = 0xFF;
+        const RANK_8: u64 = 0xFF << 56;
+        let (fa, fh) = (bits::FILE_A, bits::FILE_H);
+        let wall = !self.valid;
+        let mut st = 0u64;
+        loop {
+            let x = st | wall;
+            let h = full[0] | (x << 1) | fa | (x >> 1) | fh;
+            let v = full[1] | (x << 8) | (x >> 8) | RANK_1 | RANK_8;
+            let d1 = full[2] | (x << 9) | (x >> 9) | fa | fh | RANK_1 | RANK_8;
+            let d2 = full[3] | (x << 7) | (x >> 7) | fa | fh | RANK_1 | RANK_8;
+            let next = own & h & v & d1 & d2;
+            if next == st {
+                return st;
+            }
+            st = next;
+        }
+    }
+}

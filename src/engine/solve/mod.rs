@@ -1,0 +1,287 @@
+//! The exact endgame solver: negamax alpha-beta (principal variation
+//! search) over side-to-move-relative bitboards, with a transposition
+//! table and fastest-first move ordering far from the end, parity ordering
+//! and no move generation for the last few empties, and a special case for
+//! the last empty square.
+//!
+//! Scores are the side to move's final disc difference; with
+//! [`Scoring::Standard`] the squares still empty when the game ends go to
+//! the winner (the rule of the FFO suites).
+//!
+//! The search is split by phase, as in Edax:
+//! - `root`: the root search (windows, proofs of an expected score, the
+//!   principal line, the start position's symmetry) and the full request
+//!   [`EndgameSolver::solve_request`];
+//! - `order`: move ordering (hash move, mobility, corners, potential
+//!   mobility, and the estimate by a shallow heuristic search);
+//! - `endgame`: the principal variation search with the table, enhanced
+//!   transposition cutoffs and stability cutoffs;
+//! - `last`: the last few empties (parity, no move generation) and the
+//!   last square;
+//! - `parallel`: the threads (young brothers wait along the leftmost path).
+
+mod endgame;
+mod last;
+mod order;
+mod parallel;
+mod root;
+
+use super::position::RelativePosition;
+use super::tt::Table;
+use crate::board::bits::{kernel_entries, Bits};
+use crate::board::Square;
+use crate::reversi::Move;
+use order::MoveList;
+use std::sync::Arc;
+
+pub use root::{ProofStep, SolveEvent, SolveOptions, SolveReport, WindowKind};
+
+/// How a finished game with empty squares is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Scoring {
+    /// Empty squares go to the winner (standard Othello, FFO, Edax).
+    #[default]
+    Standard,
+    /// The plain disc difference.
+    DiscsOnly,
+}
+
+/// The result of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// A best move: a square, a forced pass, or `None` if the game is over.
+    pub best: Option<Move>,
+    /// The exact final score for the side to move.
+    pub score: i32,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Progress of a solve, reported after each root move.
+#[derive(Clone, Copy, Debug)]
+pub struct RootProgress {
+    /// How many root moves are done.
+    pub done: usize,
+    /// How many root moves there are.
+    pub total: usize,
+    /// The move just searched.
+    pub square: Square,
+    /// The best move and score so far.
+    pub best: (Square, i32),
+    /// Positions visited so far.
+    pub nodes: u64,
+}
+
+kernel_entries! {
+    /// The solver's recursive and hot functions, compiled once per kernel
+    /// with its CPU features (see [`crate::board::bits::Kernel`]).
+    trait SolverKernel {
+        fn deep(s: &mut EndgameSolver, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 =
+            |k| s.deep(k, p, o, alpha, beta, n);
+        fn shallow(
+            s: &mut EndgameSolver,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            n: u32,
+            passed: bool,
+        ) -> i32 = |k| s.shallow(k, p, o, alpha, beta, n, passed);
+        fn order(s: &EndgameSolver, p: u64, o: u64, moves: u64, hash: u8, list: &mut MoveList) -> () =
+            |k| s.order(k, p, o, moves, hash, list);
+    }
+}
+
+/// Larger than any score.
+const INF: i32 = 127;
+/// "No move" in the table.
+const NO_MOVE: u8 = 64;
+
+/// An exact solver with its transposition table. Reuse one solver for many
+/// positions; each solve starts from an empty table, so the same position
+/// always gives the same move, score and node count.
+///
+/// ```
+/// use reversi::engine::{EndgameSolver, RelativePosition, Scoring};
+/// let mut solver = EndgameSolver::new(Scoring::Standard);
+/// // 4x4 from the start: White wins 11-3 and gets the two empty squares.
+/// assert_eq!(solver.solve(&RelativePosition::start(4)).score, -10);
+/// ```
+pub struct EndgameSolver {
+    /// Shared with the helper threads' solvers.
+    table: Arc<Table>,
+    scoring: Scoring,
+    valid: u64,
+    corners: u64,
+    quadrants: [u64; 4],
+    /// The lines of the board (rows, columns, both diagonals), each as the
+    /// mask of its valid squares, with the orientation (0-3) of each.
+    lines: Vec<(u64, usize)>,
+    nodes: u64,
+    /// Solvers of the helper threads, kept between solves.
+    helpers: Vec<EndgameSolver>,
+}
+
+impl Default for EndgameSolver {
+    fn default() -> Self {
+        EndgameSolver::new(Scoring::Standard)
+    }
+}
+
+/// The table size (as a power of two) that suits solves of up to `empties`
+/// empty squares: 2^20 entries (24 MB) to 24 empties, one more bit per
+/// further empty square, at most 2^26 (1.6 GB) from 30 empties (6x6 from the
+/// start has 32).
+#[must_use]
+pub fn default_table_bits(empties: u32) -> u32 {
+    20 + empties.saturating_sub(24).min(6)
+}
+
+/// Beyond this many empty squares an exact solve is out of reach (the
+/// hardest standard FFO positions have up to 36; 8x8 from the start has 60).
+pub const REACH_EMPTIES: u32 = 36;
+
+impl EndgameSolver {
+    /// A solver with a table of 2^20 entries (24 MiB).
+    #[must_use]
+    pub fn new(scoring: Scoring) -> EndgameSolver {
+        EndgameSolver::with_table_bits(scoring, 20)
+    }
+
+    /// A solver with a table of `2^bits` entries.
+    #[must_use]
+    pub fn with_table_bits(scoring: Scoring, bits: u32) -> EndgameSolver {
+        EndgameSolver {
+            table: Arc::new(Table::new(bits)),
+            scoring,
+            valid: !0,
+            corners: 0,
+            quadrants: [0; 4],
+            lines: Vec::new(),
+            nodes: 0,
+            helpers: Vec::new(),
+        }
+    }
+
+    /// Solves `pos` exactly.
+    pub fn solve(&mut self, pos: &RelativePosition) -> Solution {
+        self.solve_with(pos, |_| {})
+    }
+
+    /// Solves `pos` exactly, calling `progress` after each root move.
+    pub fn solve_with(
+        &mut self,
+        pos: &RelativePosition,
+        mut progress: impl FnMut(RootProgress) + Send,
+    ) -> Solution {
+        self.solve_parallel(pos, 1, &mut progress)
+    }
+
+    /// Solves `pos` exactly with `threads` threads (young brothers wait
+    /// along the leftmost path: at each of its nodes the eldest child is
+    /// searched first, then the younger ones are shared out; each thread
+    /// has its own solver, all share one lock-free table). The score is
+    /// exact whatever the thread count; with one thread the node count is
+    /// deterministic, with more it varies from run to run.
+    pub fn solve_parallel(
+        &mut self,
+        pos: &RelativePosition,
+        threads: usize,
+        progress: &mut (dyn FnMut(RootProgress) + Send),
+    ) -> Solution {
+        self.clear();
+        self.solve_window(pos, -INF, INF, threads, progress)
+    }
+
+    /// Forgets every stored result (the table is shared with the helper
+    /// threads).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Prepares the board geometry for `valid` (the table is kept).
+    fn setup(&mut self, valid: u64) {
+        if self.valid == valid && !self.lines.is_empty() {
+            return;
+        }
+        self.valid = valid;
+        let n = (valid.count_ones() as f64).sqrt().round() as u8;
+        let last = n - 1;
+        self.corners = [(0, 0), (0, last), (last, 0), (last, last)]
+            .iter()
+            .fold(0, |m, &(r, c)| m | Square::new(r, c).bit());
+        let h = n / 2;
+        let mut q = [0u64; 4];
+        for r in 0..n {
+            for c in 0..n {
+                q[usize::from(r >= h) * 2 + usize::from(c >= h)] |= Square::new(r, c).bit();
+            }
+        }
+        self.quadrants = q;
+        self.lines = board_lines(valid, n);
+    }
+
+    /// The final score of a finished game for the owner of `p`.
+    #[inline]
+    fn final_score(&self, p: u64, o: u64) -> i32 {
+        let diff = p.count_ones() as i32 - o.count_ones() as i32;
+        match self.scoring {
+            Scoring::DiscsOnly => diff,
+            Scoring::Standard => {
+                let e = (self.valid & !(p | o)).count_ones() as i32;
+                match diff.signum() {
+                    1 => diff + e,
+                    -1 => diff - e,
+                    _ => 0,
+                }
+            }
+        }
+    }
+}
+
+/// The lines (rows, columns, both diagonals) of the `n x n` board whose
+/// squares are `valid`, each as the mask of its squares with its
+/// orientation (0 rows, 1 columns, 2 and 3 the diagonals).
+fn board_lines(valid: u64, n: u8) -> Vec<(u64, usize)> {
+    let mut lines = Vec::new();
+    for orientation in 0..4 {
+        let step: (i32, i32) = [(0, 1), (1, 0), (1, 1), (1, -1)][orientation];
+        let mut seen = 0u64;
+        for start in Bits(valid) {
+            if seen & (1u64 << start) != 0 {
+                continue;
+            }
+            // Walk back to the line's first square, then along it.
+            let (mut r, mut c) = (i32::from(start / 8), i32::from(start % 8));
+            let inside =
+                |r: i32, c: i32| (0..i32::from(n)).contains(&r) && (0..i32::from(n)).contains(&c);
+            while inside(r - step.0, c - step.1) {
+                r -= step.0;
+                c -= step.1;
+            }
+            let mut line = 0u64;
+            while inside(r, c) {
+                line |= 1u64 << (r * 8 + c);
+                r += step.0;
+                c += step.1;
+            }
+            seen |= line;
+            lines.push((line, orientation));
+        }
+    }
+    lines
+}
+
+/// The bounds a search result `best` gives with the window `(alpha, beta)`
+/// it was searched with (fail-soft): an upper bound at or below `alpha`, a
+/// lower bound at or above `beta`, exact in between.
+#[inline]
+fn bounds(best: i32, alpha: i32, beta: i32) -> (i32, i32) {
+    if best <= alpha {
+        (-64, best)
+    } else if best >= beta {
+        (best, 64)
+    } else {
+        (best, best)
+    }
+}

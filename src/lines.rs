@@ -1,0 +1,123 @@
+//! Reading text a line at a time with a bound on the memory a line may
+//! take, whatever the input is: a device such as `/dev/zero`, a file of
+//! one endless line, a pipe that never sends a newline. Used for OBF files
+//! and for the answers of the interactive dialogs.
+
+use std::io::{self, BufRead};
+
+/// What [`read_line_capped`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// A line, now in the buffer without its `\n` (a `\r` before it stays).
+    Line,
+    /// A line longer than the cap: the buffer holds its first `cap` bytes
+    /// and the input is left just after them (reading stops at once, so
+    /// an endless line such as `/dev/zero`'s ends the read too).
+    TooLong,
+    /// The input has ended; the buffer is empty.
+    End,
+}
+
+/// Reads the next line of `input` into `line` (cleared first), reading at
+/// most `cap` bytes of it: a longer line stops the read at the cap
+/// ([`LineRead::TooLong`]); [`BufRead::skip_until`] skips its rest if the
+/// reading should go on. A last line without `\n` is a line.
+///
+/// # Errors
+/// The input's read errors (other than interruptions, which are retried).
+///
+/// ```
+/// use reversi::lines::{read_line_capped, LineRead};
+/// use std::io::BufRead;
+/// let mut input: &[u8] = b"short\nmuch too long\nend";
+/// let mut line = Vec::new();
+/// assert_eq!(read_line_capped(&mut input, 8, &mut line).unwrap(), LineRead::Line);
+/// assert_eq!(line, b"short");
+/// assert_eq!(read_line_capped(&mut input, 8, &mut line).unwrap(), LineRead::TooLong);
+/// assert_eq!(line, b"much too");
+/// input.skip_until(b'\n').unwrap();
+/// assert_eq!(read_line_capped(&mut input, 8, &mut line).unwrap(), LineRead::Line);
+/// assert_eq!(line, b"end");
+/// assert_eq!(read_line_capped(&mut input, 8, &mut line).unwrap(), LineRead::End);
+/// ```
+pub fn read_line_capped(
+    input: &mut impl BufRead,
+    cap: usize,
+    line: &mut Vec<u8>,
+) -> io::Result<LineRead> {
+    line.clear();
+    let mut any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let end = buf.iter().position(|&b| b == b'\n');
+        let chunk = &buf[..end.unwrap_or(buf.len())];
+        let room = cap - line.len();
+        if chunk.len() > room {
+            line.extend_from_slice(&chunk[..room]);
+            input.consume(room);
+            return Ok(LineRead::TooLong);
+        }
+        line.extend_from_slice(chunk);
+        let used = end.map_or(buf.len(), |i| i + 1);
+        input.consume(used);
+        if end.is_some() {
+            break;
+        }
+    }
+    Ok(if any { LineRead::Line } else { LineRead::End })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every line of `bytes` read through a reader that hands out `chunk`
+    /// bytes at a time, as (what, line).
+    fn all(bytes: &[u8], cap: usize, chunk: usize) -> Vec<(LineRead, Vec<u8>)> {
+        let mut input = io::BufReader::with_capacity(chunk, bytes);
+        let mut line = Vec::new();
+        let mut out = Vec::new();
+        loop {
+            let r = read_line_capped(&mut input, cap, &mut line).expect("slice");
+            if r == LineRead::End {
+                return out;
+            }
+            if r == LineRead::TooLong {
+                input.skip_until(b'\n').expect("slice");
+            }
+            out.push((r, line.clone()));
+        }
+    }
+
+    #[test]
+    fn agrees_with_split_on_newlines_whatever_the_chunks() {
+        let text = b"a\n\nbcdef\r\nlonger line here\nxyz";
+        for cap in [0, 1, 3, 5, 100] {
+            let expected: Vec<(LineRead, Vec<u8>)> = text
+                .split(|&b| b == b'\n')
+                .map(|l| {
+                    let kept = l[..l.len().min(cap)].to_vec();
+                    let what = if l.len() > cap {
+                        LineRead::TooLong
+                    } else {
+                        LineRead::Line
+                    };
+                    (what, kept)
+                })
+                .collect();
+            for chunk in [1, 2, 7, 64] {
+                assert_eq!(all(text, cap, chunk), expected, "cap {cap} chunk {chunk}");
+            }
+        }
+        assert!(all(b"", 4, 1).is_empty());
+        assert_eq!(all(b"\n", 4, 1), [(LineRead::Line, vec![])]);
+    }
+}

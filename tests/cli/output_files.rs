@@ -1,0 +1,310 @@
+//! The 8x8 contract's two output files as one transaction: devices, FIFOs
+//! and symlinks as outputs, a failing second output, the same file under
+//! two spellings, long names, two runs at once and signals while writing.
+
+use crate::harness::{data, expect_usage_error, reversi};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("output-files")
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("create scratch folder");
+    dir
+}
+
+/// The names in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .expect("read folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The golden moves and log of input1 at depth 2 for `task`.
+fn golden(task: u32) -> (String, String) {
+    let read = |kind: &str| {
+        fs::read_to_string(data(&format!("usc/output1_d2_{kind}_t{task}.txt"))).expect("golden")
+    };
+    (read("moves"), read("tlog"))
+}
+
+/// `reversi -t TASK -d 2 -i input1.txt -op MOVES -ol LOG` in `dir`.
+fn contract(dir: &Path, task: u32, moves: &str, log: &str) -> assert_cmd::Command {
+    let mut cmd = reversi();
+    cmd.current_dir(dir)
+        .args(["-t", &task.to_string(), "-d", "2", "-i"])
+        .arg(data("usc/input1.txt"))
+        .args(["-op", moves, "-ol", log]);
+    cmd
+}
+
+/// Runs an external tool; `false` (with the reason printed) if it is
+/// missing or not permitted here.
+fn tool(program: &str, args: &[&str], dir: &Path) -> bool {
+    match Command::new(program).args(args).current_dir(dir).output() {
+        Ok(o) if o.status.success() => true,
+        Ok(o) => {
+            println!(
+                "skipped: `{program} {}` failed: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&o.stderr).trim()
+            );
+            false
+        }
+        Err(e) => {
+            println!("skipped: {program} not available: {e}");
+            false
+        }
+    }
+}
+
+#[cfg(unix)]
+fn is_char_device(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_are_written_in_place_never_replaced() {
+    let dir = scratch("devices");
+    // Copies of /dev/null (1,3) and /dev/full (1,7) in a private folder.
+    if !tool("mknod", &["null", "c", "1", "3"], &dir)
+        || !tool("mknod", &["full", "c", "1", "7"], &dir)
+    {
+        return;
+    }
+    contract(&dir, 1, "null", "null")
+        .assert()
+        .success()
+        .stderr("");
+    contract(&dir, 1, "m.txt", "null").assert().success();
+    assert!(is_char_device(&dir.join("null")), "null was replaced");
+    assert_eq!(fs::read_to_string(dir.join("m.txt")).unwrap(), golden(1).0);
+
+    // A write error of the device is reported, and the other output keeps
+    // its old content.
+    fs::write(dir.join("m.txt"), "old\n").unwrap();
+    expect_usage_error(
+        &mut contract(&dir, 1, "m.txt", "full"),
+        "cannot write output file full: No space left on device",
+    );
+    assert!(is_char_device(&dir.join("full")), "full was replaced");
+    assert_eq!(fs::read_to_string(dir.join("m.txt")).unwrap(), "old\n");
+    assert_eq!(listing(&dir), ["full", "m.txt", "null"]);
+}
+
+#[test]
+fn dev_stdout_is_written_in_place() {
+    if !Path::new("/dev/stdout").exists() {
+        println!("skipped: no /dev/stdout");
+        return;
+    }
+    let dir = scratch("dev-stdout");
+    // stdout is a pipe to the test: /dev/stdout leads to no path.
+    contract(&dir, 1, "/dev/stdout", "l.txt")
+        .assert()
+        .success()
+        .stdout(golden(1).0)
+        .stderr("");
+    assert_eq!(fs::read_to_string(dir.join("l.txt")).unwrap(), golden(1).1);
+    assert_eq!(listing(&dir), ["l.txt"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_written_in_place() {
+    let dir = scratch("fifo");
+    if !tool("mkfifo", &["pipe"], &dir) {
+        return;
+    }
+    let path = dir.join("pipe");
+    let reader = std::thread::spawn(move || fs::read_to_string(path).expect("read fifo"));
+    contract(&dir, 2, "pipe", "l.txt").assert().success();
+    assert_eq!(reader.join().expect("reader"), golden(2).0);
+    let kind = fs::symlink_metadata(dir.join("pipe")).unwrap().file_type();
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&kind));
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_are_written_through() {
+    let dir = scratch("symlinks");
+    fs::create_dir(dir.join("real")).unwrap();
+    fs::write(dir.join("real/m.txt"), "old\n").unwrap();
+    std::os::unix::fs::symlink("real/m.txt", dir.join("m-link")).unwrap();
+    // A dangling link: its target is created.
+    std::os::unix::fs::symlink("real/l.txt", dir.join("l-link")).unwrap();
+    contract(&dir, 3, "m-link", "l-link").assert().success();
+    let (moves, log) = golden(3);
+    assert_eq!(fs::read_to_string(dir.join("real/m.txt")).unwrap(), moves);
+    assert_eq!(fs::read_to_string(dir.join("real/l.txt")).unwrap(), log);
+    for link in ["m-link", "l-link"] {
+        assert!(fs::symlink_metadata(dir.join(link))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
+    assert_eq!(listing(&dir.join("real")), ["l.txt", "m.txt"]);
+    // A link to the other output is the same file.
+    expect_usage_error(
+        &mut contract(&dir, 3, "real/m.txt", "m-link"),
+        "-op and -ol name the same file",
+    );
+}
+
+#[test]
+fn the_same_file_under_two_spellings_is_refused() {
+    let dir = scratch("spellings");
+    fs::create_dir(dir.join("sub")).unwrap();
+    for (moves, log) in [
+        ("m.txt", "./m.txt"),
+        ("sub/m.txt", "sub/../sub/m.txt"),
+        ("sub/../m.txt", "m.txt"),
+    ] {
+        expect_usage_error(
+            &mut contract(&dir, 1, moves, log),
+            "-op and -ol name the same file",
+        );
+    }
+    fs::copy(data("usc/input1.txt"), dir.join("in.txt")).unwrap();
+    expect_usage_error(
+        reversi().current_dir(&dir).args([
+            "-t", "1", "-d", "1", "-i", "in.txt", "-op", "./in.txt", "-ol", "l.txt",
+        ]),
+        "-op ./in.txt is the input file",
+    );
+    assert_eq!(listing(&dir), ["in.txt", "sub"]);
+}
+
+#[test]
+fn a_failing_second_output_leaves_the_first_unchanged() {
+    let dir = scratch("second-fails");
+    fs::write(dir.join("m.txt"), "old moves\n").unwrap();
+    // `newdir/` names a folder that does not exist: its rename fails after
+    // the moves file's temporary file is complete.
+    expect_usage_error(
+        &mut contract(&dir, 1, "m.txt", "newdir/"),
+        "no output file was changed",
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("m.txt")).unwrap(),
+        "old moves\n"
+    );
+    assert_eq!(listing(&dir), ["m.txt"]);
+    // A new first output is removed again.
+    expect_usage_error(
+        &mut contract(&dir, 1, "new.txt", "newdir/"),
+        "no output file was changed",
+    );
+    assert_eq!(listing(&dir), ["m.txt"]);
+}
+
+#[test]
+fn an_immutable_log_leaves_the_moves_unchanged() {
+    let dir = scratch("immutable");
+    fs::write(dir.join("m.txt"), "old moves\n").unwrap();
+    fs::write(dir.join("l.txt"), "old log\n").unwrap();
+    if !tool("chattr", &["+i", "l.txt"], &dir) {
+        return;
+    }
+    let out = contract(&dir, 1, "m.txt", "l.txt").output().expect("run");
+    tool("chattr", &["-i", "l.txt"], &dir);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        fs::read_to_string(dir.join("m.txt")).unwrap(),
+        "old moves\n"
+    );
+    assert_eq!(fs::read_to_string(dir.join("l.txt")).unwrap(), "old log\n");
+    assert_eq!(listing(&dir), ["l.txt", "m.txt"]);
+}
+
+#[test]
+fn names_of_any_legal_length() {
+    let dir = scratch("long-names");
+    let long = "m".repeat(255);
+    contract(&dir, 1, &long, "l.txt").assert().success();
+    assert_eq!(fs::read_to_string(dir.join(&long)).unwrap(), golden(1).0);
+    assert_eq!(listing(&dir), ["l.txt".to_string(), long]);
+}
+
+/// Whether `dir`'s `m.txt` and `l.txt` are the two files of one run (of
+/// task 1 or task 3), and no temporary file is left.
+fn consistent(dir: &Path, old: &(String, String)) -> Result<(), String> {
+    let pair = (
+        fs::read_to_string(dir.join("m.txt")).unwrap_or_default(),
+        fs::read_to_string(dir.join("l.txt")).unwrap_or_default(),
+    );
+    let names = listing(dir);
+    if names != ["l.txt", "m.txt"] {
+        return Err(format!("files left: {names:?}"));
+    }
+    if pair == golden(1) || pair == golden(3) || &pair == old {
+        Ok(())
+    } else {
+        Err("moves and log come from different runs".to_string())
+    }
+}
+
+#[test]
+fn two_runs_at_once_leave_one_runs_pair() {
+    let dir = scratch("concurrent");
+    let old = ("old\n".to_string(), "old\n".to_string());
+    fs::write(dir.join("m.txt"), &old.0).unwrap();
+    fs::write(dir.join("l.txt"), &old.1).unwrap();
+    for round in 0..20 {
+        let spawn = |task: u32| {
+            Command::new(env!("CARGO_BIN_EXE_reversi"))
+                .current_dir(&dir)
+                .args(["-t", &task.to_string(), "-d", "2", "-i"])
+                .arg(data("usc/input1.txt"))
+                .args(["-op", "m.txt", "-ol", "l.txt"])
+                .spawn()
+                .expect("spawn")
+        };
+        let (mut a, mut b) = (spawn(1), spawn(3));
+        assert!(a.wait().unwrap().success() && b.wait().unwrap().success());
+        consistent(&dir, &old).unwrap_or_else(|e| panic!("round {round}: {e}"));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn signals_while_writing_leave_one_runs_pair_and_no_temporary_file() {
+    // SIGTERM, SIGINT or SIGHUP at staggered moments of short runs: before,
+    // during or after the writing. Whatever the moment, the folder holds
+    // both old or both new files and nothing else.
+    let dir = scratch("signals");
+    let old = ("old\n".to_string(), "old\n".to_string());
+    fs::write(dir.join("m.txt"), &old.0).unwrap();
+    fs::write(dir.join("l.txt"), &old.1).unwrap();
+    for round in 0..30u64 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .current_dir(&dir)
+            .args([
+                "-t",
+                if round % 2 == 0 { "1" } else { "3" },
+                "-d",
+                "2",
+                "-i",
+            ])
+            .arg(data("usc/input1.txt"))
+            .args(["-op", "m.txt", "-ol", "l.txt"])
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(std::time::Duration::from_micros(300 * round));
+        let signal = ["-TERM", "-INT", "-HUP"][round as usize % 3];
+        let _ = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status();
+        let _ = child.wait();
+        consistent(&dir, &old).unwrap_or_else(|e| panic!("round {round} ({signal}): {e}"));
+    }
+}

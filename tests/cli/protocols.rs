@@ -1,0 +1,640 @@
+//! `reversi nboard`, `reversi gtp`, `reversi hint`, `reversi analyze`:
+//! sessions over the real binary's stdin and stdout, a whole game between
+//! the two protocols, exact values against the FFO annotations, records.
+
+use crate::harness::{data, expect_usage_error, reversi};
+use reversi::game::Game;
+use reversi::record::{write_ggf, GameRecord, RecordedMove};
+use reversi::reversi::{Move, Position, Reversi};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+/// A running engine: commands in, reply lines out (read on a thread so a
+/// missing reply fails the test instead of hanging it).
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// How long a reply may take before the test gives up: a liveness bound
+/// (a search that was not stopped runs for many minutes), not a measurement.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start reversi");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn line(&self) -> String {
+        self.lines
+            .recv_timeout(PATIENCE)
+            .expect("the engine answers (and flushes)")
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let l = self.line();
+            let done = l.starts_with(prefix);
+            out.push(l);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    /// A GTP request and its response (the text after `= `), or the error.
+    fn gtp(&mut self, request: &str) -> Result<String, String> {
+        self.send(request);
+        let first = self.line();
+        let mut text = first.clone();
+        loop {
+            let l = self.line();
+            if l.is_empty() {
+                break;
+            }
+            text.push('\n');
+            text.push_str(&l);
+        }
+        if let Some(ok) = text.strip_prefix('=') {
+            Ok(ok
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim()
+                .to_string())
+        } else {
+            Err(text)
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Parses a `search PV EVAL 0 DEPTH` line: (first move, eval, depth field).
+fn search_line(l: &str) -> (String, f64, String) {
+    let w: Vec<&str> = l.split_whitespace().collect();
+    assert_eq!(w.len(), 5, "search line {l:?}");
+    assert_eq!(w[0], "search");
+    assert_eq!(w[3], "0", "{l}");
+    let eval: f64 = w[2].parse().unwrap_or_else(|_| panic!("eval of {l:?}"));
+    assert!(eval.is_finite(), "{l}");
+    let depth = w[4];
+    assert!(
+        depth == "100%" || depth == "100%W" || depth.parse::<u32>().is_ok(),
+        "{l}"
+    );
+    let first = w[1].split('-').next().unwrap().to_string();
+    assert!(first == "PA" || first.len() == 2, "{l}");
+    (first, eval, depth.to_string())
+}
+
+/// The move named by NBoard (`F5`, `PA`).
+fn nboard_move(name: &str) -> Move {
+    if name == "PA" {
+        Move::Pass
+    } else {
+        Move::Place(name.to_ascii_lowercase().parse().unwrap())
+    }
+}
+
+/// An OBF line of the FFO suites: its board string and annotated values.
+fn ffo(file: &str, line: usize) -> (String, Vec<(String, i32)>) {
+    let text = std::fs::read_to_string(data(&format!("ffo/{file}"))).unwrap();
+    let l = text.lines().nth(line - 1).unwrap();
+    let (board, notes) = l.split_once(';').unwrap();
+    let values = notes
+        .split(';')
+        .filter_map(|n| n.trim().split_once(':'))
+        .map(|(m, v)| (m.trim().to_string(), v.trim().parse().unwrap()))
+        .collect();
+    (board.trim().to_string(), values)
+}
+
+/// The GGF of a position (no moves).
+fn ggf_of(board: &str) -> String {
+    let (p, _) = reversi::record::parse_board_string(board, 8).unwrap();
+    write_ggf(&GameRecord::new(p))
+}
+
+#[test]
+fn nboard_hint_is_exact_near_the_end() {
+    // FFO #23, 18 empties: a2 +4, d1 -20, h3 -20 (the suite's annotation).
+    let (board, values) = ffo("fforum-20-39.obf", 4);
+    let mut e = Engine::start(&["nboard", "--exact", "18"]);
+    e.send("nboard 2");
+    e.send("set depth 4");
+    assert_eq!(e.line(), "set myname reversi4");
+    e.send(&format!("set game {}", ggf_of(&board)));
+    e.send("hint 3");
+    let lines = e.until("status");
+    assert_eq!(lines[0], "status thinking");
+    let last = e.until("status");
+    let finals: Vec<(String, f64, String)> = lines[1..]
+        .iter()
+        .chain(&last)
+        .filter(|l| l.starts_with("search"))
+        .map(|l| search_line(l))
+        .filter(|s| s.2 == "100%")
+        .collect();
+    assert_eq!(finals.len(), 3, "{lines:?} {last:?}");
+    for (i, (mv, eval, _)) in finals.iter().enumerate() {
+        assert_eq!(mv, &values[i].0, "{finals:?}");
+        assert_eq!(*eval, f64::from(values[i].1), "{finals:?}");
+    }
+    e.send("go");
+    let go = e.until("===");
+    assert_eq!(
+        go.last().unwrap(),
+        &format!(
+            "=== A2/4.00/{}",
+            go.last().unwrap().rsplit('/').next().unwrap()
+        )
+    );
+    e.send("ping 3");
+    assert_eq!(e.line(), "pong 3");
+}
+
+#[test]
+fn nboard_proves_win_loss_draw_a_little_earlier() {
+    // FFO #24, 19 empties, best score 0: a draw.
+    let (board, values) = ffo("fforum-20-39.obf", 5);
+    assert_eq!(values[0].1, 0);
+    let mut e = Engine::start(&["nboard", "--exact", "17", "--depth", "2"]);
+    e.send("nboard 2");
+    e.send(&format!("set game {}", ggf_of(&board)));
+    e.send("hint 1");
+    e.until("status thinking");
+    let lines = e.until("status");
+    let proven: Vec<_> = lines
+        .iter()
+        .filter(|l| l.starts_with("search"))
+        .map(|l| search_line(l))
+        .filter(|s| s.2 == "100%W")
+        .collect();
+    assert_eq!(proven.len(), 1, "{lines:?}");
+    assert_eq!(proven[0].1, 0.0);
+}
+
+/// A position of a random game where the side to move must pass.
+fn passing_position() -> GameRecord {
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut rng = reversi::rng::Rng::new(11);
+    loop {
+        let mut g = GameRecord::new(Position::start(8));
+        loop {
+            let p = g.last();
+            let moves: Vec<Move> = game.moves(&p).collect();
+            if moves.is_empty() {
+                break;
+            }
+            if moves == [Move::Pass] {
+                return g;
+            }
+            g.push(RecordedMove::plain(*rng.pick(&moves))).unwrap();
+        }
+    }
+}
+
+#[test]
+fn nboard_answers_a_forced_pass_without_nan() {
+    let g = passing_position();
+    let mut e = Engine::start(&["nboard", "--depth", "3"]);
+    e.send("nboard 2");
+    e.send(&format!("set game {}", write_ggf(&g)));
+    e.send("hint 2");
+    e.until("status thinking");
+    let lines = e.until("status");
+    let searches: Vec<_> = lines.iter().filter(|l| l.starts_with("search")).collect();
+    assert!(!searches.is_empty(), "{lines:?}");
+    for l in &searches {
+        assert!(!l.contains("NaN"), "{l}");
+        assert_eq!(search_line(l).0, "PA", "{l}");
+    }
+    e.send("go");
+    let go = e.until("===");
+    assert!(go.last().unwrap().starts_with("=== PA/"), "{go:?}");
+    assert!(!go.last().unwrap().contains("NaN"));
+}
+
+#[test]
+fn nboard_ping_stops_a_long_search_first() {
+    // Depth 60 with 1000 s: only the stop flag ends it.
+    let mut e = Engine::start(&["nboard", "--time", "1000"]);
+    e.send("nboard 2");
+    e.send("set depth 60");
+    assert_eq!(e.line(), "set myname reversi60");
+    e.send("set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[f5];)");
+    e.send("hint 4");
+    assert_eq!(e.line(), "status thinking");
+    // The first iteration is reported before the ping is read.
+    let first = e.line();
+    search_line(&first);
+    e.send("ping 7");
+    let lines = e.until("pong");
+    assert_eq!(lines.last().unwrap(), "pong 7");
+    // Nothing of the stopped search comes after the pong.
+    e.send("ping 8");
+    assert_eq!(e.line(), "pong 8");
+    e.send("learn");
+    assert_eq!(e.line(), "learned");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn nboard_moves_analysis_and_errors() {
+    let mut e = Engine::start(&["nboard", "--depth", "2", "--exact", "12"]);
+    e.send("nboard 2");
+    e.send("set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *];)");
+    e.send("move F5/0.5/1.0");
+    e.send("move d6");
+    e.send("move a1");
+    let l = e.line();
+    assert!(
+        l.starts_with("status move a1 refused: a1 is not a legal move for black"),
+        "{l}"
+    );
+    e.send("set game (;GM[Othello]B[f5;)");
+    let l = e.line();
+    assert!(
+        l.starts_with("status cannot read the game: at character"),
+        "{l}"
+    );
+    e.send("some unknown command");
+    e.send("move c3");
+    e.send("analyze");
+    assert_eq!(e.line(), "status analysing");
+    let lines = e.until("status");
+    let mut seen: Vec<usize> = lines
+        .iter()
+        .filter(|l| l.starts_with("analysis"))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(w.len(), 3, "{l}");
+            assert!(w[2].parse::<f64>().unwrap().is_finite());
+            w[1].parse().unwrap()
+        })
+        .collect();
+    seen.sort_unstable();
+    assert_eq!(seen, vec![0, 1, 2, 3], "{lines:?}");
+}
+
+#[test]
+fn gtp_golden_session() {
+    let script = "protocol_version\n\
+                  1 name\n\
+                  2 version\n\
+                  known_command genmove\n\
+                  known_command fly\n\
+                  boardsize 7\n\
+                  boardsize 8\n\
+                  clear_board\n\
+                  play b f5\n\
+                  play w a1\n\
+                  play x f5\n\
+                  # a comment\n\
+                  \n\
+                  showboard\n\
+                  final_score\n\
+                  undo\n\
+                  undo\n\
+                  frobnicate\n\
+                  3 quit\n\
+                  name\n";
+    let out = reversi().arg("gtp").write_stdin(script).output().unwrap();
+    assert!(out.status.success());
+    let expected = format!(
+        "= 2\n\n=1 reversi\n\n=2 {}\n\n= true\n\n= false\n\n? unacceptable size\n\n=\n\n=\n\n\
+         =\n\n? illegal move: a1 is not a legal move for white\n\n? syntax error: invalid color\n\n\
+         = \n   A B C D E F G H\n 1 . . . . . . . .\n 2 . . . . . . . .\n 3 . . . . . . . .\n\
+         \x204 . . . O X . . .\n 5 . . . X X X . .\n 6 . . . . . . . .\n 7 . . . . . . . .\n\
+         \x208 . . . . . . . .\nX 4 O 1, white to move\n\n= B+3\n\n=\n\n? cannot undo\n\n\
+         ? unknown command\n\n=3\n\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+}
+
+#[test]
+fn gtp_lists_what_it_knows() {
+    let mut e = Engine::start(&["gtp"]);
+    let list = e.gtp("list_commands").unwrap();
+    for c in list.lines() {
+        assert_eq!(e.gtp(&format!("known_command {c}")).unwrap(), "true");
+    }
+    for c in [
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "boardsize",
+        "clear_board",
+        "play",
+        "genmove",
+        "undo",
+        "showboard",
+        "final_score",
+        "time_settings",
+        "time_left",
+        "quit",
+    ] {
+        assert!(list.lines().any(|l| l == c), "{c} missing from {list}");
+    }
+    assert_eq!(e.gtp("time_settings 60 0 0"), Ok(String::new()));
+    assert_eq!(e.gtp("time_left b 30 0"), Ok(String::new()));
+    let mv = e.gtp("genmove b").unwrap();
+    assert!(["D3", "C4", "F5", "E6"].contains(&mv.as_str()), "{mv}");
+    assert!(e.gtp("genmove b").unwrap_err().contains("white is to move"));
+}
+
+/// Our GTP engine (black) against our NBoard engine (white), every move
+/// checked against the rules and the score against a replay.
+#[test]
+fn gtp_plays_nboard_a_whole_game() {
+    let mut black = Engine::start(&["gtp", "--depth", "2", "--exact", "10"]);
+    let mut white = Engine::start(&["nboard", "--exact", "10"]);
+    white.send("nboard 2");
+    white.send("set depth 2");
+    white.until("set myname");
+    white.send("set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *];)");
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut record = GameRecord::new(Position::start(8));
+    let mut ping = 0;
+    loop {
+        let p = record.last();
+        if game.is_terminal(&p) {
+            break;
+        }
+        let mv = if p.to_move == reversi::board::Color::Black {
+            let v = black.gtp("genmove b").unwrap();
+            let mv = if v == "pass" {
+                Move::Pass
+            } else {
+                Move::Place(v.to_ascii_lowercase().parse().unwrap())
+            };
+            white.send(&format!("move {}", if v == "pass" { "PA" } else { &v }));
+            mv
+        } else {
+            white.send("go");
+            let reply = white.until("===").pop().unwrap();
+            let name = reply["=== ".len()..].split('/').next().unwrap().to_string();
+            let mv = nboard_move(&name);
+            white.send(&format!("move {name}"));
+            let v = if name == "PA" {
+                "pass".to_string()
+            } else {
+                name
+            };
+            black.gtp(&format!("play w {v}")).unwrap();
+            mv
+        };
+        record
+            .push(RecordedMove::plain(mv))
+            .unwrap_or_else(|e| panic!("move {} {mv}: {e}", record.moves.len() + 1));
+        // The NBoard engine's position agrees: it must not refuse a move.
+        ping += 1;
+        white.send(&format!("ping {ping}"));
+        assert_eq!(white.line(), format!("pong {ping}"));
+    }
+    let score = record.final_score().unwrap();
+    let expected = match score {
+        0 => "0".to_string(),
+        s if s > 0 => format!("B+{s}"),
+        s => format!("W+{}", -s),
+    };
+    assert_eq!(black.gtp("final_score").unwrap(), expected);
+    assert!(record.moves.len() >= 58);
+}
+
+#[test]
+fn hint_gives_exact_values_and_json() {
+    let (board, values) = ffo("fforum-20-39.obf", 4);
+    let out = reversi()
+        .args(["hint", &board, "--moves", "3", "--json", "--exact", "18"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for (mv, v) in &values[..3] {
+        let needle = format!(
+            "{{\"move\":\"{}\",\"value\":{v}.00,\"certainty\":\"exact\"",
+            mv.to_ascii_lowercase()
+        );
+        assert!(text.contains(&needle), "{needle} in {text}");
+    }
+    assert_eq!(text.lines().count(), 1);
+    // The board string may also come as two words, with moves after it.
+    let (squares, side) = board.split_once(' ').unwrap();
+    let out = reversi()
+        .args(["hint", squares, side, "a2", "--moves", "1", "--exact", "18"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    // After a2 (+4 for black) white's best is worth -4.
+    assert!(
+        text.lines().nth(1).unwrap().contains("-4.00  exact"),
+        "{text}"
+    );
+}
+
+#[test]
+fn hint_and_analyze_reject_bad_records_in_one_line() {
+    expect_usage_error(
+        reversi().args(["hint", "f5d6c3d6"]),
+        "at move 4 (character 7): d6 is not a legal move for white",
+    );
+    expect_usage_error(
+        reversi().args(["analyze", "(;GM[Othello]TY[10];)"]),
+        "board size 10",
+    );
+    expect_usage_error(
+        reversi().args(["analyze", "(;GM[Othello]B[f5;)"]),
+        "without its",
+    );
+}
+
+#[test]
+fn analyze_is_exact_at_the_end_and_sums_the_losses() {
+    // FFO #1 (14 empties) played out by the moves below; every position
+    // has at most 14 empties, so every value is exact.
+    let (board, _) = ffo("fforum-1-19.obf", 1);
+    let (p, _) = reversi::record::parse_board_string(&board, 8).unwrap();
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut g = GameRecord::new(p);
+    let mut rng = reversi::rng::Rng::new(5);
+    while !game.is_terminal(&g.last()) {
+        let moves: Vec<Move> = game.moves(&g.last()).collect();
+        g.push(RecordedMove::plain(*rng.pick(&moves))).unwrap();
+    }
+    let text = format!("{board} {}", reversi::record::write_transcript(&g));
+    let out = reversi()
+        .args(["analyze", &text, "--json", "--exact", "14"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = String::from_utf8_lossy(&out.stdout).to_string();
+    // The first move's best value is the FFO score of the position (+18).
+    assert!(json.contains("\"number\":1,\"color\":\"black\""), "{json}");
+    let best = |s: &str| -> f64 {
+        let i = s.find("\"best_value\":").unwrap() + 13;
+        s[i..].split(',').next().unwrap().parse().unwrap()
+    };
+    assert_eq!(best(&json), 18.0);
+    let moves: Vec<&str> = json.split("{\"number\"").skip(1).collect();
+    assert_eq!(moves.len(), g.moves.len());
+    let field = |s: &str, k: &str| -> f64 {
+        let i = s.find(&format!("\"{k}\":")).unwrap() + k.len() + 3;
+        s[i..].split([',', '}']).next().unwrap().parse().unwrap()
+    };
+    let mut losses = [0.0, 0.0];
+    for m in &moves {
+        assert!(m.contains("\"exact\":true"), "{m}");
+        let loss = field(m, "loss");
+        assert_eq!(loss, field(m, "best_value") - field(m, "value"));
+        losses[usize::from(m.contains("\"white\""))] += loss;
+    }
+    // The last move's value is the final score from the mover's side.
+    let last = moves.last().unwrap();
+    let last_mover_black = last.contains("\"color\":\"black\"");
+    let score = f64::from(g.final_score().unwrap());
+    assert_eq!(
+        field(last, "value"),
+        if last_mover_black { score } else { -score }
+    );
+    let total = |k: &str| {
+        let i = json.find(&format!("\"{k}\":")).unwrap() + k.len() + 3;
+        json[i..]
+            .split([',', '}'])
+            .next()
+            .unwrap()
+            .parse::<f64>()
+            .unwrap()
+    };
+    assert!((total("black") - losses[0]).abs() < 0.011);
+    assert!((total("white") - losses[1]).abs() < 0.011);
+}
+
+#[test]
+fn match_starts_from_a_record_and_writes_its_game() {
+    let out = reversi()
+        .args([
+            "match", "--size", "8", "--depth", "1", "--from", "f5d6c3", "--record", "ggf",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ggf = text.lines().last().unwrap();
+    let g = reversi::record::parse_ggf(ggf).expect("the GGF reads back, every move legal");
+    assert_eq!(&reversi::record::write_transcript(&g)[..6], "f5d6c3");
+    let last = g.last();
+    assert!(last.board.is_game_over());
+    let score_line = text.lines().find(|l| l.starts_with("Score")).unwrap();
+    assert!(
+        score_line.starts_with(&format!(
+            "Score (black minus white): {} ",
+            last.board.disc_difference()
+        )),
+        "{score_line}"
+    );
+    // From a board string: the transcript starts with it.
+    let (board, _) = ffo("fforum-1-19.obf", 1);
+    let out = reversi()
+        .args([
+            "match",
+            "--size",
+            "8",
+            "--depth",
+            "1",
+            "--from",
+            &board,
+            "--record",
+            "transcript",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json = String::from_utf8_lossy(&out.stdout);
+    let record = json
+        .split("\"record\":\"")
+        .nth(1)
+        .unwrap()
+        .trim_end()
+        .trim_end_matches("\"}");
+    let g = reversi::record::parse_game(record, 8).unwrap();
+    assert_eq!(
+        g.start,
+        reversi::record::parse_board_string(&board, 8).unwrap().0
+    );
+    assert!(g.last().board.is_game_over());
+    expect_usage_error(
+        reversi().args(["match", "--size", "4", "--record", "ggf"]),
+        "8x8 games only",
+    );
+    expect_usage_error(
+        reversi().args(["match", "--size", "8", "--from", "f5f5"]),
+        "at move 2 (character 3)",
+    );
+}
+
+#[test]
+fn play_starts_from_a_record() {
+    let out = reversi()
+        .args(["play", "--size", "8", "--from", "F5 D6"])
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    // After f5 d6 black's legal moves (from the rules, in reading order).
+    let g = reversi::record::parse_transcript("f5d6", Position::start(8)).unwrap();
+    let legal: Vec<String> = Reversi::DISC_DIFFERENCE
+        .moves(&g.last())
+        .map(|m| m.to_string())
+        .collect();
+    assert!(
+        text.contains(&format!("black (X) to move; legal: {}", legal.join(" "))),
+        "{text}"
+    );
+}

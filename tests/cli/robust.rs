@@ -1,0 +1,416 @@
+//! What the `reversi` binary does with hostile or unlucky surroundings:
+//! usage errors as one line everywhere, stdout and stderr that cannot be
+//! written, endless input files, unreadable answers in the dialogs.
+
+use crate::harness::{expect_usage_error, reversi};
+use std::fs;
+use std::path::Path;
+use std::process::Stdio;
+
+/// Bad command lines of every subcommand that parses options with clap:
+/// each must give one `error:` line pointing to its `--help`.
+#[test]
+fn option_errors_are_one_line_with_a_pointer_to_help() {
+    let cases: &[&[&str]] = &[
+        &["perft"],
+        &["perft", "x"],
+        &["perft", "3", "--board", "0000021001200000"],
+        &["solve"],
+        &["solve", "--fil", "x"],
+        &["solve", "--obf", "x", "--size", "4"],
+        &["solve", "--tt-bits", "99", "--size", "4"],
+        &["tree", "300"],
+        &["tree", "300", "1", "0000021001200000", "--eval", "nope"],
+        &["match", "--depth", "0"],
+        &["match", "--unknown"],
+        &["table", "--size", "5"],
+        &["tournament", "--plies", "-1"],
+        &["ordering", "--time"],
+        &["play", "--size", "5"],
+        &["play", "--human", "martian"],
+    ];
+    for args in cases {
+        let name = format!("reversi {} --help", args[0]);
+        let out = reversi().args(*args).output().expect("run");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(&name), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn every_subcommand_has_help_naming_it() {
+    for sub in [
+        "perft",
+        "solve",
+        "tree",
+        "match",
+        "table",
+        "tournament",
+        "ordering",
+    ] {
+        let out = reversi().args([sub, "--help"]).output().expect("run");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{sub}");
+        assert!(
+            text.contains(&format!("Usage: reversi {sub} ")),
+            "{sub}: {text}"
+        );
+        assert!(out.stderr.is_empty(), "{sub}");
+    }
+    let out = reversi()
+        .args(["usc-report", "--help"])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: reversi usc-report INPUT..."));
+}
+
+#[test]
+fn a_misspelt_subcommand_is_unknown() {
+    expect_usage_error(reversi().arg("matc"), "unknown subcommand \"matc\"");
+    expect_usage_error(
+        reversi().args(["solv", "--size", "4"]),
+        "unknown subcommand \"solv\"",
+    );
+    // A FLAG-like first word is still the Tiny contract.
+    expect_usage_error(reversi().args(["700", "1", "0"]), "FLAG \"700\"");
+}
+
+#[test]
+fn control_characters_in_messages_are_escaped() {
+    let out = reversi()
+        .args(["300", "1", "00\u{1b}[31m\nred", "x"])
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
+    assert!(stderr.contains(r"\u{1b}[31m\nred"), "{stderr}");
+}
+
+/// The `reversi` binary as a plain `std::process::Command`, for setting
+/// its stdout and stderr to files.
+fn raw() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+}
+
+/// `/dev/full`, if this system has it: every write fails with ENOSPC.
+fn dev_full() -> Option<fs::File> {
+    match fs::OpenOptions::new().write(true).open("/dev/full") {
+        Ok(f) => Some(f),
+        Err(e) => {
+            println!("skipped: /dev/full cannot be opened ({e})");
+            None
+        }
+    }
+}
+
+#[test]
+fn a_full_stderr_is_no_reason_to_panic() {
+    // Usage errors, and a warning (6x6, one move from the end, 34 empty
+    // squares) on a successful run.
+    let warned = format!("12{}", "0".repeat(34));
+    let cases: [&[&str]; 5] = [
+        &["matc"],
+        &["perft"],
+        &["300", "1", "1200"],
+        &["300", "1", &warned],
+        &["-t", "1"],
+    ];
+    for args in cases {
+        let Some(full) = dev_full() else { return };
+        let out = raw().args(args).stderr(full).output().expect("run");
+        // Exit 2 for a usage error, 0 for the warning case; never 101 (panic).
+        assert!(
+            matches!(out.status.code(), Some(0 | 2)),
+            "{args:?}: {:?}",
+            out.status
+        );
+    }
+}
+
+#[test]
+fn a_full_stdout_is_an_error_and_a_closed_one_is_quiet() {
+    let Some(full) = dev_full() else { return };
+    let out = raw().arg("--help").stdout(full).output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: cannot write to stdout"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1);
+    let Some(full) = dev_full() else { return };
+    let out = raw()
+        .args(["match", "--help"])
+        .stdout(full)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+
+    // A reader that closes the pipe at once: no message, success.
+    let mut child = raw()
+        .args(["perft", "--divide", "6"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
+
+#[test]
+fn endless_input_files_fail_at_once() {
+    if !Path::new("/dev/zero").exists() {
+        println!("skipped: no /dev/zero");
+        return;
+    }
+    let dir = std::env::temp_dir();
+    expect_usage_error(
+        reversi().current_dir(&dir).args([
+            "-t",
+            "1",
+            "-d",
+            "1",
+            "-i",
+            "/dev/zero",
+            "-op",
+            "never-moves.txt",
+            "-ol",
+            "never-log.txt",
+        ]),
+        "input file /dev/zero is larger than",
+    );
+    assert!(!dir.join("never-moves.txt").exists());
+    expect_usage_error(
+        reversi().args(["usc-report", "/dev/zero"]),
+        "input file /dev/zero is larger than",
+    );
+    expect_usage_error(
+        reversi().args(["solve", "--file", "/dev/zero"]),
+        "line 1: unreadable: longer than",
+    );
+}
+
+#[test]
+fn a_file_of_newlines_costs_no_memory() {
+    // Two million blank lines: skipped one at a time, no position.
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("newlines.obf");
+    fs::write(&path, vec![b'\n'; 2_000_000]).expect("write");
+    let out = reversi()
+        .args(["solve", "--file"])
+        .arg(&path)
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty());
+    // As an 8x8 board it is too large, and says so in one line.
+    expect_usage_error(reversi().args(["usc-report"]).arg(&path), "is larger than");
+}
+
+/// Runs `reversi play` (the Tiny dialog) on `stdin`; returns stdout.
+fn tiny_dialog(stdin: &[u8]) -> String {
+    let out = reversi()
+        .arg("play")
+        .write_stdin(stdin.to_vec())
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+const WHICH: &str = "Do you want to play as player 1 or player 2? [Enter 1 or 2]";
+const FIRST: &str = "Do you want to play first? [Y/n]";
+const WHERE: &str = "Enter the board position to put your new piece [1-16]:";
+
+#[test]
+fn the_tiny_dialog_takes_answers_exactly_as_typed() {
+    // A trailing or leading space makes an answer wrong, as in the front end.
+    let text = tiny_dialog(b" 1\n1 \n1\nYes \n yes\nYES\n");
+    assert_eq!(text.matches(WHICH).count(), 3, "{text}");
+    assert_eq!(text.matches(FIRST).count(), 3, "{text}");
+    assert_eq!(text.matches(WHERE).count(), 1, "{text}");
+    // A Windows line end is a line end.
+    let text = tiny_dialog(b"1\r\nn\r\n");
+    assert_eq!(text.matches(WHICH).count(), 1, "{text}");
+    assert_eq!(text.matches(FIRST).count(), 1, "{text}");
+}
+
+#[test]
+fn unreadable_answers_are_asked_again() {
+    // Not UTF-8, then an endless-looking line: both wrong answers.
+    let mut stdin = b"\xff\xfe\n".to_vec();
+    stdin.extend(vec![b'1'; 100_000]);
+    stdin.extend_from_slice(b"\n2\n\xc3\n");
+    let text = tiny_dialog(&stdin);
+    assert_eq!(text.matches(WHICH).count(), 3, "{text}");
+    assert_eq!(text.matches(FIRST).count(), 2, "{text}");
+
+    let out = reversi()
+        .args(["play", "--size", "6"])
+        .write_stdin(b"\xff\nc2\n".to_vec())
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("not a move (not UTF-8 text"), "{text}");
+    assert!(text.contains("plays"), "the game went on after c2: {text}");
+}
+
+#[test]
+fn end_of_input_abandons_every_dialog_alike() {
+    for (args, stdin) in [
+        (vec!["play"], ""),
+        (vec!["play"], "1\n"),
+        (vec!["play"], "1\ny\n"),
+        (vec!["play"], "1\ny\n5\n"),
+        (vec!["play", "--size", "6"], ""),
+        (vec!["play", "--size", "4"], "c2\n"),
+        (vec!["play", "--size", "8", "--human", "both"], "d3\n"),
+    ] {
+        let out = reversi()
+            .args(&args)
+            .write_stdin(stdin)
+            .output()
+            .expect("run");
+        assert!(out.status.success(), "{args:?} {stdin:?}: {out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "end of input: game abandoned\n",
+            "{args:?} {stdin:?}"
+        );
+        assert!(out.stdout.ends_with(b"\n"), "{args:?} {stdin:?}: {out:?}");
+    }
+}
+
+#[test]
+fn a_table_larger_than_the_machine_is_refused_not_aborted() {
+    // 2^30 entries of 24 bytes: 24 GiB. Either this machine has that much
+    // available (and the 4x4 solve runs) or one error line says so; never
+    // an aborted allocation.
+    let out = reversi()
+        .args(["solve", "--size", "4", "--tt-bits", "30", "-q"])
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    match out.status.code() {
+        Some(0) => assert!(out.stdout.starts_with(b"b1 -10"), "{out:?}"),
+        Some(2) => {
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.starts_with("error: --tt-bits 30 needs 24.0 GiB"),
+                "{stderr}"
+            );
+        }
+        other => panic!("exit {other:?}: {stderr}"),
+    }
+}
+
+#[test]
+fn trees_too_large_to_draw_are_refused() {
+    let start8 = format!("{}0002100000012000{}", "0".repeat(24), "0".repeat(24));
+    let start6 = "000000000000002100001200000000000000";
+    for (flag, board) in [("300", start8.as_str()), ("500", start6)] {
+        expect_usage_error(
+            reversi().args(["tree", flag, "1", board]),
+            "the tree has more than 2000000 nodes (--max-nodes",
+        );
+    }
+    // The limit is the option's: the Tiny example's minimax tree has
+    // 224,821 states (the contract's published count).
+    expect_usage_error(
+        reversi().args([
+            "tree",
+            "300",
+            "1",
+            "0000021001200000",
+            "--max-nodes",
+            "224820",
+        ]),
+        "more than 224820 nodes",
+    );
+    let out = reversi()
+        .args([
+            "tree",
+            "300",
+            "1",
+            "0000021001200000",
+            "--max-nodes",
+            "224821",
+        ])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("// 224821 counted states"));
+}
+
+#[test]
+fn tournaments_with_too_many_openings_are_refused() {
+    expect_usage_error(
+        reversi().args(["tournament", "--size", "8", "--plies", "14"]),
+        "8x8 has more than 100000 openings of 14 plies (--max-openings)",
+    );
+    // 4x4 has 4 first moves and 12 lines of 2 plies (perft 2 = 12).
+    expect_usage_error(
+        reversi().args([
+            "tournament",
+            "--size",
+            "4",
+            "--plies",
+            "2",
+            "--max-openings",
+            "11",
+        ]),
+        "more than 11 openings",
+    );
+    let out = reversi()
+        .args([
+            "tournament",
+            "--size",
+            "4",
+            "--plies",
+            "2",
+            "--max-openings",
+            "12",
+            "-q",
+        ])
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("all 12 openings of 2 plies"));
+}
+
+#[test]
+fn file_names_with_line_breaks_stay_on_one_line() {
+    expect_usage_error(
+        reversi().args(["usc-report", "no\nsuch\u{1b}[2Jfile"]),
+        r"cannot read input file no\nsuch\u{1b}[2Jfile",
+    );
+    expect_usage_error(
+        reversi().args(["solve", "--file", "two\nlines"]),
+        r"two\nlines",
+    );
+}
+
+#[test]
+fn a_traverse_log_larger_than_the_machine_is_refused() {
+    // Minimax to 30 plies from input2: the first step alone would log far
+    // more lines than memory holds.
+    let dir = std::env::temp_dir();
+    expect_usage_error(
+        reversi()
+            .current_dir(&dir)
+            .args(["-t", "1", "-d", "30", "-i"])
+            .arg(crate::harness::data("usc/input2.txt"))
+            .args(["-op", "never-moves-30.txt", "-ol", "never-log-30.txt"]),
+        "DEPTH 30 is too deep for this board",
+    );
+    assert!(!dir.join("never-moves-30.txt").exists());
+}
