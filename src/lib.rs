@@ -20,7 +20,8 @@
 //!    tie-breaking, observers for traverse logs and tree pictures).
 //! 4. Engine: [`engine`] (side-to-move bitboards, perft, the iterative
 //!    search, the exact endgame solver).
-//! 5. Applications: [`apps`] (the contracts' computations, the depth study).
+//! 5. Applications: [`apps`] (the contracts' computations, the depth study,
+//!    the web server of `reversi serve`).
 //!
 //! The library never prints; the binaries in `src/main.rs` and `src/bin/`
 //! parse, call and format.

@@ -12,10 +12,14 @@
 //! - [`nboard`], [`gtp`]: the NBoard and GTP engine protocols as
 //!   line-in, lines-out sessions.
 //! - [`train`]: training data for the pattern evaluation.
+//! - `serve` (feature `serve`, on by default): the local web server of
+//!   `reversi serve`: play, the search explorer, the study pages and their API.
 
 pub mod analysis;
 pub mod gtp;
 pub mod nboard;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod study;
 pub mod tiny;
 pub mod traced_game;

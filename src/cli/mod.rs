@@ -3,10 +3,11 @@
 //! formats the output; errors come back as `anyhow` errors and are printed
 //! once, by [`exit`].
 //!
-//! The subcommands with options (`perft`, `solve`, the depth study) describe
-//! them with clap's builder API (`Command`, `Arg`) rather than its derive
-//! macros: a proc-macro cannot be built for a static (`crt-static`) target,
-//! and the static binary starts faster (see `.cargo/config.toml`). Each of
+//! The subcommands with options (`perft`, `solve`, the depth study, ...)
+//! describe them with clap's builder API (`Command`, `Arg`): no proc-macro
+//! crates, so the documented static opt-in build (README, "Build options")
+//! keeps working, and the shared option builders below ([`option`],
+//! [`flag`], [`size_arg`]) keep each command short. Each of
 //! them has a `command()` and fills its `Args` struct from the matches
 //! that [`parse`] returns; [`parse`] turns clap's several-line usage
 //! errors into the one `error:` line every command gives.
@@ -36,6 +37,8 @@ mod nboard;
 mod output_files;
 mod perft;
 mod play;
+#[cfg(feature = "serve")]
+mod serve;
 mod solve;
 mod study;
 mod tiny;
@@ -121,6 +124,9 @@ Usage:
   reversi train generate --out GAMES   self-play games solved exactly
   reversi train fit --games GAMES --out WEIGHTS
 
+ The web pages (see --help): play, watch minimax/alpha-beta search a tree, study
+  reversi serve [--port N] [--host ADDR]   serves them on http://127.0.0.1:8080/
+
  Ring Treblecross is the second binary: ring-treblecross --help
 
 The Tiny contract:
@@ -177,6 +183,8 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("gtp") => gtp::run(&args),
         Some("hint") => hint::run(&args),
         Some("analyze") => analyze::run(&args),
+        #[cfg(feature = "serve")]
+        Some("serve") => serve::run(&args),
         Some(word) if word.starts_with(|c: char| c.is_ascii_alphabetic()) => usage(format!(
             "unknown subcommand {word:?}; the subcommands are {} (see `reversi --help`)",
             SUBCOMMANDS.join(", ")
@@ -186,7 +194,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
 }
 
 /// The names of the subcommands, for the unknown-subcommand message.
-const SUBCOMMANDS: [&str; 15] = [
+const SUBCOMMANDS: [&str; 16] = [
     "play",
     "usc-report",
     "match",
@@ -201,6 +209,7 @@ const SUBCOMMANDS: [&str; 15] = [
     "hint",
     "analyze",
     "train",
+    "serve",
     "help",
 ];
 

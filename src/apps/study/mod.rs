@@ -10,3 +10,4 @@
 //! white), and a depth bound counts plies.
 
 pub mod selfplay;
+pub mod tournament;

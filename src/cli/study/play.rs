@@ -121,40 +121,16 @@ pub fn run(args: &[String]) -> Result<()> {
     writeln!(
         out,
         "Reversi {n}x{n}. You play {}; the computer: {}.\nEnter moves as c4{}; `quit` ends the game.",
-        match a.human {
-            Human::Both => "both colours",
-            Human::None => "nothing (the computer plays itself)",
-            Human::Black => "black (X)",
-            Human::White => "white (O)",
-        },
+        a.human.describe(),
         describe(&computer),
         if a.size == 4 { " or square numbers 1-16" } else { "" },
         n = a.size
     )?;
     while !game.is_terminal(&p) {
         let legal: Vec<Move> = game.moves(&p).collect();
-        let marks = legal.iter().fold(0u64, |m, mv| match mv {
-            Move::Place(sq) => m | sq.bit(),
-            Move::Pass => m,
-        });
+        show_position(&mut out, &p, &legal)?;
         let who = color_name(p.to_move);
-        let names: Vec<String> = legal.iter().map(ToString::to_string).collect();
-        writeln!(
-            out,
-            "\n{}X {}  O {}   {who} ({}) to move; legal: {}",
-            board_picture(&p.board, marks),
-            p.board.count(Color::Black),
-            p.board.count(Color::White),
-            if p.to_move == Color::Black { 'X' } else { 'O' },
-            names.join(" ")
-        )?;
-        let human = match a.human {
-            Human::Both => true,
-            Human::None => false,
-            Human::Black => p.to_move == Color::Black,
-            Human::White => p.to_move == Color::White,
-        };
-        let mv = if !human {
+        let mv = if !a.human.plays(p.to_move) {
             let c = computer.choose_in(&p, &mut memory);
             writeln!(
                 out,
@@ -170,30 +146,9 @@ pub fn run(args: &[String]) -> Result<()> {
             writeln!(out, "You ({who}) have no move and pass.")?;
             Move::Pass
         } else {
-            loop {
-                write!(out, "Your move ({who}): ")?;
-                out.flush()?;
-                let text = match read_answer(&mut input)? {
-                    Answer::End => {
-                        writeln!(out)?;
-                        out.flush()?;
-                        eprintln!("end of input: game abandoned");
-                        return Ok(());
-                    }
-                    Answer::Unreadable => {
-                        writeln!(out, "not a move (not UTF-8 text, or too long)")?;
-                        continue;
-                    }
-                    Answer::Text(t) => t.trim().to_string(),
-                };
-                if text == "quit" || text == "q" {
-                    writeln!(out, "Game abandoned.")?;
-                    return Ok(());
-                }
-                match read_move(&p, &text) {
-                    Ok(m) => break m,
-                    Err(e) => writeln!(out, "{e}")?,
-                }
+            match ask_move(&mut out, &mut input, &p)? {
+                Some(mv) => mv,
+                None => return Ok(()),
             }
         };
         p = game.play(&p, mv);
@@ -209,6 +164,83 @@ pub fn run(args: &[String]) -> Result<()> {
     )?;
     out.flush()?;
     Ok(())
+}
+
+impl Human {
+    /// Whether the human plays `color`.
+    fn plays(self, color: Color) -> bool {
+        match self {
+            Human::Both => true,
+            Human::None => false,
+            Human::Black => color == Color::Black,
+            Human::White => color == Color::White,
+        }
+    }
+
+    /// What the human plays, for the greeting.
+    fn describe(self) -> &'static str {
+        match self {
+            Human::Both => "both colours",
+            Human::None => "nothing (the computer plays itself)",
+            Human::Black => "black (X)",
+            Human::White => "white (O)",
+        }
+    }
+}
+
+/// The board with the legal squares marked, the disc counts, the side to
+/// move and its legal moves.
+fn show_position(out: &mut impl Write, p: &Position, legal: &[Move]) -> io::Result<()> {
+    let marks = legal.iter().fold(0u64, |m, mv| match mv {
+        Move::Place(sq) => m | sq.bit(),
+        Move::Pass => m,
+    });
+    let names: Vec<String> = legal.iter().map(ToString::to_string).collect();
+    writeln!(
+        out,
+        "\n{}X {}  O {}   {} ({}) to move; legal: {}",
+        board_picture(&p.board, marks),
+        p.board.count(Color::Black),
+        p.board.count(Color::White),
+        color_name(p.to_move),
+        if p.to_move == Color::Black { 'X' } else { 'O' },
+        names.join(" ")
+    )
+}
+
+/// Asks the human for a legal move until one is given; `None` when the
+/// game is abandoned (`quit`, or the end of the input).
+fn ask_move(
+    out: &mut impl Write,
+    input: &mut impl io::BufRead,
+    p: &Position,
+) -> Result<Option<Move>> {
+    let who = color_name(p.to_move);
+    loop {
+        write!(out, "Your move ({who}): ")?;
+        out.flush()?;
+        let text = match read_answer(input)? {
+            Answer::End => {
+                writeln!(out)?;
+                out.flush()?;
+                eprintln!("end of input: game abandoned");
+                return Ok(None);
+            }
+            Answer::Unreadable => {
+                writeln!(out, "not a move (not UTF-8 text, or too long)")?;
+                continue;
+            }
+            Answer::Text(t) => t.trim().to_string(),
+        };
+        if text == "quit" || text == "q" {
+            writeln!(out, "Game abandoned.")?;
+            return Ok(None);
+        }
+        match read_move(p, &text) {
+            Ok(m) => return Ok(Some(m)),
+            Err(e) => writeln!(out, "{e}")?,
+        }
+    }
 }
 
 /// A move typed by the human: a name (`c4`, `pass`) or, on 4x4, a 1-based

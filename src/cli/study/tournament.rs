@@ -9,8 +9,7 @@ use super::{
 use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
-use reversi::apps::study::selfplay::{openings, play_game};
-use reversi::game::Game;
+use reversi::apps::study::tournament::tournament;
 use reversi::reversi::{Position, Reversi};
 use std::time::{Duration, Instant};
 
@@ -111,59 +110,28 @@ pub fn run(args: &[String]) -> Result<()> {
             n = a.size
         ));
     }
-    let lines = openings(a.size, a.plies);
-    let game = Reversi::DISC_DIFFERENCE;
-    let (mut wins, mut draws, mut losses, mut margin) = (0u32, 0u32, 0u32, 0i64);
-    let mut as_black = [0u32; 3];
-    let mut as_white = [0u32; 3];
-    let total = lines.len() * 2;
     let t0 = Instant::now();
-    for (i, line) in lines.iter().enumerate() {
-        let mut start = Position::start(a.size);
-        for &m in line {
-            start = game.play(&start, m);
-        }
-        for me_black in [true, false] {
-            let (b, w) = if me_black {
-                (&me, &other)
-            } else {
-                (&other, &me)
-            };
-            let r = play_game(start, line.clone(), b, w, |_| {});
-            let mine = if me_black { r.score } else { -r.score };
-            margin += i64::from(mine);
-            let k = match mine.signum() {
-                1 => {
-                    wins += 1;
-                    0
-                }
-                0 => {
-                    draws += 1;
-                    1
-                }
-                _ => {
-                    losses += 1;
-                    2
-                }
-            };
-            if me_black {
-                as_black[k] += 1;
-            } else {
-                as_white[k] += 1;
-            }
-        }
-        if !a.quiet && ((i + 1) % 10 == 0 || i + 1 == lines.len()) {
+    let quiet = a.quiet;
+    let s = tournament(a.size, a.plies, &me, &other, |s, done, all| {
+        if !quiet && (done % 10 == 0 || done == all) {
             eprintln!(
-                "tournament: {}/{total} games, {wins} wins {draws} draws {losses} losses ({:.1} s)",
-                2 * (i + 1),
+                "tournament: {}/{} games, {} wins {} draws {} losses ({:.1} s)",
+                s.games,
+                2 * all,
+                s.wins(),
+                s.draws(),
+                s.losses(),
                 t0.elapsed().as_secs_f64()
             );
         }
-    }
+    });
+    let (total, wins, draws, losses, margin) = (s.games, s.wins(), s.draws(), s.losses(), s.margin);
+    let (as_black, as_white) = (s.as_black, s.as_white);
+    let openings_count = total / 2;
     let eval = format!("{:?}", a.eval).to_lowercase();
     let vs = format!("{:?}", a.vs).to_lowercase();
-    let rate = 100.0 * f64::from(wins) / total as f64;
-    let avg = margin as f64 / total as f64;
+    let rate = 100.0 * f64::from(wins) / f64::from(total);
+    let avg = margin as f64 / f64::from(total);
     let out = if a.json {
         format!(
             "{{\"size\":{},\"eval\":\"{eval}\",\"vs\":\"{vs}\",\"depth\":{},\"plies\":{},\"games\":{total},\"wins\":{wins},\"draws\":{draws},\"losses\":{losses},\"win_rate\":{rate:.1},\"average_margin\":{avg:.2}}}\n",
@@ -179,7 +147,7 @@ pub fn run(args: &[String]) -> Result<()> {
              average final margin for {eval}: {avg:+.2} discs\n",
             a.vs_depth.map_or(String::new(), |d| format!(" at depth {d}")),
             super::describe(&me).replace(&format!(", eval {eval}"), ""),
-            lines.len(),
+            openings_count,
             a.plies,
             as_black[0],
             as_black[1],

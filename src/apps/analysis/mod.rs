@@ -185,6 +185,178 @@ fn discs_for(p: &Position, black_value: i32) -> f64 {
     }
 }
 
+/// What one round of the iterative estimate gave.
+enum Round {
+    /// The values of this depth (the best `count`), and whether the search
+    /// reached the end of the game (deeper rounds would change nothing).
+    Done(Vec<MoveValue>, bool),
+    /// Stopped before finishing: keep the previous round's values.
+    Abandoned,
+}
+
+impl StandardSearch {
+    /// The iterative search's values of the best `count` moves, deepening
+    /// until the budget's depth or time, the stop flag, or the end of the
+    /// game; `progress` hears each finished round.
+    #[allow(clippy::too_many_arguments)]
+    fn estimate(
+        &mut self,
+        position: &Position,
+        kids: &[(Move, Position)],
+        count: usize,
+        budget: &Budget,
+        exact: bool,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue> {
+        let start = Instant::now();
+        // A budget beyond any clock (a library caller's) is a year.
+        let deadline = start
+            .checked_add(budget.time)
+            .unwrap_or_else(|| start + Duration::from_secs(365 * 86_400));
+        let stopped = || stop.load(AtomicOrdering::Relaxed) || Instant::now() >= deadline;
+        let empties = position.board.empty().count_ones();
+        let max_depth = if exact {
+            Some(budget.depth.unwrap_or(4).min(4))
+        } else {
+            budget.depth
+        };
+        let mut best: Vec<MoveValue> = Vec::new();
+        // One search of the root when only the best move counts; else one
+        // per move, each a ply shallower (so the first round is depth 2).
+        let mut depth = if count == 1 && kids.len() > 1 { 1 } else { 2 };
+        loop {
+            let complete = match self.round(
+                position,
+                kids,
+                count,
+                depth,
+                deadline,
+                stop,
+                !best.is_empty(),
+            ) {
+                Round::Abandoned => break,
+                Round::Done(values, complete) => {
+                    best = values;
+                    complete
+                }
+            };
+            progress(&best);
+            if complete || stopped() || max_depth.is_some_and(|d| depth >= d) || depth >= empties {
+                break;
+            }
+            depth += 1;
+        }
+        best
+    }
+
+    /// One round at `depth`: a search of the root when only the best move
+    /// counts, else one search per move. A round stopped by the deadline or
+    /// the flag is abandoned when an earlier round's values exist.
+    #[allow(clippy::too_many_arguments)]
+    fn round(
+        &mut self,
+        position: &Position,
+        kids: &[(Move, Position)],
+        count: usize,
+        depth: u32,
+        deadline: Instant,
+        stop: &AtomicBool,
+        have_earlier: bool,
+    ) -> Round {
+        let engine = IterativeSearch {
+            order: MoveOrder::Best,
+            prune: true,
+            eval: Heuristic::Strong,
+        };
+        let stopped = || stop.load(AtomicOrdering::Relaxed) || Instant::now() >= deadline;
+        if count == 1 && kids.len() > 1 {
+            let f = engine.deepen_stoppable(
+                position,
+                Some(depth),
+                Some(deadline),
+                Some(stop),
+                &mut self.memory,
+            );
+            self.nodes += f.nodes;
+            if f.depth < depth && stopped() && have_earlier {
+                return Round::Abandoned;
+            }
+            let mv = f.best.unwrap_or(kids[0].0);
+            let value = MoveValue {
+                mv,
+                value: discs_for(position, f.value),
+                certainty: Certainty::Estimate { depth: f.depth },
+                line: vec![mv],
+            };
+            return Round::Done(vec![value], f.depth < depth);
+        }
+        let mut values = Vec::with_capacity(kids.len());
+        let mut complete = true;
+        for (mv, child) in kids {
+            let f = engine.deepen_stoppable(
+                child,
+                Some(depth - 1),
+                Some(deadline),
+                Some(stop),
+                &mut self.memory,
+            );
+            self.nodes += f.nodes;
+            if f.depth + 1 < depth && stopped() {
+                if have_earlier {
+                    return Round::Abandoned;
+                }
+                break;
+            }
+            complete &= f.depth + 1 < depth;
+            values.push(MoveValue {
+                mv: *mv,
+                value: discs_for(position, f.value),
+                certainty: Certainty::Estimate { depth: f.depth + 1 },
+                line: vec![*mv],
+            });
+        }
+        rank(&mut values);
+        values.truncate(count);
+        Round::Done(values, complete)
+    }
+
+    /// The solver's values of the moves (exact, or win/loss/draw), tried
+    /// in the estimate's order, contempt applied; `None` if stopped.
+    fn prove(
+        &mut self,
+        position: &Position,
+        kids: &[(Move, Position)],
+        estimate: &[MoveValue],
+        count: usize,
+        budget: &Budget,
+        stop: &AtomicBool,
+    ) -> Option<Vec<MoveValue>> {
+        let order: Vec<Move> = estimate.iter().map(|m| m.mv).collect();
+        let draw = match position.to_move {
+            Color::Black => budget.contempt,
+            Color::White => -budget.contempt,
+        };
+        // With a draw worth something, every move's value is needed to
+        // rank them.
+        let wanted = if draw == 0.0 { count } else { kids.len() };
+        let empties = position.board.empty().count_ones();
+        let mut proven = if empties <= budget.exact_empties {
+            self.solve_moves(kids, &order, wanted, budget.threads, stop)
+        } else {
+            self.prove_moves(kids, &order, wanted, budget.threads, stop)
+        }?;
+        if draw != 0.0 {
+            for v in proven.iter_mut().filter(|v| v.value == 0.0) {
+                v.value = draw;
+            }
+            rank(&mut proven);
+            proven.truncate(count);
+        }
+        Some(proven)
+    }
+}
+
 impl MoveSearch for StandardSearch {
     fn rank_moves(
         &mut self,
@@ -200,116 +372,14 @@ impl MoveSearch for StandardSearch {
             return Vec::new();
         }
         let count = count.clamp(1, kids.len());
-        let start = Instant::now();
-        // A budget beyond any clock (a library caller's) is a year.
-        let deadline = start
-            .checked_add(budget.time)
-            .unwrap_or_else(|| start + Duration::from_secs(365 * 86_400));
         let empties = position.board.empty().count_ones();
-        let engine = IterativeSearch {
-            order: MoveOrder::Best,
-            prune: true,
-            eval: Heuristic::Strong,
-        };
-        let stopped = |d: Instant| stop.load(AtomicOrdering::Relaxed) || Instant::now() >= d;
         // Near the end the midgame search only orders the moves for the
         // solver: a short one.
         let exact = empties <= budget.wld_empties;
-        let max_depth = if exact {
-            Some(budget.depth.unwrap_or(4).min(4))
-        } else {
-            budget.depth
-        };
-        let mut best: Vec<MoveValue> = Vec::new();
-        // One search of the root when only the best move counts; else one
-        // per move, each a ply shallower (so the first round is depth 2).
-        let mut depth = if count == 1 && kids.len() > 1 { 1 } else { 2 };
-        loop {
-            let mut values = Vec::with_capacity(kids.len());
-            let mut complete = true;
-            if count == 1 && kids.len() > 1 {
-                let f = engine.deepen_stoppable(
-                    position,
-                    Some(depth),
-                    Some(deadline),
-                    Some(stop),
-                    &mut self.memory,
-                );
-                self.nodes += f.nodes;
-                if f.depth < depth && stopped(deadline) && !best.is_empty() {
-                    break;
-                }
-                complete = f.depth < depth;
-                let mv = f.best.unwrap_or(kids[0].0);
-                values.push(MoveValue {
-                    mv,
-                    value: discs_for(position, f.value),
-                    certainty: Certainty::Estimate { depth: f.depth },
-                    line: vec![mv],
-                });
-            } else {
-                let mut interrupted = false;
-                for (mv, child) in &kids {
-                    let f = engine.deepen_stoppable(
-                        child,
-                        Some(depth - 1),
-                        Some(deadline),
-                        Some(stop),
-                        &mut self.memory,
-                    );
-                    self.nodes += f.nodes;
-                    if f.depth + 1 < depth && stopped(deadline) {
-                        interrupted = true;
-                        break;
-                    }
-                    complete &= f.depth + 1 < depth;
-                    values.push(MoveValue {
-                        mv: *mv,
-                        value: discs_for(position, f.value),
-                        certainty: Certainty::Estimate { depth: f.depth + 1 },
-                        line: vec![*mv],
-                    });
-                }
-                if interrupted && !best.is_empty() {
-                    break;
-                }
-                rank(&mut values);
-                values.truncate(count);
-            }
-            best = values;
-            progress(&best);
-            if complete
-                || stopped(deadline)
-                || max_depth.is_some_and(|d| depth >= d)
-                || depth >= empties
-            {
-                break;
-            }
-            depth += 1;
-        }
+        let mut best = self.estimate(position, &kids, count, budget, exact, stop, progress);
         if exact && !stop.load(AtomicOrdering::Relaxed) {
-            let order: Vec<Move> = best.iter().map(|m| m.mv).collect();
-            let draw = match position.to_move {
-                Color::Black => budget.contempt,
-                Color::White => -budget.contempt,
-            };
-            // With a draw worth something, every move's value is needed to
-            // rank them.
-            let wanted = if draw == 0.0 { count } else { kids.len() };
-            let proven = if empties <= budget.exact_empties {
-                self.solve_moves(&kids, &order, wanted, budget.threads, stop)
-            } else {
-                self.prove_moves(&kids, &order, wanted, budget.threads, stop)
-            };
-            if let Some(mut p) = proven {
-                if draw != 0.0 {
-                    for v in p.iter_mut().filter(|v| v.value == 0.0) {
-                        v.value = draw;
-                    }
-                    rank(&mut p);
-                    p.truncate(count);
-                }
-                best = p;
+            if let Some(proven) = self.prove(position, &kids, &best, count, budget, stop) {
+                best = proven;
                 progress(&best);
             }
         }
@@ -532,160 +602,4 @@ pub fn position_value(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::Color;
-    use crate::rng::Rng;
-
-    /// Negamax over the plain rules, standard scoring, for the side to move.
-    fn brute(p: &Position) -> i32 {
-        let kids = children(p);
-        if kids.is_empty() {
-            let s = crate::record::standard_score(&p.board);
-            return if p.to_move == Color::Black { s } else { -s };
-        }
-        kids.iter().map(|(_, c)| -brute(c)).max().unwrap()
-    }
-
-    fn late_positions(empties: u32, count: usize) -> Vec<Position> {
-        let mut rng = Rng::new(3);
-        let mut out = Vec::new();
-        while out.len() < count {
-            let p = crate::reversi::random_position(8, (60 - empties) as usize, &mut rng);
-            if !p.board.is_game_over() && p.board.empty().count_ones() == empties {
-                out.push(p);
-            }
-        }
-        out
-    }
-
-    fn budget(exact: u32, wld: u32) -> Budget {
-        Budget {
-            depth: Some(2),
-            exact_empties: exact,
-            wld_empties: wld,
-            ..Budget::default()
-        }
-    }
-
-    #[test]
-    fn exact_values_agree_with_brute_force() {
-        let stop = AtomicBool::new(false);
-        for p in late_positions(8, 20) {
-            let mut s = StandardSearch::new();
-            let all = s.rank_moves(&p, 64, &budget(8, 8), &stop, &mut |_| {});
-            assert_eq!(all.len(), children(&p).len());
-            for v in &all {
-                assert_eq!(v.certainty, Certainty::Exact);
-                let child = Reversi::DISC_DIFFERENCE.play(&p, v.mv);
-                assert_eq!(v.value, f64::from(-brute(&child)), "{p:?} {}", v.mv);
-                assert_eq!(v.line[0], v.mv);
-            }
-            assert!(all.windows(2).all(|w| w[0].value >= w[1].value));
-            let best = s.rank_moves(&p, 1, &budget(8, 8), &stop, &mut |_| {});
-            assert_eq!(best.len(), 1);
-            assert_eq!(best[0].value, f64::from(brute(&p)));
-        }
-    }
-
-    #[test]
-    fn contempt_makes_a_draw_worth_it_for_black() {
-        // Positions where a move draws and the best wins by 2 or less: a
-        // draw worth 3 discs to black is chosen by black, and refused by
-        // white (for whom it is worth -3).
-        let stop = AtomicBool::new(false);
-        let mut seen = 0;
-        for p in late_positions(8, 400) {
-            let values: Vec<i32> = children(&p).iter().map(|(_, c)| -brute(c)).collect();
-            let best = *values.iter().max().unwrap();
-            if !(values.contains(&0) && best > 0 && best <= 2) {
-                continue;
-            }
-            seen += 1;
-            let contempt = if p.to_move == Color::Black { 3.0 } else { -3.0 };
-            let mut s = StandardSearch::new();
-            let b = Budget {
-                contempt,
-                ..budget(8, 8)
-            };
-            let v = s.rank_moves(&p, 1, &b, &stop, &mut |_| {});
-            assert_eq!(v[0].value, 3.0, "{p:?}");
-            let child = Reversi::DISC_DIFFERENCE.play(&p, v[0].mv);
-            assert_eq!(brute(&child), 0);
-            // The other way round the draw is worth -3: the win stays best.
-            let b = Budget {
-                contempt: -contempt,
-                ..budget(8, 8)
-            };
-            let v = s.rank_moves(&p, 1, &b, &stop, &mut |_| {});
-            assert_eq!(v[0].value, f64::from(best));
-        }
-        assert!(seen > 0);
-    }
-
-    #[test]
-    fn win_loss_draw_has_the_sign_of_the_exact_value() {
-        let stop = AtomicBool::new(false);
-        for p in late_positions(9, 15) {
-            let mut s = StandardSearch::new();
-            let all = s.rank_moves(&p, 64, &budget(0, 9), &stop, &mut |_| {});
-            for v in &all {
-                assert_eq!(v.certainty, Certainty::WinLossDraw);
-                let child = Reversi::DISC_DIFFERENCE.play(&p, v.mv);
-                assert_eq!(v.value, f64::from((-brute(&child)).signum()));
-            }
-            let best = s.rank_moves(&p, 1, &budget(0, 9), &stop, &mut |_| {});
-            assert_eq!(best[0].value, f64::from(brute(&p).signum()));
-        }
-    }
-
-    #[test]
-    fn a_forced_pass_is_the_one_move_and_a_finished_game_has_none() {
-        let stop = AtomicBool::new(false);
-        let mut rng = Rng::new(9);
-        let mut found = 0;
-        for _ in 0..400 {
-            let p = crate::reversi::random_position(8, 50 + rng.below(10), &mut rng);
-            let mut s = StandardSearch::new();
-            let v = s.rank_moves(&p, 3, &budget(12, 12), &stop, &mut |_| {});
-            if p.board.is_game_over() {
-                assert!(v.is_empty());
-            } else if p.board.moves(p.to_move) == 0 {
-                found += 1;
-                assert_eq!(v.len(), 1);
-                assert_eq!(v[0].mv, Move::Pass);
-                assert_eq!(v[0].value, f64::from(brute(&p)));
-                assert!(v[0].value.is_finite());
-            }
-        }
-        assert!(found > 0);
-    }
-
-    #[test]
-    fn analysis_losses_are_best_minus_played() {
-        let stop = AtomicBool::new(false);
-        let p = late_positions(10, 1)[0];
-        let mut g = GameRecord::new(p);
-        let mut rng = Rng::new(4);
-        while !g.last().board.is_game_over() {
-            let kids = children(&g.last());
-            g.push(crate::record::RecordedMove::plain(rng.pick(&kids).0))
-                .unwrap();
-        }
-        let mut s = StandardSearch::new();
-        let a = analyze_game(&mut s, &g, &budget(10, 10), &stop, &mut |_| {});
-        assert_eq!(a.moves.len(), g.moves.len());
-        let positions = g.positions();
-        let mut totals = [0.0, 0.0];
-        for m in &a.moves {
-            let before = positions[m.index];
-            assert_eq!(m.best.value, f64::from(brute(&before)));
-            let after = positions[m.index + 1];
-            assert_eq!(m.played_value, f64::from(-brute(&after)));
-            assert_eq!(m.loss, m.best.value - m.played_value);
-            assert!(m.exact);
-            totals[usize::from(before.to_move == Color::White)] += m.loss;
-        }
-        assert_eq!(a.total_loss, totals);
-    }
-}
+mod tests;

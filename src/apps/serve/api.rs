@@ -1,0 +1,856 @@
+//! The routes of `reversi serve`: three pages, their assets and the JSON API
+//! (every endpoint is a `GET` with query parameters, so a script can use it
+//! with any HTTP client).
+//!
+//! | endpoint | answers |
+//! | --- | --- |
+//! | `/api/tiny?flag=F&player=P&board=B` | `text/plain`: exactly what `reversi F P B` prints (400 and the error line for a bad argument) |
+//! | `/api/game?size=N&moves=M` | the position after moves `M` (`c4,d3,pass`): board, side to move, legal moves, discs, last move and flips, transcript |
+//! | `/api/engine?size=N&moves=M&depth=D&time_ms=T&eval=E&algorithm=A` | the engine's move there with its value, nodes, depth and time |
+//! | `/api/search?board=B&player=P&algorithm=A&order=O&depth=D&eval=E` | runs an explorer search: its id, value, count, best move, chosen line and root |
+//! | `/api/tree/ID/node/K` | node `K` of a searched tree: position, value, window, children, pruned moves |
+//! | `/api/tree/ID/step/K` | the replay at the moment the search entered node `K` |
+//! | `/api/study/match?size=N&depth=D&eval=E` | server-sent events: one `move` per move (both node counts), then `done` |
+//! | `/api/study/table?size=N&max_depth=D&eval=E` | server-sent events: one `cell` per game, then `done` |
+//! | `/api/status` | running searches, kept trees and the server's limits |
+//!
+//! Errors are JSON `{"error": "..."}` with a 4xx status (503 when all search
+//! slots are busy), except `/api/tiny`, which answers plain text.
+
+use super::explorer::{self, Caps, ChildState, MoveOrder, NodeView, SearchSpec, Stopped, Tree};
+use super::play::{self, color_name, EngineSettings, GameState};
+use super::study;
+use super::Limits;
+use crate::apps::tiny;
+use crate::board::{Board, Color};
+use crate::eval::Heuristic;
+use crate::reversi::{Move, Position};
+use crate::search::Algorithm;
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{json, Value as JsonValue};
+use std::collections::{HashMap, VecDeque};
+use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+
+/// Exhaustive Tiny searches (FLAG 300-600) are refused past these numbers
+/// of empty squares: beyond them an answer takes minutes or more.
+const TINY_MINIMAX_EMPTIES: u32 = 14;
+const TINY_ALPHABETA_EMPTIES: u32 = 18;
+
+/// The deepest study runs per board size (4, 6, 8): a match searches
+/// minimax at every move, a table plays `depth x depth` games.
+const MATCH_DEPTH: [u32; 3] = [12, 6, 5];
+const TABLE_DEPTH: [u32; 3] = [8, 5, 4];
+
+/// The shared state of one server: its address, limits, search slots and
+/// the trees the explorer keeps.
+#[derive(Debug)]
+pub struct AppState {
+    addr: SocketAddr,
+    allowed_hosts: Vec<String>,
+    limits: Limits,
+    searches: Arc<Semaphore>,
+    running: Arc<AtomicUsize>,
+    trees: Mutex<TreeStore>,
+}
+
+#[derive(Debug, Default)]
+struct TreeStore {
+    next_id: u64,
+    trees: VecDeque<(u64, Arc<Tree>)>,
+}
+
+impl TreeStore {
+    fn nodes(&self) -> u64 {
+        self.trees.iter().map(|(_, t)| t.len() as u64).sum()
+    }
+}
+
+impl AppState {
+    /// The state of a server listening on `addr` that also accepts the host
+    /// names `allowed_hosts`, within `limits`.
+    #[must_use]
+    pub fn new(addr: SocketAddr, allowed_hosts: Vec<String>, limits: Limits) -> AppState {
+        AppState {
+            addr,
+            allowed_hosts,
+            limits,
+            searches: Arc::new(Semaphore::new(limits.max_searches)),
+            running: Arc::new(AtomicUsize::new(0)),
+            trees: Mutex::new(TreeStore::default()),
+        }
+    }
+
+    /// The number of searches running now.
+    #[must_use]
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::SeqCst)
+    }
+
+    /// Refuses new searches (used when the server stops).
+    pub fn shut_down(&self) {
+        self.searches.close();
+    }
+
+    fn permit(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        self.searches.clone().try_acquire_owned().map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "{} searches are running, the server's limit; try again when one ends",
+                    self.limits.max_searches
+                ),
+            )
+        })
+    }
+
+    fn keep(&self, tree: Tree) -> (u64, Arc<Tree>) {
+        let tree = Arc::new(tree);
+        let mut store = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+        while !store.trees.is_empty()
+            && (store.trees.len() >= self.limits.max_trees
+                || store.nodes() + tree.len() as u64 > self.limits.tree_budget_nodes)
+        {
+            store.trees.pop_front();
+        }
+        store.next_id += 1;
+        let id = store.next_id;
+        store.trees.push_back((id, tree.clone()));
+        (id, tree)
+    }
+
+    fn tree(&self, id: u64) -> Result<Arc<Tree>, ApiError> {
+        let store = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+        store
+            .trees
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, t)| t.clone())
+            .ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    format!(
+                        "tree {id} is not kept (the server keeps the last {} trees); search again",
+                        self.limits.max_trees
+                    ),
+                )
+            })
+    }
+
+    /// Whether a `Host` header names this server: an IP address or
+    /// `localhost` (or an allowed name) with the server's port.
+    fn host_allowed(&self, host: &str) -> bool {
+        let (name, port) = match host.strip_prefix('[') {
+            Some(rest) => match rest.split_once(']') {
+                Some((ip, tail)) => (ip, tail.strip_prefix(':')),
+                None => return false,
+            },
+            None => match host.rsplit_once(':') {
+                Some((n, p)) => (n, Some(p)),
+                None => (host, None),
+            },
+        };
+        let port_ok = match port {
+            Some(p) => p.parse::<u16>() == Ok(self.addr.port()),
+            None => self.addr.port() == 80,
+        };
+        port_ok
+            && (name.parse::<IpAddr>().is_ok()
+                || name.eq_ignore_ascii_case("localhost")
+                || self
+                    .allowed_hosts
+                    .iter()
+                    .any(|a| a.eq_ignore_ascii_case(name)))
+    }
+}
+
+/// An error answer: a status and a one-line message.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+type ApiResult = Result<Response, ApiError>;
+type Params = Query<HashMap<String, String>>;
+
+/// Sets a flag when dropped: a handler holds one while its search runs, so
+/// the search is cancelled when the client goes away (the handler's future
+/// is dropped then).
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Counts a running search while alive.
+struct Running(Arc<AtomicUsize>);
+
+impl Running {
+    fn start(counter: &Arc<AtomicUsize>) -> Running {
+        counter.fetch_add(1, Ordering::SeqCst);
+        Running(counter.clone())
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Runs `work` on a blocking thread holding a search slot, counted as
+/// running; `work` gets the cancel flag, which is set when the request is
+/// dropped.
+async fn blocking<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let permit = state.permit()?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _guard = CancelOnDrop(cancel.clone());
+    let running = Running::start(&state.running);
+    tokio::task::spawn_blocking(move || {
+        let _slot = (permit, running);
+        work(&cancel)
+    })
+    .await
+    .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"))
+}
+
+/// The server's router: pages, assets and API, behind the checks of
+/// [`guard`] and a body size limit.
+pub fn router(state: Arc<AppState>) -> Router {
+    let max_body = state.limits.max_body;
+    Router::new()
+        .route("/", get(page_play))
+        .route("/play", get(page_play))
+        .route("/explore", get(page_explore))
+        .route("/study", get(page_study))
+        .route("/assets/{name}", get(asset))
+        .route("/api/tiny", get(api_tiny))
+        .route("/api/game", get(api_game))
+        .route("/api/engine", get(api_engine))
+        .route("/api/search", get(api_search))
+        .route("/api/tree/{id}/node/{k}", get(api_node))
+        .route("/api/tree/{id}/step/{k}", get(api_step))
+        .route("/api/study/match", get(api_match))
+        .route("/api/study/table", get(api_table))
+        .route("/api/status", get(api_status))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(state)
+}
+
+/// Checks every request before it is routed: only `GET`/`HEAD`, a bounded
+/// request target, and a `Host` that names this server (DNS rebinding).
+/// Adds headers that keep the pages self-contained.
+async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        return ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "only GET requests are served",
+        )
+        .into_response();
+    }
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    if target > state.limits.max_uri {
+        return ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            format!(
+                "the request target has {target} bytes, more than the server's limit of {}",
+                state.limits.max_uri
+            ),
+        )
+        .into_response();
+    }
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .or_else(|| request.uri().authority().map(|a| a.as_str()));
+    match host {
+        Some(h) if state.host_allowed(h) => {}
+        other => {
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "Host {:?} does not name this server ({}); it answers only its own address \
+                     or localhost (protection against DNS rebinding; see --allow-host)",
+                    other.unwrap_or(""),
+                    state.addr
+                ),
+            )
+            .into_response()
+        }
+    }
+    let mut response = next.run(request).await;
+    let h = response.headers_mut();
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+        ),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no such page or endpoint")
+}
+
+const PLAY_HTML: &str = include_str!("assets/play.html");
+const EXPLORE_HTML: &str = include_str!("assets/explore.html");
+const STUDY_HTML: &str = include_str!("assets/study.html");
+
+fn html(body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+}
+
+async fn page_play() -> Response {
+    html(PLAY_HTML)
+}
+
+async fn page_explore() -> Response {
+    html(EXPLORE_HTML)
+}
+
+async fn page_study() -> Response {
+    html(STUDY_HTML)
+}
+
+async fn asset(Path(name): Path<String>) -> ApiResult {
+    let (kind, body) = match name.as_str() {
+        "app.css" => ("text/css", include_str!("assets/app.css")),
+        "common.js" => ("text/javascript", include_str!("assets/common.js")),
+        "play.js" => ("text/javascript", include_str!("assets/play.js")),
+        "explore.js" => ("text/javascript", include_str!("assets/explore.js")),
+        "study.js" => ("text/javascript", include_str!("assets/study.js")),
+        _ => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such asset")),
+    };
+    Ok(([(header::CONTENT_TYPE, kind)], body).into_response())
+}
+
+fn text(status: StatusCode, body: String) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        body,
+    )
+        .into_response()
+}
+
+/// `/api/tiny`: the Tiny contract's stdout, byte for byte.
+async fn api_tiny(State(state): State<Arc<AppState>>, Query(q): Params) -> Response {
+    let get = |k: &str| q.get(k).cloned();
+    let (Some(flag), Some(player), Some(board)) = (get("flag"), get("player"), get("board")) else {
+        return text(
+            StatusCode::BAD_REQUEST,
+            "expected the parameters flag, player and board\n".to_string(),
+        );
+    };
+    let searches = matches!(flag.as_str(), "300" | "400" | "500" | "600");
+    if searches {
+        if let Ok(b) = Board::from_digits(&board) {
+            let empties = b.empty().count_ones();
+            let cap = if matches!(flag.as_str(), "300" | "400") {
+                TINY_MINIMAX_EMPTIES
+            } else {
+                TINY_ALPHABETA_EMPTIES
+            };
+            if empties > cap && player.len() == 1 && matches!(player.as_str(), "1" | "2") {
+                return text(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!(
+                        "FLAG {flag} over {empties} empty squares is past the server's cap of {cap}; use the command line\n"
+                    ),
+                );
+            }
+        }
+    }
+    let answer = if searches {
+        match blocking(&state, move |_| tiny::respond(&flag, &player, &board)).await {
+            Ok(a) => a,
+            Err(e) => return text(e.status, format!("{}\n", e.message)),
+        }
+    } else {
+        tiny::respond(&flag, &player, &board)
+    };
+    match answer {
+        Ok(out) => text(StatusCode::OK, out),
+        Err(e) => text(StatusCode::BAD_REQUEST, format!("{e}\n")),
+    }
+}
+
+fn param<'a>(q: &'a HashMap<String, String>, key: &str) -> Option<&'a str> {
+    q.get(key).map(String::as_str).filter(|v| !v.is_empty())
+}
+
+fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    q: &HashMap<String, String>,
+    key: &str,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<Option<T>, ApiError> {
+    let Some(text) = param(q, key) else {
+        return Ok(None);
+    };
+    match text.parse::<T>() {
+        Ok(v) if range.contains(&v) => Ok(Some(v)),
+        _ => Err(ApiError::bad(format!(
+            "{key} {text:?} is not a number from {} to {}",
+            range.start(),
+            range.end()
+        ))),
+    }
+}
+
+fn size_param(q: &HashMap<String, String>) -> Result<u8, ApiError> {
+    match param(q, "size").unwrap_or("4") {
+        "4" => Ok(4),
+        "6" => Ok(6),
+        "8" => Ok(8),
+        s => Err(ApiError::bad(format!("size {s:?} is not 4, 6 or 8"))),
+    }
+}
+
+fn size_index(size: u8) -> usize {
+    usize::from(size / 2 - 2)
+}
+
+fn eval_param(q: &HashMap<String, String>) -> Result<Heuristic, ApiError> {
+    let name = param(q, "eval").unwrap_or("disc");
+    Heuristic::by_name(name).ok_or_else(|| {
+        ApiError::bad(format!(
+            "eval {name:?} is not one of {}",
+            Heuristic::NAMES.join(", ")
+        ))
+    })
+}
+
+fn algorithm_param(q: &HashMap<String, String>) -> Result<Algorithm, ApiError> {
+    match param(q, "algorithm").unwrap_or("alphabeta") {
+        "minimax" | "300" => Ok(Algorithm::Minimax),
+        "alphabeta" | "500" => Ok(Algorithm::AlphaBeta),
+        a => Err(ApiError::bad(format!(
+            "algorithm {a:?} is not minimax or alphabeta"
+        ))),
+    }
+}
+
+fn game_param(q: &HashMap<String, String>) -> Result<GameState, ApiError> {
+    let size = size_param(q)?;
+    let moves = q.get("moves").map_or("", String::as_str);
+    play::replay(size, moves).map_err(ApiError::bad)
+}
+
+fn move_json(m: Move) -> JsonValue {
+    JsonValue::String(m.to_string())
+}
+
+fn bound_json(v: i32) -> JsonValue {
+    if v == i32::MAX || v == -i32::MAX || v == i32::MIN {
+        JsonValue::String(explorer::bound_text(v))
+    } else {
+        json!(v)
+    }
+}
+
+fn position_json(p: &Position) -> JsonValue {
+    json!({
+        "board": p.board.to_digits(),
+        "size": p.board.size(),
+        "player": p.to_move.number(),
+        "to_move": color_name(p.to_move),
+    })
+}
+
+fn game_json(g: &GameState) -> JsonValue {
+    let p = &g.position;
+    let over = g.over();
+    let legal = g.legal();
+    let (black, white) = (p.board.count(Color::Black), p.board.count(Color::White));
+    json!({
+        "size": p.board.size(),
+        "board": p.board.to_digits(),
+        "player": p.to_move.number(),
+        "to_move": if over { JsonValue::Null } else { json!(color_name(p.to_move)) },
+        "legal": legal.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
+        "must_pass": legal == [Move::Pass],
+        "over": over,
+        "black": black,
+        "white": white,
+        "score": i64::from(black) - i64::from(white),
+        "last": g.moves.last().map(|m| move_json(*m)),
+        "flipped": g.flipped.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "moves": g.moves.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
+        "transcript": g.transcript(),
+    })
+}
+
+/// `/api/game`: the position after the given moves.
+async fn api_game(Query(q): Params) -> ApiResult {
+    let g = game_param(&q)?;
+    Ok(Json(game_json(&g)).into_response())
+}
+
+/// `/api/engine`: the engine's move in the position after the given moves.
+async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
+    let g = game_param(&q)?;
+    if g.over() {
+        return Err(ApiError::bad("the game is over"));
+    }
+    let cap = state.limits.engine_time.as_millis() as u64;
+    let time = number(&q, "time_ms", 1..=cap)?.unwrap_or(1000.min(cap));
+    let settings = EngineSettings {
+        depth: number(&q, "depth", 1..=64)?,
+        time: Duration::from_millis(time),
+        prune: algorithm_param(&q)? == Algorithm::AlphaBeta,
+        eval: eval_param(&q)?,
+    };
+    let p = g.position;
+    let found = blocking(&state, move |cancel| {
+        play::engine_move(&p, settings, cancel)
+    })
+    .await?;
+    let m = found.ok_or_else(|| ApiError::bad("the game is over"))?;
+    Ok(Json(json!({
+        "move": move_json(m.mv),
+        "value": m.value,
+        "nodes": m.nodes,
+        "depth": m.depth,
+        "time_ms": m.time.as_secs_f64() * 1000.0,
+    }))
+    .into_response())
+}
+
+fn root_param(q: &HashMap<String, String>) -> Result<Position, ApiError> {
+    let digits = param(q, "board").unwrap_or("0000021001200000");
+    let board = Board::from_digits(digits)
+        .map_err(|e| ApiError::bad(format!("board {digits:?} {e}; use the digits 0, 1, 2")))?;
+    let to_move = match param(q, "player").unwrap_or("1") {
+        "1" => Color::Black,
+        "2" => Color::White,
+        p => {
+            return Err(ApiError::bad(format!(
+                "player {p:?} is not 1 (dark) or 2 (light)"
+            )))
+        }
+    };
+    Ok(Position { board, to_move })
+}
+
+fn view_json(v: &NodeView) -> JsonValue {
+    json!({
+        "index": v.index,
+        "move": v.mv.map(move_json),
+        "value": v.value,
+        "alpha": bound_json(v.window.alpha),
+        "beta": bound_json(v.window.beta),
+        "leaf": v.leaf,
+        "chosen": v.chosen,
+        "cutoff": v.cutoff,
+        "size": v.size,
+        "ply": v.ply,
+    })
+}
+
+fn detail_json(tree: &Tree, k: u32) -> Option<JsonValue> {
+    let d = tree.detail(k)?;
+    Some(json!({
+        "node": view_json(&d.node),
+        "position": position_json(&d.position),
+        "max": d.position.to_move == Color::Black,
+        "children": d.children.iter().map(view_json).collect::<Vec<_>>(),
+        "pruned": d.pruned.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
+        "on_chosen_line": d.on_chosen_line,
+    }))
+}
+
+/// `/api/search`: runs an explorer search and keeps its tree.
+async fn api_search(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
+    let order_name = param(&q, "order").unwrap_or("natural");
+    let spec = SearchSpec {
+        root: root_param(&q)?,
+        algorithm: algorithm_param(&q)?,
+        order: MoveOrder::by_name(order_name)
+            .ok_or_else(|| ApiError::bad(format!("order {order_name:?} is not natural or best")))?,
+        depth: number(&q, "depth", 1..=64)?,
+        eval: eval_param(&q)?,
+    };
+    let caps = Caps {
+        max_nodes: state.limits.max_tree_nodes,
+        deadline: Instant::now() + state.limits.search_time,
+    };
+    let tree = blocking(&state, move |cancel| explorer::search(spec, caps, cancel))
+        .await?
+        .map_err(|e| match e {
+            Stopped::TooManyNodes(_) | Stopped::OutOfTime => {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
+            }
+            Stopped::Cancelled => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        })?;
+    let (id, tree) = state.keep(tree);
+    let spec = tree.spec();
+    Ok(Json(json!({
+        "id": id,
+        "algorithm": match spec.algorithm { Algorithm::Minimax => "minimax", Algorithm::AlphaBeta => "alphabeta" },
+        "order": spec.order.name(),
+        "depth": spec.depth,
+        "eval": spec.eval.to_string(),
+        "value": tree.value(),
+        "count": tree.count(),
+        "best": tree.best().map(move_json),
+        "chosen_line": tree.chosen_line(),
+        "root": detail_json(&tree, 0),
+    }))
+    .into_response())
+}
+
+/// `/api/tree/ID/node/K`: one node of a kept tree.
+async fn api_node(
+    State(state): State<Arc<AppState>>,
+    Path((id, k)): Path<(u64, u32)>,
+) -> ApiResult {
+    let tree = state.tree(id)?;
+    let d = detail_json(&tree, k).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("tree {id} has nodes 0 to {}", tree.len() - 1),
+        )
+    })?;
+    Ok(Json(d).into_response())
+}
+
+/// `/api/tree/ID/step/K`: the replay when the search entered node `K`.
+async fn api_step(
+    State(state): State<Arc<AppState>>,
+    Path((id, k)): Path<(u64, u32)>,
+) -> ApiResult {
+    let tree = state.tree(id)?;
+    let s = tree.step(k).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("tree {id} has steps 0 to {}", tree.len() - 1),
+        )
+    })?;
+    let last = s.path.len() - 1;
+    let frames: Vec<JsonValue> = s
+        .path
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let children: Vec<JsonValue> = f
+                .children
+                .iter()
+                .map(|(mv, index, st)| {
+                    let (name, value) = match st {
+                        ChildState::Done(v) => ("done", Some(*v)),
+                        ChildState::Current => ("current", None),
+                        ChildState::Waiting => ("waiting", None),
+                        ChildState::Pruned => ("pruned", None),
+                    };
+                    json!({ "move": move_json(*mv), "index": index, "state": name, "value": value })
+                })
+                .collect();
+            json!({
+                "index": f.node.index,
+                "move": f.node.mv.map(move_json),
+                "alpha": bound_json(f.node.window.alpha),
+                "beta": bound_json(f.node.window.beta),
+                "alpha_now": bound_json(f.window_now.alpha),
+                "beta_now": bound_json(f.window_now.beta),
+                "value_so_far": f.value_so_far,
+                "leaf_value": (i == last && f.node.leaf).then_some(f.node.value),
+                "children": children,
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "step": s.step,
+        "count": s.count,
+        "total": tree.count(),
+        "position": position_json(&s.position),
+        "path": frames,
+    }))
+    .into_response())
+}
+
+/// Server-sent events from a blocking study run; dropping the stream (the
+/// client went away) cancels the run.
+struct EventStream {
+    events: mpsc::Receiver<Event>,
+    _cancel: CancelOnDrop,
+}
+
+impl futures_core::Stream for EventStream {
+    type Item = Result<Event, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.events.poll_recv(cx).map(|e| e.map(Ok))
+    }
+}
+
+fn event(name: &str, data: &JsonValue) -> Event {
+    Event::default().event(name).data(data.to_string())
+}
+
+/// Starts `run` on a blocking thread holding a search slot; it sends its
+/// events through the sender and must stop when the flag is set.
+fn stream(
+    state: &AppState,
+    run: impl FnOnce(&AtomicBool, &mpsc::Sender<Event>) + Send + 'static,
+) -> ApiResult {
+    let permit = state.permit()?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel(64);
+    let running = Running::start(&state.running);
+    let flag = cancel.clone();
+    tokio::task::spawn_blocking(move || {
+        let _slot = (permit, running);
+        run(&flag, &tx);
+    });
+    let events = EventStream {
+        events: rx,
+        _cancel: CancelOnDrop(cancel),
+    };
+    Ok(Sse::new(events).into_response())
+}
+
+/// Sends `e`; sets `stop` when the client is gone or the deadline passed.
+fn send(tx: &mpsc::Sender<Event>, e: Event, stop: &AtomicBool, deadline: Instant) {
+    if tx.blocking_send(e).is_err() || Instant::now() >= deadline {
+        stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// `/api/study/match`: nodes per move of alpha-beta and minimax.
+async fn api_match(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
+    let size = size_param(&q)?;
+    let cap = MATCH_DEPTH[size_index(size)];
+    let depth = number(&q, "depth", 1..=cap)?.unwrap_or(cap.min(4));
+    let eval = eval_param(&q)?;
+    let deadline = Instant::now() + state.limits.study_time;
+    stream(&state, move |stop, tx| {
+        let mut ply = 0;
+        let score = study::run_match(size, depth, eval, stop, |m| {
+            ply += 1;
+            let data = json!({
+                "ply": ply, "move": move_json(m.mv), "value": m.value,
+                "alphabeta": m.alphabeta, "minimax": m.minimax,
+            });
+            send(tx, event("move", &data), stop, deadline);
+        });
+        let done = match score {
+            Some(s) => event("done", &json!({ "score": s, "moves": ply })),
+            None => event(
+                "failed",
+                &json!({ "error": "stopped: the client left or the server's time cap passed" }),
+            ),
+        };
+        let _ = tx.blocking_send(done);
+    })
+}
+
+/// `/api/study/table`: final scores for black depth x white depth.
+async fn api_table(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
+    let size = size_param(&q)?;
+    let cap = TABLE_DEPTH[size_index(size)];
+    let max_depth = number(&q, "max_depth", 1..=cap)?.unwrap_or(cap.min(4));
+    let eval = eval_param(&q)?;
+    let deadline = Instant::now() + state.limits.study_time;
+    stream(&state, move |stop, tx| {
+        let finished = study::run_table(size, max_depth, eval, stop, |c| {
+            let data = json!({
+                "black": c.black, "white": c.white, "score": c.score, "nodes": c.nodes,
+            });
+            send(tx, event("cell", &data), stop, deadline);
+        });
+        let done = if finished {
+            event("done", &json!({ "games": max_depth * max_depth }))
+        } else {
+            event(
+                "failed",
+                &json!({ "error": "stopped: the client left or the server's time cap passed" }),
+            )
+        };
+        let _ = tx.blocking_send(done);
+    })
+}
+
+/// `/api/status`: what runs and what is kept.
+async fn api_status(State(state): State<Arc<AppState>>) -> ApiResult {
+    let (trees, nodes, bytes) = {
+        let store = state.trees.lock().unwrap_or_else(|e| e.into_inner());
+        (
+            store.trees.len(),
+            store.nodes(),
+            store
+                .trees
+                .iter()
+                .map(|(_, t)| t.heap_bytes())
+                .sum::<usize>(),
+        )
+    };
+    let l = &state.limits;
+    Ok(Json(json!({
+        "running": state.running(),
+        "trees": trees,
+        "tree_nodes": nodes,
+        "tree_bytes": bytes,
+        "limits": {
+            "max_searches": l.max_searches,
+            "max_tree_nodes": l.max_tree_nodes,
+            "tree_budget_nodes": l.tree_budget_nodes,
+            "max_trees": l.max_trees,
+            "search_time_ms": l.search_time.as_millis() as u64,
+            "engine_time_ms": l.engine_time.as_millis() as u64,
+            "study_time_ms": l.study_time.as_millis() as u64,
+            "max_uri": l.max_uri,
+            "max_body": l.max_body,
+            "max_connections": l.max_connections,
+        },
+    }))
+    .into_response())
+}

@@ -1,0 +1,201 @@
+// The search explorer: runs a counted search on the server (/api/search),
+// opens its tree node by node (/api/tree/ID/node/K) and replays it in
+// visit order (/api/tree/ID/step/K). Nothing of the tree is loaded until asked.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const views = { a: null, b: null }; // {id, total, line:Set, nodes:Map}
+let step = null; // {view, k}
+let timer = null;
+
+function bound(v) { return v === "-inf" ? "−∞" : v === "+inf" ? "+∞" : String(v); }
+function fmt(n) { return Number(n).toLocaleString("en"); }
+function setStatus(text, error) { $("status").textContent = text; $("status").classList.toggle("error", !!error); }
+
+function params(order) {
+  const p = new URLSearchParams({
+    board: $("board").value.trim(), player: $("player").value, algorithm: $("algorithm").value,
+    order: order || $("order").value, eval: $("eval").value,
+  });
+  if ($("depth").value) p.set("depth", $("depth").value);
+  return p;
+}
+
+async function search(which, order) {
+  const r = await api("/api/search?" + params(order));
+  const v = { id: r.id, total: r.count, line: new Set(r.chosen_line), nodes: new Map(), which };
+  v.nodes.set(0, r.root);
+  views[which] = v;
+  const name = `${r.algorithm === "minimax" ? "minimax" : "alpha-beta"}, ${r.order} order` +
+    (r.depth ? `, depth ${r.depth} (${r.eval})` : ", to the end");
+  $("title-" + which).textContent = name;
+  $("value-" + which).textContent = r.value;
+  $("count-" + which).textContent = r.count;
+  $("best-" + which).textContent = r.best || "none";
+  const tree = $("tree-" + which);
+  delete tree.dataset.lineOpen;
+  tree.replaceChildren(nodeItem(v, r.root.node, true, true));
+  return r;
+}
+
+async function run(compare) {
+  stopPlaying();
+  setStatus("Searching…");
+  $("view-b").hidden = !compare;
+  try {
+    if (compare) {
+      const a = await search("a", "natural");
+      const b = await search("b", "best");
+      setStatus(`Natural order explored ${fmt(a.count)} states, best order ${fmt(b.count)} ` +
+        `(${(100 * b.count / a.count).toFixed(1)}%); both find value ${a.value}.`);
+    } else {
+      const a = await search("a");
+      setStatus(`Value ${a.value}, ${fmt(a.count)} states explored.`);
+      views.b = null;
+    }
+    $("step-tree").value = "a";
+    await showStep(0);
+  } catch (e) {
+    setStatus(e.message, true);
+  }
+}
+
+async function detail(v, k) {
+  if (!v.nodes.has(k)) v.nodes.set(k, await api(`/api/tree/${v.id}/node/${k}`));
+  return v.nodes.get(k);
+}
+
+/** The list item of a node: a row (toggle, move, side, value, window, size) and its children, loaded on expand. */
+function nodeItem(v, n, onLine, isRoot) {
+  const chosen = onLine && (isRoot || n.chosen);
+  const li = el("li", { role: "treeitem", "aria-expanded": n.leaf ? null : "false", "data-index": n.index });
+  const toggle = n.leaf ? el("span", { class: "toggle" }) :
+    el("button", { class: "toggle", type: "button", "aria-label": "expand " + (n.move || "root"), tabindex: "-1" }, "▸");
+  const row = el("div", {
+    class: "node" + (chosen ? " chosen" : ""), tabindex: "0",
+    "data-testid": "node-" + n.index, "data-cutoff": n.cutoff ? "true" : null,
+    "aria-label": `${n.move || "root"}, value ${n.value}, window ${bound(n.alpha)} to ${bound(n.beta)}, ${n.size} states` +
+      (chosen ? ", chosen line" : "") + (n.leaf ? ", leaf" : ""),
+  },
+  toggle,
+  el("span", { class: "mv" }, n.move || "root"),
+  el("span", { class: "val" }, "v=" + n.value),
+  el("span", { class: "win" }, `[${bound(n.alpha)}, ${bound(n.beta)}]`),
+  el("span", { class: "win" }, "#" + n.index),
+  el("span", { class: "win" }, fmt(n.size) + (n.size === 1 ? " state" : " states")),
+  n.cutoff ? el("span", { class: "win", title: "alpha ≥ beta: the remaining moves were pruned" }, "cut") : null);
+  const group = el("ul", { role: "group", hidden: true });
+  li.append(row, group);
+  const expand = async () => {
+    if (n.leaf) return;
+    const open = li.getAttribute("aria-expanded") === "true";
+    if (open) { li.setAttribute("aria-expanded", "false"); group.hidden = true; toggle.textContent = "▸"; return; }
+    const d = await detail(v, n.index);
+    if (!group.childElementCount) {
+      for (const c of d.children) group.append(nodeItem(v, c, chosen, false));
+      for (const m of d.pruned) {
+        group.append(el("li", { role: "treeitem" }, el("div", { class: "node pruned", "aria-label": m + " pruned" },
+          el("span", { class: "toggle" }), el("span", { class: "mv" }, m), el("span", {}, "pruned"))));
+      }
+    }
+    li.setAttribute("aria-expanded", "true"); group.hidden = false; toggle.textContent = "▾";
+  };
+  li.expand = expand;
+  toggle.addEventListener && toggle.addEventListener("click", (e) => { e.stopPropagation(); expand().catch(report); });
+  row.addEventListener("click", () => { select(v, n.index, row).catch(report); });
+  row.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); select(v, n.index, row).catch(report); expand().catch(report); }
+    if (e.key === "ArrowRight" && li.getAttribute("aria-expanded") === "false") expand().catch(report);
+    if (e.key === "ArrowLeft" && li.getAttribute("aria-expanded") === "true") expand().catch(report);
+  });
+  return li;
+}
+
+function report(e) { setStatus(e.message, true); }
+
+async function select(v, k, row) {
+  document.querySelectorAll(".node.selected").forEach((r) => r.classList.remove("selected"));
+  if (row) row.classList.add("selected");
+  const d = await detail(v, k);
+  drawBoard($("node-board"), d.position.board, { small: true, label: "board of node " + k });
+  const n = d.node;
+  $("node-info").replaceChildren(
+    el("div", {}, `node #${k}${n.move ? " after " + n.move : " (root)"}, ply ${n.ply}, ${d.max ? "dark (MAX)" : "light (MIN)"} to move`),
+    el("div", {}, `value ${n.value}; window on entry [${bound(n.alpha)}, ${bound(n.beta)}]`),
+    el("div", {}, `${fmt(n.size)} states in its subtree; ${d.children.length} searched, ${d.pruned.length} pruned` +
+      (d.pruned.length ? ` (${d.pruned.join(" ")})` : "")),
+    el("div", {}, "board " + d.position.board + " player " + d.position.player));
+}
+
+async function openLine(which) {
+  const v = views[which];
+  if (!v) return;
+  const tree = $("tree-" + which);
+  delete tree.dataset.lineOpen;
+  let li = tree.firstElementChild;
+  for (const k of [...v.line].sort((x, y) => x - y)) {
+    if (!li || Number(li.dataset.index) !== k) break;
+    if (li.getAttribute("aria-expanded") === "false") await li.expand();
+    const next = [...li.querySelectorAll(":scope > ul > li")].find((c) => v.line.has(Number(c.dataset.index)));
+    if (!next) { await select(v, k, li.firstElementChild); break; }
+    li = next;
+  }
+  if (views[which] === v) tree.dataset.lineOpen = "true"; // done (tests wait for it)
+}
+
+// Step mode.
+async function showStep(k) {
+  const v = views[$("step-tree").value] || views.a;
+  if (!v) return;
+  k = Math.max(0, Math.min(v.total - 1, k));
+  const s = await api(`/api/tree/${v.id}/step/${k}`);
+  step = { v, k };
+  $("step-count").textContent = s.count;
+  $("step-total").textContent = s.total;
+  drawBoard($("step-board"), s.position.board, { small: true, label: "board of the current node" });
+  $("frames").replaceChildren(...s.path.map((f, i) => {
+    const kids = f.children.map((c) => el("span", {
+      class: "chip " + c.state,
+      title: c.state,
+      "aria-label": `${c.move} ${c.state}${c.value !== null && c.value !== undefined ? " " + c.value : ""}`,
+    }, c.move + (c.state === "done" ? "=" + c.value : "")));
+    const leaf = f.leaf_value !== null && f.leaf_value !== undefined ? ` leaf value ${f.leaf_value}` : "";
+    return el("div", { class: "frame" },
+      el("b", {}, `${i === 0 ? "root" : f.move}`), ` #${f.index} entry [${bound(f.alpha)}, ${bound(f.beta)}]`,
+      f.value_so_far !== null && f.value_so_far !== undefined ? ` best so far ${f.value_so_far}, now [${bound(f.alpha_now)}, ${bound(f.beta_now)}]` : "",
+      leaf, kids.length ? " — " : "", kids);
+  }));
+}
+
+function stopPlaying() {
+  if (timer) { clearTimeout(timer); timer = null; $("playstep").textContent = "play"; $("playstep").setAttribute("aria-label", "play"); }
+}
+
+async function tick() {
+  if (!step || step.k + 1 >= step.v.total) { stopPlaying(); return; }
+  await showStep(step.k + 1);
+  timer = setTimeout(() => tick().catch(report), 1000 / Number($("speed").value));
+}
+
+$("form").addEventListener("submit", (e) => { e.preventDefault(); run(false); });
+$("compare").addEventListener("click", () => run(true));
+$("line-a").addEventListener("click", () => openLine("a").catch(report));
+$("line-b").addEventListener("click", () => openLine("b").catch(report));
+$("next").addEventListener("click", () => step && showStep(step.k + 1).catch(report));
+$("prev").addEventListener("click", () => step && showStep(step.k - 1).catch(report));
+$("first").addEventListener("click", () => showStep(0).catch(report));
+$("goto").addEventListener("change", () => showStep(Number($("goto").value) - 1).catch(report));
+$("step-tree").addEventListener("change", () => { stopPlaying(); showStep(0).catch(report); });
+$("playstep").addEventListener("click", () => {
+  if (timer) return stopPlaying();
+  $("playstep").textContent = "pause"; $("playstep").setAttribute("aria-label", "pause");
+  timer = setTimeout(() => tick().catch(report), 0);
+});
+
+const q = query();
+if (q.board) $("board").value = q.board;
+if (q.player) $("player").value = q.player;
+if (q.algorithm) $("algorithm").value = q.algorithm;
+if (q.depth) $("depth").value = q.depth;
+if (q.board && !q.depth && (q.board.match(/0/g) || []).length > 12) $("depth").value = 4;
+if (q.board || q.run) run(q.compare === "1");

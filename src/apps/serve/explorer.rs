@@ -1,0 +1,905 @@
+//! The search explorer's trees: a counted minimax or alpha-beta search run
+//! with an [`Observer`] that records every counted state compactly, so the
+//! page can open any node of a 224,821-node tree on demand and replay the
+//! search in visit order.
+//!
+//! Nodes are numbered in the order the search entered them (the root is 0),
+//! which is depth-first preorder: a node's first child is the next number
+//! and its next sibling comes right after its subtree. Each node keeps 24
+//! bytes (parent, subtree size, value, window on entry, move, flags); boards
+//! are recomputed from the root along the path when asked for.
+//!
+//! The search is the library's own [`minimax_with`] / [`alphabeta_with`] on
+//! [`ExplorerGame`], which plays exactly as [`Reversi`] in natural order (so
+//! the value and count are the Tiny contract's: -1 and 224,821 for minimax
+//! from the 4x4 start) and in best order sorts each node's moves best-first
+//! by a static key. The same game stops a search early (every node becomes a
+//! leaf) when the caller's stop flag is set, the node cap is reached or the
+//! deadline passes; a stopped search yields no tree.
+
+use crate::board::{Color, Square};
+use crate::eval::Heuristic;
+use crate::game::{Evaluator, Game, Side, Value, INFINITY};
+use crate::reversi::{Move, Position, Reversi};
+use crate::search::{alphabeta_with, minimax_with, Algorithm, Limit, Node, Observer, Window};
+use std::cell::Cell;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The order in which the explorer's search tries the moves of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveOrder {
+    /// The game's canonical order (reading order of the squares), as the
+    /// Tiny contract searches.
+    Natural,
+    /// Best first for the side to move: corners first, then the moves that
+    /// leave the opponent the fewest replies, then by the strong evaluation
+    /// of the resulting position; ties in reading order.
+    Best,
+}
+
+impl MoveOrder {
+    /// `natural` or `best`.
+    #[must_use]
+    pub fn by_name(name: &str) -> Option<MoveOrder> {
+        match name {
+            "natural" => Some(MoveOrder::Natural),
+            "best" => Some(MoveOrder::Best),
+            _ => None,
+        }
+    }
+
+    /// The name that [`MoveOrder::by_name`] accepts.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveOrder::Natural => "natural",
+            MoveOrder::Best => "best",
+        }
+    }
+}
+
+/// What to search: the position, the algorithm, the order and the bound.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchSpec {
+    /// The root position.
+    pub root: Position,
+    /// Minimax or alpha-beta.
+    pub algorithm: Algorithm,
+    /// Natural or best-first move order.
+    pub order: MoveOrder,
+    /// `None`: to the end of the game, scored as the Tiny contract scores
+    /// (win 1, loss -1, tie 0). `Some(d)`: `d` plies, finished games scored
+    /// by their disc difference and the rest by `eval` (as `reversi tree
+    /// --depth` does).
+    pub depth: Option<u32>,
+    /// The evaluation at the depth bound.
+    pub eval: Heuristic,
+}
+
+/// The bounds every explorer search runs within.
+#[derive(Clone, Copy, Debug)]
+pub struct Caps {
+    /// The most counted states one tree may hold.
+    pub max_nodes: u64,
+    /// The latest moment the search may still run.
+    pub deadline: Instant,
+}
+
+/// Why a search gave no tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// The tree grew past the node cap.
+    TooManyNodes(u64),
+    /// The deadline passed.
+    OutOfTime,
+    /// The caller asked it to stop (its client went away, or the server is
+    /// shutting down).
+    Cancelled,
+}
+
+impl fmt::Display for Stopped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stopped::TooManyNodes(cap) => write!(
+                f,
+                "the tree has more than {cap} nodes, the server's cap; choose a depth bound or a later position"
+            ),
+            Stopped::OutOfTime => f.write_str("the search ran out of the server's time cap"),
+            Stopped::Cancelled => f.write_str("the search was cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+/// Reversi as the explorer searches it: the rules of [`Reversi`] with a
+/// chosen move order, and a stop switch that turns every further node into
+/// a leaf so that a cancelled search unwinds at once.
+#[derive(Debug)]
+pub struct ExplorerGame<'a> {
+    rules: Reversi,
+    order: MoveOrder,
+    stop: &'a Cell<bool>,
+}
+
+impl<'a> ExplorerGame<'a> {
+    /// The game with `rules`, searched in `order`, stopped when `stop` is set.
+    #[must_use]
+    pub fn new(rules: Reversi, order: MoveOrder, stop: &'a Cell<bool>) -> Self {
+        ExplorerGame { rules, order, stop }
+    }
+
+    /// The moves of `p` in this game's order (ignores the stop switch).
+    #[must_use]
+    pub fn ordered_moves(&self, p: &Position) -> Vec<Move> {
+        let mut moves: Vec<Move> = self.rules.moves(p).collect();
+        if self.order == MoveOrder::Best && moves.len() > 1 {
+            let mut keyed: Vec<((i64, i64, i64), Move)> = moves
+                .iter()
+                .map(|&m| (best_first_key(&self.rules, p, m), m))
+                .collect();
+            // A stable sort keeps reading order among equal keys.
+            keyed.sort_by_key(|k| k.0);
+            moves = keyed.into_iter().map(|(_, m)| m).collect();
+        }
+        moves
+    }
+}
+
+/// The best-first key of `mv` in `p` (smaller first): corners, then fewest
+/// replies for the opponent, then the mover's strong evaluation.
+fn best_first_key(rules: &Reversi, p: &Position, mv: Move) -> (i64, i64, i64) {
+    let child = rules.play(p, mv);
+    let corner = match mv {
+        Move::Place(sq) => {
+            let last = p.board.size() - 1;
+            let edge = |x: u8| x == 0 || x == last;
+            i64::from(!(edge(sq.row()) && edge(sq.col())))
+        }
+        Move::Pass => 1,
+    };
+    let replies = i64::from(child.board.moves(child.to_move).count_ones());
+    let eval = i64::from(Heuristic::Strong.value(&child));
+    let mover_gain = match p.to_move {
+        Color::Black => eval,
+        Color::White => -eval,
+    };
+    (corner, replies, -mover_gain)
+}
+
+impl Game for ExplorerGame<'_> {
+    type State = Position;
+    type Move = Move;
+    type Moves = std::vec::IntoIter<Move>;
+
+    fn side(&self, p: &Position) -> Side {
+        self.rules.side(p)
+    }
+
+    fn moves(&self, p: &Position) -> Self::Moves {
+        if self.stop.get() {
+            return Vec::new().into_iter();
+        }
+        self.ordered_moves(p).into_iter()
+    }
+
+    fn play(&self, p: &Position, mv: Move) -> Position {
+        self.rules.play(p, mv)
+    }
+
+    fn utility(&self, p: &Position) -> Value {
+        self.rules.utility(p)
+    }
+}
+
+/// The study's evaluation at the explorer's depth bound.
+#[derive(Clone, Copy, Debug)]
+struct BoundEval(Heuristic);
+
+impl Evaluator<ExplorerGame<'_>> for BoundEval {
+    fn evaluate(&self, _game: &ExplorerGame<'_>, p: &Position) -> Value {
+        self.0.value(p)
+    }
+}
+
+/// The move code of the root (no move led there).
+const ROOT_MOVE: u8 = u8::MAX;
+/// The move code of a pass (squares are 0..=63).
+const PASS_MOVE: u8 = 64;
+
+const LEAF: u8 = 1;
+const CHOSEN: u8 = 2;
+const CUTOFF: u8 = 4;
+
+/// One counted state, 24 bytes.
+#[derive(Clone, Copy, Debug)]
+struct Rec {
+    parent: u32,
+    /// Nodes in the subtree, this one included.
+    size: u32,
+    value: Value,
+    alpha: Value,
+    beta: Value,
+    mv: u8,
+    flags: u8,
+}
+
+fn move_code(mv: Option<Move>) -> u8 {
+    match mv {
+        None => ROOT_MOVE,
+        Some(Move::Pass) => PASS_MOVE,
+        Some(Move::Place(sq)) => sq.0,
+    }
+}
+
+fn code_move(code: u8) -> Option<Move> {
+    match code {
+        ROOT_MOVE => None,
+        PASS_MOVE => Some(Move::Pass),
+        sq => Some(Move::Place(Square(sq))),
+    }
+}
+
+/// A finished search with every counted state.
+#[derive(Debug)]
+pub struct Tree {
+    spec: SearchSpec,
+    rules: Reversi,
+    recs: Vec<Rec>,
+    value: Value,
+    best: Option<Move>,
+    nodes: u64,
+}
+
+/// How the page sees one node of a [`Tree`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeView {
+    /// The node's number: its place in the visit order (the root is 0).
+    pub index: u32,
+    /// The move that led here (`None` at the root).
+    pub mv: Option<Move>,
+    /// The node's final value (MAX's point of view).
+    pub value: Value,
+    /// The alpha-beta window on entry (minimax: always open).
+    pub window: Window,
+    /// Whether the node is a leaf (game over, or at the depth bound).
+    pub leaf: bool,
+    /// Whether it is the first best child of its parent.
+    pub chosen: bool,
+    /// Whether alpha-beta cut off before its last move (some moves were
+    /// never searched).
+    pub cutoff: bool,
+    /// Counted states in its subtree, itself included.
+    pub size: u32,
+    /// Plies from the root.
+    pub ply: u32,
+}
+
+/// A node with its position, children and the moves alpha-beta pruned.
+#[derive(Clone, Debug)]
+pub struct NodeDetail {
+    /// The node itself.
+    pub node: NodeView,
+    /// Its position.
+    pub position: Position,
+    /// Its searched children in the order searched.
+    pub children: Vec<NodeView>,
+    /// The moves that were never searched because of a cut-off, in order.
+    pub pruned: Vec<Move>,
+    /// Whether the node lies on the chosen line (first best moves from the root).
+    pub on_chosen_line: bool,
+}
+
+/// What a child of a node on the path looked like at one step of the replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChildState {
+    /// Its search has finished with this value.
+    Done(Value),
+    /// It is on the path to the current node.
+    Current,
+    /// Not entered yet.
+    Waiting,
+    /// Never searched (pruned by a cut-off that has already happened).
+    Pruned,
+}
+
+/// A node on the path from the root to the current node of a replay step.
+#[derive(Clone, Debug)]
+pub struct StepFrame {
+    /// The node (its final value is not shown until its search is over).
+    pub node: NodeView,
+    /// The best value from the children finished so far (`None` if none).
+    pub value_so_far: Option<Value>,
+    /// The window now (the entry window narrowed by the finished children).
+    pub window_now: Window,
+    /// Every move of the node, in the search's order, with its state.
+    pub children: Vec<(Move, Option<u32>, ChildState)>,
+}
+
+/// The search as it stood when it entered node `step`.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// The node entered at this step.
+    pub step: u32,
+    /// The counter: states explored so far (`step + 1`).
+    pub count: u64,
+    /// The path from the root to the node (the node last).
+    pub path: Vec<StepFrame>,
+    /// The node's position.
+    pub position: Position,
+}
+
+/// A node being searched: its number, its value so far, its last child
+/// entered and its first best child so far.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    index: u32,
+    value: Option<Value>,
+    last_child: Option<u32>,
+    best: Option<u32>,
+}
+
+struct Recorder<'s> {
+    recs: Vec<Rec>,
+    stack: Vec<Open>,
+    stop: &'s Cell<bool>,
+    cancel: &'s AtomicBool,
+    caps: Caps,
+    stopped: Option<Stopped>,
+}
+
+impl Recorder<'_> {
+    fn halt(&mut self, why: Stopped) {
+        if self.stopped.is_none() {
+            self.stopped = Some(why);
+        }
+        self.stop.set(true);
+    }
+}
+
+impl Observer<ExplorerGame<'_>> for Recorder<'_> {
+    const WANTS_PRUNED: bool = true;
+
+    fn enter(&mut self, node: &Node<'_, ExplorerGame<'_>>, window: Window) {
+        let index = self.recs.len() as u32;
+        let parent = match self.stack.last_mut() {
+            Some(top) => {
+                top.last_child = Some(index);
+                top.index
+            }
+            None => u32::MAX,
+        };
+        self.recs.push(Rec {
+            parent,
+            size: 1,
+            value: 0,
+            alpha: window.alpha,
+            beta: window.beta,
+            mv: move_code(node.mv),
+            flags: 0,
+        });
+        self.stack.push(Open {
+            index,
+            value: None,
+            last_child: None,
+            best: None,
+        });
+        let n = self.recs.len() as u64;
+        if n >= self.caps.max_nodes {
+            self.halt(Stopped::TooManyNodes(self.caps.max_nodes));
+        } else if n.is_multiple_of(1024) {
+            if self.cancel.load(Ordering::Relaxed) {
+                self.halt(Stopped::Cancelled);
+            } else if Instant::now() >= self.caps.deadline {
+                self.halt(Stopped::OutOfTime);
+            }
+        }
+    }
+
+    fn leaf(&mut self, _node: &Node<'_, ExplorerGame<'_>>, _value: Value, _window: Window) {
+        if let Some(top) = self.stack.last() {
+            self.recs[top.index as usize].flags |= LEAF;
+        }
+    }
+
+    fn update(
+        &mut self,
+        _node: &Node<'_, ExplorerGame<'_>>,
+        value: Value,
+        _window: Window,
+        _cutoff: bool,
+    ) {
+        if let Some(top) = self.stack.last_mut() {
+            // The searches keep the first child that strictly improves.
+            if top.value != Some(value) {
+                top.value = Some(value);
+                top.best = top.last_child;
+            }
+        }
+    }
+
+    fn pruned(&mut self, _parent: &Node<'_, ExplorerGame<'_>>, _mv: Move) {
+        if let Some(top) = self.stack.last() {
+            self.recs[top.index as usize].flags |= CUTOFF;
+        }
+    }
+
+    fn leave(&mut self, _node: &Node<'_, ExplorerGame<'_>>, value: Value) {
+        if let Some(Open { index: i, best, .. }) = self.stack.pop() {
+            let len = self.recs.len() as u32;
+            let rec = &mut self.recs[i as usize];
+            rec.value = value;
+            rec.size = len - i;
+            if let Some(b) = best {
+                self.recs[b as usize].flags |= CHOSEN;
+            }
+        }
+    }
+}
+
+/// Runs the search of `spec` within `caps`, stopping early once `cancel`
+/// is set, and returns its tree.
+///
+/// # Errors
+/// [`Stopped`] if the cap, the deadline or `cancel` stopped it.
+pub fn search(spec: SearchSpec, caps: Caps, cancel: &AtomicBool) -> Result<Tree, Stopped> {
+    let rules = if spec.depth.is_some() {
+        Reversi::DISC_DIFFERENCE
+    } else {
+        Reversi::WIN_LOSS
+    };
+    let stop = Cell::new(false);
+    let game = ExplorerGame::new(rules, spec.order, &stop);
+    let limit = Limit {
+        depth: spec.depth,
+        eval: BoundEval(spec.eval),
+    };
+    let mut rec = Recorder {
+        recs: Vec::new(),
+        stack: Vec::new(),
+        stop: &stop,
+        cancel,
+        caps,
+        stopped: None,
+    };
+    let out = match spec.algorithm {
+        Algorithm::Minimax => minimax_with(&game, &spec.root, &limit, &mut rec),
+        Algorithm::AlphaBeta => alphabeta_with(&game, &spec.root, &limit, &mut rec),
+    };
+    if let Some(why) = rec.stopped {
+        return Err(why);
+    }
+    let mut recs = rec.recs;
+    recs.shrink_to_fit();
+    Ok(Tree {
+        spec,
+        rules,
+        recs,
+        value: out.value,
+        best: out.best,
+        nodes: out.nodes,
+    })
+}
+
+fn window_text(v: Value) -> String {
+    if v == INFINITY {
+        "+inf".to_string()
+    } else if v <= -INFINITY {
+        "-inf".to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+/// A window bound as the page prints it (`-inf`, `+inf` or the number).
+#[must_use]
+pub fn bound_text(v: Value) -> String {
+    window_text(v)
+}
+
+impl Tree {
+    /// What was searched.
+    #[must_use]
+    pub fn spec(&self) -> &SearchSpec {
+        &self.spec
+    }
+
+    /// The root's value, as `reversi 300/500` prints it.
+    #[must_use]
+    pub fn value(&self) -> Value {
+        self.value
+    }
+
+    /// The first best move at the root (`None` at a leaf root).
+    #[must_use]
+    pub fn best(&self) -> Option<Move> {
+        self.best
+    }
+
+    /// The number of states explored, as `reversi 300/500` prints it.
+    #[must_use]
+    pub fn count(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The number of nodes stored (equal to [`Tree::count`]).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.recs.len()
+    }
+
+    /// Whether the tree has no node (never: the root is always counted).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.recs.is_empty()
+    }
+
+    /// The bytes the tree keeps for its nodes.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        self.recs.capacity() * std::mem::size_of::<Rec>()
+    }
+
+    fn rec(&self, i: u32) -> Option<&Rec> {
+        self.recs.get(i as usize)
+    }
+
+    fn children_of(&self, i: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        let Some(r) = self.rec(i) else { return out };
+        let end = i + r.size;
+        let mut c = i + 1;
+        while c < end {
+            out.push(c);
+            c += self.recs[c as usize].size;
+        }
+        out
+    }
+
+    /// The nodes from the root to `i` (both included).
+    fn path_to(&self, i: u32) -> Vec<u32> {
+        let mut path = vec![i];
+        let mut at = i;
+        while let Some(r) = self.rec(at) {
+            if r.parent == u32::MAX {
+                break;
+            }
+            at = r.parent;
+            path.push(at);
+        }
+        path.reverse();
+        path
+    }
+
+    fn view(&self, i: u32, ply: u32) -> NodeView {
+        let r = &self.recs[i as usize];
+        NodeView {
+            index: i,
+            mv: code_move(r.mv),
+            value: r.value,
+            window: Window {
+                alpha: r.alpha,
+                beta: r.beta,
+            },
+            leaf: r.flags & LEAF != 0,
+            chosen: r.flags & CHOSEN != 0,
+            cutoff: r.flags & CUTOFF != 0,
+            size: r.size,
+            ply,
+        }
+    }
+
+    fn position_along(&self, path: &[u32]) -> Position {
+        let mut p = self.spec.root;
+        for &i in &path[1..] {
+            if let Some(mv) = code_move(self.recs[i as usize].mv) {
+                p = self.rules.play(&p, mv);
+            }
+        }
+        p
+    }
+
+    fn game_moves(&self, p: &Position) -> Vec<Move> {
+        let stop = Cell::new(false);
+        ExplorerGame::new(self.rules, self.spec.order, &stop).ordered_moves(p)
+    }
+
+    /// The chosen line: node numbers from the root along first best children.
+    #[must_use]
+    pub fn chosen_line(&self) -> Vec<u32> {
+        let mut line = vec![0];
+        let mut at = 0;
+        while let Some(c) = self
+            .children_of(at)
+            .into_iter()
+            .find(|&c| self.recs[c as usize].flags & CHOSEN != 0)
+        {
+            line.push(c);
+            at = c;
+        }
+        line
+    }
+
+    /// Node `i` with its position, children and pruned moves; `None` if
+    /// there is no such node.
+    #[must_use]
+    pub fn detail(&self, i: u32) -> Option<NodeDetail> {
+        self.rec(i)?;
+        let path = self.path_to(i);
+        let ply = path.len() as u32 - 1;
+        let position = self.position_along(&path);
+        let children: Vec<NodeView> = self
+            .children_of(i)
+            .into_iter()
+            .map(|c| self.view(c, ply + 1))
+            .collect();
+        let node = self.view(i, ply);
+        let pruned = if node.cutoff {
+            self.game_moves(&position)
+                .into_iter()
+                .skip(children.len())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let on_chosen_line = path[1..]
+            .iter()
+            .all(|&n| self.recs[n as usize].flags & CHOSEN != 0);
+        Some(NodeDetail {
+            node,
+            position,
+            children,
+            pruned,
+            on_chosen_line,
+        })
+    }
+
+    /// The replay of the search at the moment it entered node `step`;
+    /// `None` past the last node.
+    #[must_use]
+    pub fn step(&self, step: u32) -> Option<Step> {
+        self.rec(step)?;
+        let path = self.path_to(step);
+        let mut frames = Vec::with_capacity(path.len());
+        let mut p = self.spec.root;
+        for (ply, &i) in path.iter().enumerate() {
+            if let Some(mv) = code_move(self.recs[i as usize].mv) {
+                p = self.rules.play(&p, mv);
+            }
+            let node = self.view(i, ply as u32);
+            let side = self.rules.side(&p);
+            let mut window = node.window;
+            let mut so_far: Option<Value> = None;
+            let searched = self.children_of(i);
+            let moves = if node.leaf {
+                Vec::new()
+            } else {
+                self.game_moves(&p)
+            };
+            let mut children = Vec::with_capacity(moves.len());
+            let mut all_done = true;
+            for (k, &mv) in moves.iter().enumerate() {
+                match searched.get(k) {
+                    Some(&c) if c + self.recs[c as usize].size <= step => {
+                        let v = self.recs[c as usize].value;
+                        so_far = Some(match (side, so_far) {
+                            (_, None) => v,
+                            (Side::Max, Some(b)) => b.max(v),
+                            (Side::Min, Some(b)) => b.min(v),
+                        });
+                        if let Some(b) = so_far {
+                            match side {
+                                Side::Max => window.alpha = window.alpha.max(b),
+                                Side::Min => window.beta = window.beta.min(b),
+                            }
+                        }
+                        children.push((mv, Some(c), ChildState::Done(v)));
+                    }
+                    Some(&c) if c <= step => {
+                        all_done = false;
+                        children.push((mv, Some(c), ChildState::Current));
+                    }
+                    Some(&c) => {
+                        all_done = false;
+                        children.push((mv, Some(c), ChildState::Waiting));
+                    }
+                    None if all_done && node.cutoff => {
+                        children.push((mv, None, ChildState::Pruned));
+                    }
+                    None => children.push((mv, None, ChildState::Waiting)),
+                }
+            }
+            frames.push(StepFrame {
+                node,
+                value_so_far: so_far,
+                window_now: window,
+                children,
+            });
+        }
+        Some(Step {
+            step,
+            count: u64::from(step) + 1,
+            path: frames,
+            position: p,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::search::{alphabeta, minimax};
+    use std::time::Duration;
+
+    fn start() -> Position {
+        Position {
+            board: Board::from_digits("0000021001200000").unwrap(),
+            to_move: Color::Black,
+        }
+    }
+
+    fn caps() -> Caps {
+        Caps {
+            max_nodes: 1_000_000,
+            deadline: Instant::now() + Duration::from_secs(600),
+        }
+    }
+
+    fn spec(algorithm: Algorithm, order: MoveOrder) -> SearchSpec {
+        SearchSpec {
+            root: start(),
+            algorithm,
+            order,
+            depth: None,
+            eval: Heuristic::Disc,
+        }
+    }
+
+    #[test]
+    fn natural_order_trees_have_the_contracts_value_and_count() {
+        let never = AtomicBool::new(false);
+        let game = Reversi::WIN_LOSS;
+        for (algorithm, lib) in [
+            (Algorithm::Minimax, minimax(&game, &start())),
+            (Algorithm::AlphaBeta, alphabeta(&game, &start())),
+        ] {
+            let t = search(spec(algorithm, MoveOrder::Natural), caps(), &never).unwrap();
+            assert_eq!(
+                (t.value(), t.count(), t.best()),
+                (lib.value, lib.nodes, lib.best)
+            );
+            assert_eq!(t.len() as u64, lib.nodes);
+            assert_eq!(t.recs[0].size as usize, t.len());
+        }
+    }
+
+    #[test]
+    fn best_order_keeps_the_value_and_prunes_more_here() {
+        let never = AtomicBool::new(false);
+        let natural = search(
+            spec(Algorithm::AlphaBeta, MoveOrder::Natural),
+            caps(),
+            &never,
+        );
+        let best = search(spec(Algorithm::AlphaBeta, MoveOrder::Best), caps(), &never);
+        let (natural, best) = (natural.unwrap(), best.unwrap());
+        assert_eq!(natural.value(), best.value());
+        assert_ne!(natural.count(), best.count());
+        // Best-order minimax visits the same tree, only in another order.
+        let mm = search(spec(Algorithm::Minimax, MoveOrder::Best), caps(), &never).unwrap();
+        assert_eq!(mm.count(), 224_821);
+    }
+
+    #[test]
+    fn details_agree_with_a_search_from_the_node() {
+        // Every child's value is the value of a fresh search from its position.
+        let never = AtomicBool::new(false);
+        let t = search(spec(Algorithm::Minimax, MoveOrder::Natural), caps(), &never).unwrap();
+        let root = t.detail(0).unwrap();
+        assert_eq!(root.children.len(), 4);
+        assert!(root.on_chosen_line);
+        let mut total = 1;
+        for c in &root.children {
+            let d = t.detail(c.index).unwrap();
+            let fresh = minimax(&Reversi::WIN_LOSS, &d.position);
+            assert_eq!((c.value, u64::from(c.size)), (fresh.value, fresh.nodes));
+            total += c.size;
+        }
+        assert_eq!(total as usize, t.len());
+        // The chosen line starts with the search's best move and keeps the value.
+        let line = t.chosen_line();
+        assert_eq!(t.detail(line[1]).unwrap().node.mv, t.best());
+        for &n in &line {
+            let d = t.detail(n).unwrap();
+            assert_eq!(d.node.value, t.value());
+            assert!(d.on_chosen_line);
+        }
+        assert!(t.detail(*line.last().unwrap()).unwrap().node.leaf);
+    }
+
+    #[test]
+    fn pruned_moves_are_the_rest_of_the_order() {
+        let never = AtomicBool::new(false);
+        let t = search(
+            spec(Algorithm::AlphaBeta, MoveOrder::Natural),
+            caps(),
+            &never,
+        )
+        .unwrap();
+        let mut seen = 0;
+        for i in 0..t.len() as u32 {
+            let d = t.detail(i).unwrap();
+            let all: Vec<Move> = Reversi::WIN_LOSS.moves(&d.position).collect();
+            assert_eq!(d.children.len() + d.pruned.len(), all.len(), "node {i}");
+            if !d.pruned.is_empty() {
+                seen += 1;
+                assert!(d.node.cutoff);
+            }
+            if seen > 50 {
+                break;
+            }
+        }
+        assert!(seen > 0);
+    }
+
+    #[test]
+    fn steps_replay_the_visit_order() {
+        let never = AtomicBool::new(false);
+        let t = search(
+            spec(Algorithm::AlphaBeta, MoveOrder::Natural),
+            caps(),
+            &never,
+        )
+        .unwrap();
+        let s0 = t.step(0).unwrap();
+        assert_eq!((s0.count, s0.path.len()), (1, 1));
+        assert!(s0.path[0]
+            .children
+            .iter()
+            .all(|c| c.2 == ChildState::Waiting || c.2 == ChildState::Current));
+        // Step k enters node k, whose parent is on the path.
+        for k in 1..200 {
+            let s = t.step(k).unwrap();
+            assert_eq!(s.path.last().unwrap().node.index, k);
+            let parent = &s.path[s.path.len() - 2];
+            assert!(parent
+                .children
+                .iter()
+                .any(|c| c.1 == Some(k) && c.2 == ChildState::Current));
+        }
+        // The last step has every child of the root finished or pruned.
+        let last = t.step(t.len() as u32 - 1).unwrap();
+        assert!(last.path[0]
+            .children
+            .iter()
+            .all(|c| c.2 != ChildState::Waiting));
+        assert!(t.step(t.len() as u32).is_none());
+    }
+
+    #[test]
+    fn caps_and_cancellation_stop_the_search() {
+        let never = AtomicBool::new(false);
+        let small = Caps {
+            max_nodes: 1000,
+            ..caps()
+        };
+        let err = search(spec(Algorithm::Minimax, MoveOrder::Natural), small, &never);
+        assert_eq!(err.unwrap_err(), Stopped::TooManyNodes(1000));
+        let late = Caps {
+            deadline: Instant::now(),
+            ..caps()
+        };
+        let err = search(spec(Algorithm::Minimax, MoveOrder::Natural), late, &never);
+        assert_eq!(err.unwrap_err(), Stopped::OutOfTime);
+        let cancel = AtomicBool::new(true);
+        let err = search(
+            spec(Algorithm::Minimax, MoveOrder::Natural),
+            caps(),
+            &cancel,
+        );
+        assert_eq!(err.unwrap_err(), Stopped::Cancelled);
+    }
+}

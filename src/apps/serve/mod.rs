@@ -1,0 +1,245 @@
+//! `reversi serve`: a local web server with three pages and the JSON API
+//! they use.
+//!
+//! - **Play** (`/play`): Reversi 4x4, 6x6 or 8x8 against the study's
+//!   ordered iterative-deepening engine ([`play`]).
+//! - **Explore** (`/explore`): a counted minimax or alpha-beta search of a
+//!   chosen position, its value and count exactly as `reversi 300/500`
+//!   prints them, its tree opened node by node and its replay in visit
+//!   order ([`explorer`]).
+//! - **Study** (`/study`): a match (nodes per move of minimax against
+//!   alpha-beta) or a depth table, with progress ([`study`]).
+//!
+//! Every page, script and style is compiled into the binary (no network
+//! needed). The API is described in [`api`]; `/api/tiny` answers exactly
+//! what the Tiny contract's command line prints.
+//!
+//! Safety: the server binds to 127.0.0.1 unless told otherwise; it answers
+//! only requests whose `Host` names it (an IP address or `localhost` with
+//! its port, or a name allowed explicitly), which defeats DNS rebinding;
+//! every search is bounded in depth, time and nodes, at most
+//! [`Limits::max_searches`] run at once, and a search stops when its client
+//! goes away; request lines, headers and bodies are size-limited; nothing is
+//! read from or written to files.
+//!
+//! The module never prints: the command line ([`Server::url`],
+//! [`Server::is_loopback`]) says what it wants.
+
+pub mod api;
+pub mod explorer;
+pub mod play;
+pub mod study;
+
+use std::io;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use api::{router, AppState};
+
+/// The bounds the server keeps every request within.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Searches (explorer, engine, study, Tiny searches) running at once;
+    /// more get `503 Service Unavailable`.
+    pub max_searches: usize,
+    /// The most counted states one explorer tree may hold.
+    pub max_tree_nodes: u64,
+    /// The most nodes all kept trees hold together; the oldest trees are
+    /// dropped to stay below.
+    pub tree_budget_nodes: u64,
+    /// The most trees kept.
+    pub max_trees: usize,
+    /// The longest an explorer search may run.
+    pub search_time: Duration,
+    /// The longest time an engine move may take.
+    pub engine_time: Duration,
+    /// The longest a study run (match or depth table) may take.
+    pub study_time: Duration,
+    /// The longest request target (path and query) in bytes.
+    pub max_uri: usize,
+    /// The largest request body in bytes.
+    pub max_body: usize,
+    /// Open connections at once.
+    pub max_connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_searches: 2,
+            max_tree_nodes: 2_000_000,
+            tree_budget_nodes: 4_000_000,
+            max_trees: 8,
+            search_time: Duration::from_secs(30),
+            engine_time: Duration::from_secs(10),
+            study_time: Duration::from_secs(120),
+            max_uri: 4096,
+            max_body: 16 * 1024,
+            max_connections: 64,
+        }
+    }
+}
+
+/// Where and how to serve.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The address to bind (127.0.0.1 unless told otherwise).
+    pub host: IpAddr,
+    /// The port; 0 picks a free one.
+    pub port: u16,
+    /// Host names (besides `localhost` and IP addresses) that requests may
+    /// name in their `Host` header.
+    pub allowed_hosts: Vec<String>,
+    /// The bounds of every request.
+    pub limits: Limits,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 8080,
+            allowed_hosts: Vec::new(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug)]
+pub enum ServeError {
+    /// The address could not be bound.
+    Bind(SocketAddr, io::Error),
+    /// The runtime or the listener failed.
+    Io(io::Error),
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Bind(addr, e) => write!(f, "cannot listen on {addr}: {e}"),
+            ServeError::Io(e) => write!(f, "server failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// A bound server, not yet answering.
+#[derive(Debug)]
+pub struct Server {
+    listener: TcpListener,
+    addr: SocketAddr,
+    config: Config,
+}
+
+impl Server {
+    /// Binds the configured address.
+    ///
+    /// # Errors
+    /// [`ServeError::Bind`] if the address is taken or not ours.
+    pub fn bind(config: Config) -> Result<Server, ServeError> {
+        let want = SocketAddr::new(config.host, config.port);
+        let listener = TcpListener::bind(want).map_err(|e| ServeError::Bind(want, e))?;
+        let addr = listener.local_addr().map_err(ServeError::Io)?;
+        Ok(Server {
+            listener,
+            addr,
+            config,
+        })
+    }
+
+    /// The address bound (with the port picked for port 0).
+    #[must_use]
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Whether only this machine can reach the server.
+    #[must_use]
+    pub fn is_loopback(&self) -> bool {
+        self.addr.ip().is_loopback()
+    }
+
+    /// The address to open in a browser.
+    #[must_use]
+    pub fn url(&self) -> String {
+        let host = if self.addr.ip().is_unspecified() {
+            "127.0.0.1".to_string()
+        } else {
+            match self.addr.ip() {
+                IpAddr::V4(a) => a.to_string(),
+                IpAddr::V6(a) => format!("[{a}]"),
+            }
+        };
+        format!("http://{host}:{}/", self.addr.port())
+    }
+
+    /// Answers requests until Ctrl-C (SIGINT), then stops: no new
+    /// connections are taken and running searches are cancelled.
+    ///
+    /// # Errors
+    /// [`ServeError::Io`] if the runtime cannot start or the signal
+    /// handler cannot be installed.
+    pub fn run_until_ctrl_c(self) -> Result<(), ServeError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .max_blocking_threads(16)
+            .enable_io()
+            .enable_time()
+            .build()
+            .map_err(ServeError::Io)?;
+        let state = Arc::new(AppState::new(
+            self.addr,
+            self.config.allowed_hosts.clone(),
+            self.config.limits,
+        ));
+        let result = runtime.block_on(serve(self.listener, state.clone(), self.config.limits));
+        state.shut_down();
+        runtime.shutdown_timeout(Duration::from_secs(2));
+        result
+    }
+}
+
+async fn serve(
+    listener: TcpListener,
+    state: Arc<AppState>,
+    limits: Limits,
+) -> Result<(), ServeError> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+
+    listener.set_nonblocking(true).map_err(ServeError::Io)?;
+    let listener = tokio::net::TcpListener::from_std(listener).map_err(ServeError::Io)?;
+    let app = router(state);
+    let connections = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    let accept = tokio::spawn(async move {
+        loop {
+            let Ok(permit) = connections.clone().acquire_owned().await else {
+                return;
+            };
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    // Out of file descriptors and the like: wait, then go on.
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            };
+            let service = TowerToHyperService::new(app.clone());
+            tokio::spawn(async move {
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(Duration::from_secs(10))
+                    .max_buf_size(16 * 1024)
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+                drop(permit);
+            });
+        }
+    });
+    let signal = tokio::signal::ctrl_c().await;
+    accept.abort();
+    signal.map_err(ServeError::Io)
+}

@@ -1,0 +1,206 @@
+//! The play page's game: a position replayed from a board size and a list
+//! of moves (the page keeps only the moves, so undo is dropping the last
+//! one and the server keeps no game state), and the engine's move.
+
+use crate::apps::study::selfplay::parse_move;
+use crate::board::{Color, Square};
+use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
+use crate::eval::Heuristic;
+use crate::game::{Game, Value};
+use crate::reversi::{Move, Position, Reversi};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// A game replayed from its moves.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    /// The moves played, passes included.
+    pub moves: Vec<Move>,
+    /// The position now.
+    pub position: Position,
+    /// The discs the last move turned over.
+    pub flipped: Vec<Square>,
+}
+
+impl GameState {
+    /// The moves legal now in reading order (a single pass when forced,
+    /// none when the game is over).
+    #[must_use]
+    pub fn legal(&self) -> Vec<Move> {
+        Reversi::DISC_DIFFERENCE.moves(&self.position).collect()
+    }
+
+    /// Whether the game is over.
+    #[must_use]
+    pub fn over(&self) -> bool {
+        Reversi::DISC_DIFFERENCE.is_terminal(&self.position)
+    }
+
+    /// The game as move names separated by spaces (`pass` for a pass).
+    #[must_use]
+    pub fn transcript(&self) -> String {
+        self.moves
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Plays `moves` (names such as `c4` or `pass`, separated by spaces or
+/// commas) from the start of a board of `size`.
+///
+/// # Errors
+/// A message for a bad size or the first illegal move.
+pub fn replay(size: u8, moves: &str) -> Result<GameState, String> {
+    if ![4, 6, 8].contains(&size) {
+        return Err(format!("size {size} is not 4, 6 or 8"));
+    }
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut p = Position::start(size);
+    let mut played = Vec::new();
+    let mut flipped = Vec::new();
+    for (i, text) in moves
+        .split([' ', ','])
+        .filter(|t| !t.is_empty())
+        .enumerate()
+    {
+        let mv = parse_move(&p, text).map_err(|e| format!("move {}: {e}", i + 1))?;
+        let next = game.play(&p, mv);
+        flipped = match mv {
+            Move::Place(sq) => {
+                let before = p.board.discs(p.to_move.other());
+                let after = next.board.discs(p.to_move);
+                next.board
+                    .squares()
+                    .filter(|s| *s != sq && before & after & s.bit() != 0)
+                    .collect()
+            }
+            Move::Pass => Vec::new(),
+        };
+        p = next;
+        played.push(mv);
+    }
+    Ok(GameState {
+        moves: played,
+        position: p,
+        flipped,
+    })
+}
+
+/// How the engine plays a move.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineSettings {
+    /// The deepest iteration (`None`: only the time bounds it).
+    pub depth: Option<u32>,
+    /// The time for the move.
+    pub time: Duration,
+    /// Alpha-beta (true) or minimax.
+    pub prune: bool,
+    /// The evaluation at the depth bound.
+    pub eval: Heuristic,
+}
+
+/// The engine's move and what it cost.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineMove {
+    /// The move chosen.
+    pub mv: Move,
+    /// The value of the deepest finished iteration (black's point of view).
+    pub value: Value,
+    /// States visited.
+    pub nodes: u64,
+    /// The depth of the deepest finished iteration.
+    pub depth: u32,
+    /// Time taken.
+    pub time: Duration,
+}
+
+/// The move of the study's ordered iterative-deepening engine in `p`, or
+/// `None` when the game is over. The search stops at the deadline `time`
+/// from now or when `stop` is set (depth 1 always finishes).
+#[must_use]
+pub fn engine_move(
+    p: &Position,
+    settings: EngineSettings,
+    stop: &AtomicBool,
+) -> Option<EngineMove> {
+    let start = Instant::now();
+    let engine = IterativeSearch {
+        order: MoveOrder::Best,
+        prune: settings.prune,
+        eval: settings.eval,
+    };
+    let found = engine.deepen_stoppable(
+        p,
+        settings.depth,
+        Some(start + settings.time),
+        Some(stop),
+        &mut SearchMemory::default(),
+    );
+    Some(EngineMove {
+        mv: found.best?,
+        value: found.value,
+        nodes: found.nodes,
+        depth: found.depth,
+        time: start.elapsed(),
+    })
+}
+
+/// The name of the side to move (`black`/`white`).
+#[must_use]
+pub const fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replay_reports_flips_and_rejects_illegal_moves() {
+        let g = replay(8, "d3").unwrap();
+        assert_eq!(g.flipped, vec!["d4".parse::<Square>().unwrap()]);
+        assert_eq!(g.position.board.count(Color::Black), 4);
+        assert_eq!(g.transcript(), "d3");
+        assert!(replay(8, "a1").unwrap_err().contains("move 1"));
+        assert!(replay(5, "").is_err());
+        assert_eq!(replay(4, "").unwrap().legal().len(), 4);
+    }
+
+    #[test]
+    fn the_engine_finds_the_exact_end_of_a_small_game() {
+        let g = replay(4, "").unwrap();
+        let m = engine_move(
+            &g.position,
+            EngineSettings {
+                depth: None,
+                time: Duration::from_secs(60),
+                prune: true,
+                eval: Heuristic::Disc,
+            },
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        let exact = crate::search::alphabeta(&Reversi::DISC_DIFFERENCE, &g.position);
+        assert_eq!(m.value, exact.value);
+        assert!(g.legal().contains(&m.mv));
+    }
+
+    #[test]
+    fn a_set_stop_flag_ends_the_engine_after_its_first_iteration() {
+        let g = replay(8, "").unwrap();
+        let settings = EngineSettings {
+            depth: None,
+            time: Duration::from_secs(600),
+            prune: true,
+            eval: Heuristic::Strong,
+        };
+        let m = engine_move(&g.position, settings, &AtomicBool::new(true)).unwrap();
+        assert_eq!(m.depth, 1);
+        assert!(g.legal().contains(&m.mv));
+    }
+}

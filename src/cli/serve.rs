@@ -1,0 +1,107 @@
+//! `reversi serve [--port N] [--host ADDR] [--allow-host NAME]`: the local
+//! web pages (play, search explorer, study). The server itself is
+//! [`reversi::apps::serve`]; this module parses, says where it listens and
+//! runs it until Ctrl-C.
+
+use super::{option, value};
+use anyhow::Result;
+use clap::{value_parser, ArgAction, ArgMatches, Command};
+use reversi::apps::serve::{Config, Server};
+use std::io::Write;
+use std::net::IpAddr;
+
+/// The options of `reversi serve`.
+#[derive(Debug)]
+struct Args {
+    host: IpAddr,
+    port: u16,
+    allow_hosts: Vec<String>,
+}
+
+/// `reversi serve`'s options.
+pub(super) fn command() -> Command {
+    Command::new("reversi serve")
+        .about(
+            "Serve the pages to play Reversi and to watch minimax and alpha-beta search, \
+             on this machine; Ctrl-C stops",
+        )
+        .after_help(
+            "Pages: /play, /explore (the search tree of a position, with the counts of \
+             `reversi 300/500`), /study. The JSON API (e.g. /api/tiny?flag=300&player=1&\
+             board=0000021001200000) is described in README.md.\n\
+             Only requests naming this server (an IP address or localhost with the port) are \
+             answered; every search is capped in nodes, depth and time.",
+        )
+        .arg(
+            option(
+                "host",
+                "ADDR",
+                "Address to listen on; other than 127.0.0.1 or ::1 lets other machines in",
+            )
+            .value_parser(value_parser!(IpAddr))
+            .default_value("127.0.0.1"),
+        )
+        .arg(
+            option("port", "PORT", "Port to listen on; 0 picks a free one")
+                .value_parser(value_parser!(u16))
+                .default_value("8080"),
+        )
+        .arg(
+            option(
+                "allow-host",
+                "NAME",
+                "A host name (besides localhost and IP addresses) that requests may use \
+                 to reach the server; may be repeated",
+            )
+            .action(ArgAction::Append),
+        )
+}
+
+impl Args {
+    fn from_matches(m: &ArgMatches) -> Args {
+        Args {
+            host: value(m, "host"),
+            port: value(m, "port"),
+            allow_hosts: m
+                .get_many::<String>("allow-host")
+                .map(|v| v.cloned().collect())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// Runs `reversi serve ARGS` (`args` starts with `serve`).
+pub fn run(args: &[String]) -> Result<()> {
+    let a = Args::from_matches(&super::parse(command(), &args[1..])?);
+    let server = Server::bind(Config {
+        host: a.host,
+        port: a.port,
+        allowed_hosts: a.allow_hosts,
+        ..Config::default()
+    })?;
+    if !server.is_loopback() {
+        eprintln!(
+            "warning: listening on {}, not only on this machine: other machines can reach these pages",
+            server.local_addr()
+        );
+    }
+    {
+        let mut out = std::io::stdout().lock();
+        let banner = format!(
+            "reversi serve: listening on {}\nPress Ctrl-C to stop.\n",
+            server.url()
+        );
+        out.write_all(banner.as_bytes())?;
+        out.flush()?;
+    }
+    server.run_until_ctrl_c()?;
+    super::write_stdout("reversi serve: stopped\n")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_command_definition_is_consistent() {
+        super::command().debug_assert();
+    }
+}

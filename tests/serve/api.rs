@@ -1,0 +1,483 @@
+//! The API in-process: requests go straight to the server's router (a
+//! tower service) on a tokio runtime, with no socket.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use reversi::apps::serve::{router, AppState, Limits};
+use serde_json::Value;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tower::ServiceExt;
+
+const ADDR: &str = "127.0.0.1:8080";
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+fn state(limits: Limits) -> Arc<AppState> {
+    let addr: SocketAddr = ADDR.parse().unwrap();
+    Arc::new(AppState::new(addr, vec!["reversi.test".into()], limits))
+}
+
+/// The status, content type and body of `GET path` with `Host: host`.
+async fn get_as(state: &Arc<AppState>, host: &str, path: &str) -> (StatusCode, String, String) {
+    let request = Request::get(path)
+        .header("host", host)
+        .body(Body::empty())
+        .unwrap();
+    let response = router(state.clone()).oneshot(request).await.unwrap();
+    let status = response.status();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let body = axum::body::to_bytes(response.into_body(), 64 << 20)
+        .await
+        .unwrap();
+    (status, kind, String::from_utf8(body.to_vec()).unwrap())
+}
+
+async fn get(state: &Arc<AppState>, path: &str) -> (StatusCode, String, String) {
+    get_as(state, ADDR, path).await
+}
+
+async fn json(state: &Arc<AppState>, path: &str) -> (StatusCode, Value) {
+    let (status, kind, body) = get(state, path).await;
+    assert!(kind.starts_with("application/json"), "{path}: {kind}");
+    (status, serde_json::from_str(&body).unwrap())
+}
+
+fn block_on<F: Future>(f: F) -> F::Output {
+    runtime().block_on(f)
+}
+
+/// What `reversi ARGS` prints: (exit code, stdout, stderr).
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn published_cases() -> Vec<[String; 4]> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/reversi_tiny_published_cases.tsv"
+    );
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            [
+                f[0].to_string(),
+                f[1].to_string(),
+                f[2].to_string(),
+                f[3].replace("\\n", "\n"),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn tiny_endpoint_answers_the_clis_bytes_on_every_published_case() {
+    let cases = published_cases();
+    assert_eq!(cases.len(), 150);
+    let s = state(Limits::default());
+    let rt = runtime();
+    for [flag, player, board, expected] in &cases {
+        let (code, stdout, _) = cli(&[flag, player, board]);
+        assert_eq!(code, 0);
+        let path = format!("/api/tiny?flag={flag}&player={player}&board={board}");
+        let (status, kind, body) = rt.block_on(get(&s, &path));
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(kind.starts_with("text/plain"), "{kind}");
+        assert_eq!(body, stdout, "{path}");
+        assert_eq!(&body, expected, "{path}");
+    }
+}
+
+#[test]
+fn tiny_endpoint_rejects_bad_arguments_with_the_clis_error_line() {
+    let s = state(Limits::default());
+    let rt = runtime();
+    for [flag, player, board] in [
+        ["700", "1", "0000021001200000"],
+        ["300", "3", "0000021001200000"],
+        ["300", "1", "000002100120000"],
+        ["300", "1", "0000021001200x00"],
+    ] {
+        let (code, stdout, stderr) = cli(&[flag, player, board]);
+        assert_eq!((code, stdout.as_str()), (2, ""));
+        let line = stderr.strip_prefix("error: ").expect("error line");
+        let path = format!("/api/tiny?flag={flag}&player={player}&board={board}");
+        let (status, _, body) = rt.block_on(get(&s, &path));
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");
+        assert_eq!(body, line, "{path}");
+    }
+    let (status, _, body) = rt.block_on(get(&s, "/api/tiny?flag=300"));
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body.contains("player"), "{body}");
+    // An exhaustive search of the 8x8 start is refused, not started.
+    let start8 = reversi::board::Board::start(8).to_digits();
+    let (status, _, body) = rt.block_on(get(
+        &s,
+        &format!("/api/tiny?flag=500&player=1&board={start8}"),
+    ));
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+}
+
+#[test]
+fn only_requests_naming_this_server_are_answered() {
+    let s = state(Limits::default());
+    block_on(async {
+        for ok in [
+            ADDR,
+            "localhost:8080",
+            "LOCALHOST:8080",
+            "reversi.test:8080",
+            "[::1]:8080",
+            "10.1.2.3:8080",
+        ] {
+            let (status, _, _) = get_as(&s, ok, "/api/status").await;
+            assert_eq!(status, StatusCode::OK, "{ok}");
+        }
+        for bad in [
+            "evil.example:8080",
+            "127.0.0.1:9999",
+            "localhost",
+            "127.0.0.1",
+            "[::1",
+            "",
+        ] {
+            let (status, _, body) = get_as(&s, bad, "/api/status").await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{bad}");
+            assert!(body.contains("DNS rebinding"), "{body}");
+        }
+    });
+}
+
+#[test]
+fn other_methods_long_targets_and_unknown_paths_get_4xx() {
+    let s = state(Limits::default());
+    block_on(async {
+        let request = Request::post("/api/search")
+            .header("host", ADDR)
+            .body(Body::from("x"))
+            .unwrap();
+        let response = router(s.clone()).oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
+        let long = format!("/api/game?moves={}", "d3,".repeat(2000));
+        assert_eq!(get(&s, &long).await.0, StatusCode::URI_TOO_LONG);
+        let (status, body) = json(&s, "/nowhere").await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert!(body["error"].is_string());
+        assert_eq!(get(&s, "/assets/secret.txt").await.0, StatusCode::NOT_FOUND);
+        assert_eq!(
+            get(&s, "/assets/..%2FCargo.toml").await.0,
+            StatusCode::NOT_FOUND
+        );
+    });
+}
+
+#[test]
+fn pages_and_assets_are_served_from_the_binary() {
+    let s = state(Limits::default());
+    block_on(async {
+        for page in ["/", "/play", "/explore", "/study"] {
+            let (status, kind, body) = get(&s, page).await;
+            assert_eq!(status, StatusCode::OK);
+            assert!(kind.starts_with("text/html"));
+            assert!(body.contains("/assets/common.js"));
+            // No page loads anything from another origin.
+            assert!(
+                !body.contains("http://") && !body.contains("https://"),
+                "{page}"
+            );
+        }
+        for asset in ["app.css", "common.js", "play.js", "explore.js", "study.js"] {
+            let (status, _, body) = get(&s, &format!("/assets/{asset}")).await;
+            assert_eq!(status, StatusCode::OK);
+            assert!(!body.contains("https://"), "{asset}");
+        }
+    });
+}
+
+#[test]
+fn game_endpoint_replays_moves_and_rejects_illegal_ones() {
+    let s = state(Limits::default());
+    block_on(async {
+        let (status, g) = json(&s, "/api/game?size=8&moves=d3,c3").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(g["to_move"], "black");
+        assert_eq!(
+            (g["black"].as_u64(), g["white"].as_u64()),
+            (Some(3), Some(3))
+        );
+        assert_eq!(g["last"], "c3");
+        assert_eq!(g["flipped"], serde_json::json!(["d4"]));
+        assert_eq!(g["transcript"], "d3 c3");
+        let (status, e) = json(&s, "/api/game?size=8&moves=d3,a1").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(e["error"].as_str().unwrap().starts_with("move 2"), "{e}");
+        assert_eq!(
+            json(&s, "/api/game?size=5").await.0,
+            StatusCode::BAD_REQUEST
+        );
+    });
+}
+
+#[test]
+fn engine_endpoint_plays_a_legal_move_within_its_caps() {
+    let s = state(Limits::default());
+    block_on(async {
+        let (status, m) = json(&s, "/api/engine?size=6&moves=&depth=3&time_ms=5000").await;
+        assert_eq!(status, StatusCode::OK, "{m}");
+        let (_, g) = json(&s, "/api/game?size=6").await;
+        assert!(g["legal"].as_array().unwrap().contains(&m["move"]));
+        assert_eq!(m["depth"], 3);
+        for bad in [
+            "time_ms=999999",
+            "depth=0",
+            "eval=psychic",
+            "algorithm=random",
+        ] {
+            let (status, _) = json(&s, &format!("/api/engine?size=6&{bad}")).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+        }
+    });
+}
+
+#[test]
+fn search_endpoint_shows_the_contracts_value_and_count() {
+    let s = state(Limits::default());
+    let (_, cli300, _) = cli(&["300", "1", "0000021001200000"]);
+    let (_, cli500, _) = cli(&["500", "1", "0000021001200000"]);
+    block_on(async {
+        for (algorithm, printed) in [("minimax", &cli300), ("alphabeta", &cli500)] {
+            let path = format!("/api/search?board=0000021001200000&player=1&algorithm={algorithm}");
+            let (status, r) = json(&s, &path).await;
+            assert_eq!(status, StatusCode::OK, "{r}");
+            assert_eq!(format!("{}\n{}\n", r["value"], r["count"]), *printed);
+            // The root's children add up to the count.
+            let children = r["root"]["children"].as_array().unwrap();
+            let below: u64 = children.iter().map(|c| c["size"].as_u64().unwrap()).sum();
+            assert_eq!(below + 1, r["count"].as_u64().unwrap());
+            // Every node of the chosen line carries the root's value.
+            let id = r["id"].as_u64().unwrap();
+            for k in r["chosen_line"].as_array().unwrap() {
+                let (_, d) = json(&s, &format!("/api/tree/{id}/node/{k}")).await;
+                assert_eq!(d["node"]["value"], r["value"]);
+                assert_eq!(d["on_chosen_line"], true);
+            }
+        }
+        let (_, status) = json(&s, "/api/status").await;
+        assert_eq!(status["trees"], 2);
+        assert_eq!(status["tree_nodes"], 224_821 + 7_208);
+    });
+}
+
+#[test]
+fn step_endpoint_replays_alphabeta_in_visit_order() {
+    let s = state(Limits::default());
+    block_on(async {
+        let (_, r) = json(
+            &s,
+            "/api/search?board=0000021001200000&player=1&algorithm=alphabeta",
+        )
+        .await;
+        let id = r["id"].as_u64().unwrap();
+        let mut prev_depth = 0;
+        for k in 0..30u64 {
+            let (status, st) = json(&s, &format!("/api/tree/{id}/step/{k}")).await;
+            assert_eq!(status, StatusCode::OK);
+            assert_eq!(st["count"].as_u64(), Some(k + 1));
+            let path = st["path"].as_array().unwrap();
+            assert_eq!(path.last().unwrap()["index"].as_u64(), Some(k));
+            // Depth-first: a step goes one level deeper or back up.
+            assert!(path.len() <= prev_depth + 1);
+            prev_depth = path.len();
+            // The current node's window is the parent's window now.
+            if path.len() > 1 {
+                let (parent, node) = (&path[path.len() - 2], &path[path.len() - 1]);
+                assert_eq!(
+                    (&node["alpha"], &node["beta"]),
+                    (&parent["alpha_now"], &parent["beta_now"])
+                );
+            }
+        }
+        let count = r["count"].as_u64().unwrap();
+        assert_eq!(
+            json(&s, &format!("/api/tree/{id}/step/{count}")).await.0,
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(
+            json(&s, "/api/tree/999/node/0").await.0,
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(
+            get(&s, &format!("/api/tree/{id}/node/x")).await.0,
+            StatusCode::BAD_REQUEST
+        );
+    });
+}
+
+#[test]
+fn natural_and_best_order_agree_on_the_value() {
+    let s = state(Limits::default());
+    block_on(async {
+        let base = "/api/search?board=0000021001200000&player=1&algorithm=alphabeta";
+        let (_, natural) = json(&s, &format!("{base}&order=natural")).await;
+        let (_, best) = json(&s, &format!("{base}&order=best")).await;
+        assert_eq!(natural["value"], best["value"]);
+        assert_eq!(natural["count"], 7208);
+        assert!(best["count"].as_u64().unwrap() > 0);
+        let (status, _) = json(&s, &format!("{base}&order=random")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+    });
+}
+
+#[test]
+fn searches_past_the_node_cap_are_refused_and_old_trees_dropped() {
+    let limits = Limits {
+        max_tree_nodes: 10_000,
+        max_trees: 2,
+        ..Limits::default()
+    };
+    let s = state(limits);
+    block_on(async {
+        let (status, e) = json(
+            &s,
+            "/api/search?board=0000021001200000&player=1&algorithm=minimax",
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(e["error"].as_str().unwrap().contains("10000"), "{e}");
+        let mut ids = Vec::new();
+        for _ in 0..3 {
+            let (_, r) = json(
+                &s,
+                "/api/search?board=0000021001200000&player=1&algorithm=alphabeta",
+            )
+            .await;
+            ids.push(r["id"].as_u64().unwrap());
+        }
+        assert_eq!(
+            json(&s, &format!("/api/tree/{}/node/0", ids[0])).await.0,
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(
+            json(&s, &format!("/api/tree/{}/node/0", ids[2])).await.0,
+            StatusCode::OK
+        );
+    });
+}
+
+/// Waits (bounded) until no search runs.
+async fn settle(s: &Arc<AppState>, within: Duration) -> bool {
+    let end = Instant::now() + within;
+    while Instant::now() < end {
+        if s.running() == 0 {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+#[test]
+fn a_search_stops_when_its_client_goes_away_and_slots_are_capped() {
+    // An 8x8 minimax to the end never finishes: only cancellation (or the
+    // 10-minute cap set here) stops it.
+    let limits = Limits {
+        max_searches: 1,
+        search_time: Duration::from_secs(600),
+        max_tree_nodes: u64::MAX,
+        ..Limits::default()
+    };
+    let s = state(limits);
+    let start8 = reversi::board::Board::start(8).to_digits();
+    block_on(async {
+        let path = format!("/api/search?board={start8}&player=1&algorithm=minimax");
+        let s2 = s.clone();
+        let long = tokio::spawn(async move { get(&s2, &path).await });
+        let begun = Instant::now();
+        while s.running() == 0 {
+            assert!(
+                begun.elapsed() < Duration::from_secs(30),
+                "the search never started"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        // The one slot is taken: another search is refused at once.
+        let (status, e) = json(&s, "/api/search?board=0000021001200000&player=1").await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{e}");
+        let (status, _, _) = get(&s, "/api/tiny?flag=300&player=1&board=0000021001200000").await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        // Non-search endpoints still answer.
+        assert_eq!(json(&s, "/api/game?size=4").await.0, StatusCode::OK);
+        // The client goes away: the request's future is dropped.
+        long.abort();
+        assert!(
+            settle(&s, Duration::from_secs(20)).await,
+            "the search kept running"
+        );
+        let (status, r) = json(
+            &s,
+            "/api/search?board=0000021001200000&player=1&algorithm=alphabeta",
+        )
+        .await;
+        assert_eq!((status, r["count"].as_u64()), (StatusCode::OK, Some(7208)));
+    });
+}
+
+#[test]
+fn study_streams_report_progress_and_finish() {
+    let s = state(Limits::default());
+    block_on(async {
+        let (status, kind, body) = get(&s, "/api/study/match?size=4&depth=3").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(kind.starts_with("text/event-stream"), "{kind}");
+        let moves = body.matches("event: move").count();
+        assert!(moves > 0);
+        assert!(body.contains("event: done"), "{body}");
+        let (_, _, body) = get(&s, "/api/study/table?size=4&max_depth=2").await;
+        assert_eq!(body.matches("event: cell").count(), 4);
+        assert!(body.contains("event: done"));
+        let (status, e) = json(&s, "/api/study/table?size=8&max_depth=9").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+        assert!(settle(&s, Duration::from_secs(5)).await);
+    });
+}
+
+#[test]
+fn serve_command_line_errors_are_one_line() {
+    for args in [
+        &["serve", "--port", "x"][..],
+        &["serve", "--host", "nowhere"],
+        &["serve", "extra"],
+    ] {
+        let (code, stdout, stderr) = cli(args);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+    }
+    let (code, stdout, _) = cli(&["serve", "--help"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("--allow-host"));
+}

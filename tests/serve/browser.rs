@@ -1,0 +1,313 @@
+//! The pages in a real headless Chromium, against `reversi serve --port 0`
+//! started as a user starts it. Clicks and keys are real input events.
+//!
+//! With `REVERSI_SCREENSHOTS=DIR` the tests also save the pictures of the
+//! README (`serve-play.png`, `serve-explore.png`, `serve-study.png`) there.
+
+use super::cdp::Browser;
+use super::ServerProcess;
+use serde_json::{json, Value};
+use std::process::Command;
+use std::time::Duration;
+
+const WAIT: Duration = Duration::from_secs(60);
+
+fn text(b: &mut Browser, selector: &str) -> String {
+    let sel = serde_json::to_string(selector).unwrap();
+    b.eval(&format!(
+        "(document.querySelector({sel}) || {{textContent: ''}}).textContent.trim()"
+    ))
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+fn wait_text(b: &mut Browser, selector: &str, want: &str) {
+    let sel = serde_json::to_string(selector).unwrap();
+    let want_js = serde_json::to_string(want).unwrap();
+    b.wait_for(
+        &format!("(document.querySelector({sel}) || {{}}).textContent === {want_js}"),
+        WAIT,
+        &format!("{selector} to read {want}"),
+    );
+}
+
+fn set_value(b: &mut Browser, selector: &str, value: &str) {
+    let sel = serde_json::to_string(selector).unwrap();
+    let v = serde_json::to_string(value).unwrap();
+    b.eval(&format!(
+        "(() => {{ const e = document.querySelector({sel}); e.value = {v}; \
+         e.dispatchEvent(new Event('change')); return true; }})()"
+    ));
+}
+
+fn save_screenshot(b: &mut Browser, name: &str) {
+    if let Some(dir) = std::env::var_os("REVERSI_SCREENSHOTS") {
+        let png = b.screenshot(true);
+        assert!(png.starts_with(b"\x89PNG"));
+        std::fs::write(std::path::Path::new(&dir).join(name), png).unwrap();
+    }
+}
+
+/// The accessible names of the board's squares, in reading order.
+fn square_labels(b: &mut Browser) -> Vec<String> {
+    let v = b.eval(
+        "[...document.querySelectorAll('#board [data-square]')].map(e => e.dataset.square + '|' + e.getAttribute('aria-label'))",
+    );
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn play_a_4x4_game_to_its_end_by_clicking_and_keys() {
+    let server = ServerProcess::start();
+    let mut b = Browser::launch(1200, 900);
+    b.open(&format!("{}play?size=4", server.url));
+    wait_text(&mut b, "#black", "2");
+    // The board: 16 buttons a1..d4 whose names say what is on them.
+    let labels = square_labels(&mut b);
+    assert_eq!(labels.len(), 16);
+    assert!(labels[0].starts_with("a1|a1 "));
+    assert!(labels.contains(&"b2|b2 white".to_string()), "{labels:?}");
+    assert!(labels.contains(&"c2|c2 black".to_string()), "{labels:?}");
+    let legal: Vec<&String> = labels.iter().filter(|l| l.ends_with(", legal")).collect();
+    assert_eq!(legal.len(), 4, "{labels:?}");
+    // The first move by keyboard: the board's tab stop is the first legal
+    // square; an arrow key moves the focus, Enter plays the focused square.
+    b.eval("document.querySelector('#board [tabindex=\"0\"]').focus()");
+    let first = b.eval("document.activeElement.dataset.square");
+    assert_eq!(
+        format!("{first}"),
+        format!("\"{}\"", legal[0].split('|').next().unwrap())
+    );
+    b.key("Enter");
+    b.wait_for(
+        "document.querySelector('#transcript').value.length > 0",
+        WAIT,
+        "the first move",
+    );
+    // Then click legal squares until the game ends (the engine plays white).
+    let mut clicks = 0;
+    loop {
+        let state = b.wait_for(
+            "(() => { const s = document.querySelector('#status').textContent; \
+             return s.includes('your move') || s.startsWith('Game over') ? s : null; })()",
+            WAIT,
+            "the person's turn or the end",
+        );
+        if state.as_str().unwrap().starts_with("Game over") {
+            break;
+        }
+        let target = b.eval(
+            "(document.querySelector('#board [aria-label$=\", legal\"]') || {dataset: {}}).dataset.square || null",
+        );
+        let Value::String(square) = target else {
+            panic!("no legal square while it is the person's turn")
+        };
+        b.click(&format!("#board [data-square=\"{square}\"]"));
+        clicks += 1;
+        assert!(clicks <= 16, "more moves than squares");
+        b.wait_for(
+            &format!("document.querySelector('#transcript').value.split(' ').includes('{square}')"),
+            WAIT,
+            "the clicked move in the transcript",
+        );
+    }
+    assert!(clicks >= 1);
+    // The end: the counts on the page match the final board of the transcript.
+    let transcript = b.eval("document.querySelector('#transcript').value");
+    let moves = transcript.as_str().unwrap().replace(' ', ",");
+    let (black, white) = (text(&mut b, "#black"), text(&mut b, "#white"));
+    let status = text(&mut b, "#status");
+    let labels = square_labels(&mut b);
+    let count = |c: &str| labels.iter().filter(|l| l.contains(c)).count().to_string();
+    assert_eq!(
+        (count(" black"), count(" white")),
+        (black.clone(), white.clone())
+    );
+    assert!(status.contains(&format!("{black}-{white}")), "{status}");
+    assert!(!labels.iter().any(|l| l.ends_with(", legal")));
+    // The Tiny contract's terminal test agrees that the game is over and who won.
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["200", "1", &board_digits(&labels)])
+        .output()
+        .unwrap();
+    let (b_n, w_n): (i32, i32) = (black.parse().unwrap(), white.parse().unwrap());
+    let winner = (b_n - w_n).signum();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{winner}\n")
+    );
+    assert!(!moves.is_empty());
+    save_screenshot(&mut b, "serve-play.png");
+    let (status, rest) = server.interrupt();
+    assert!(status.success(), "{status:?}");
+    assert!(rest.contains("stopped"), "{rest}");
+}
+
+/// The contract's digits of the board from the squares' accessible names.
+fn board_digits(labels: &[String]) -> String {
+    labels
+        .iter()
+        .map(|l| {
+            if l.contains(" black") {
+                '1'
+            } else if l.contains(" white") {
+                '2'
+            } else {
+                '0'
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn explorer_reads_the_contract_counts_and_steps_through_alphabeta() {
+    let cli = |flag: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args([flag, "1", "0000021001200000"])
+            .output()
+            .unwrap();
+        let s = String::from_utf8(out.stdout).unwrap();
+        let mut l = s.lines();
+        (l.next().unwrap().to_string(), l.next().unwrap().to_string())
+    };
+    let (mm_value, mm_count) = cli("300");
+    let (ab_value, ab_count) = cli("500");
+    assert_eq!((mm_value.as_str(), mm_count.as_str()), ("-1", "224821"));
+    let server = ServerProcess::start();
+    let mut b = Browser::launch(1400, 1000);
+    b.open(&format!("{}explore", server.url));
+    // The contract's start position is the default; minimax first.
+    set_value(&mut b, "#algorithm", "minimax");
+    b.click("#run");
+    wait_text(&mut b, "[data-testid=count]", &mm_count);
+    assert_eq!(text(&mut b, "[data-testid=value]"), mm_value);
+    // Open the root: four children whose sizes add up to the count.
+    b.click("#tree-a > li > .node .toggle");
+    b.wait_for(
+        "document.querySelectorAll('#tree-a > li > ul > li').length === 4",
+        WAIT,
+        "the root's children",
+    );
+    let sizes = b.eval(
+        "[...document.querySelectorAll('#tree-a > li > ul > li')].map(li => Number(li.querySelector('.node').getAttribute('aria-label').match(/([0-9]+) states/)[1]))",
+    );
+    let total: u64 = sizes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!((total + 1).to_string(), mm_count);
+    // Alpha-beta: the contract's 500 count, and its first steps.
+    set_value(&mut b, "#algorithm", "alphabeta");
+    b.click("#run");
+    wait_text(&mut b, "[data-testid=count]", &ab_count);
+    assert_eq!(text(&mut b, "[data-testid=value]"), ab_value);
+    wait_text(&mut b, "[data-testid=step-count]", "1");
+    let mut depths = Vec::new();
+    for k in 2..=12 {
+        b.click("#next");
+        wait_text(&mut b, "[data-testid=step-count]", &k.to_string());
+        let frames = b.eval("document.querySelectorAll('#frames .frame').length");
+        depths.push(frames.as_u64().unwrap());
+    }
+    // Depth-first: the first steps go down one ply at a time from the root.
+    assert_eq!(depths[0], 2);
+    assert!(depths.windows(2).all(|w| w[1] <= w[0] + 1), "{depths:?}");
+    b.click("#prev");
+    wait_text(&mut b, "[data-testid=step-count]", "11");
+    // The chosen line opens in red down to a leaf.
+    b.click("#line-a");
+    b.wait_for(
+        "document.querySelector('#tree-a').dataset.lineOpen === 'true'",
+        WAIT,
+        "the chosen line",
+    );
+    let chosen = b.eval("document.querySelectorAll('#tree-a .node.chosen').length");
+    assert!(chosen.as_u64().unwrap() >= 5, "{chosen}");
+    // A node where alpha-beta cut off shows its remaining moves as pruned.
+    assert_eq!(
+        b.eval("document.querySelectorAll('#tree-a .node.pruned').length"),
+        json!(0)
+    );
+    b.click("#tree-a .node[data-cutoff] .toggle");
+    let pruned = b.wait_for(
+        "document.querySelectorAll('#tree-a .node.pruned').length",
+        WAIT,
+        "the pruned children of a cut-off node",
+    );
+    assert!(pruned.as_u64().unwrap() >= 1);
+    // Natural against best order, side by side.
+    b.click("#compare");
+    b.wait_for(
+        "!document.querySelector('#view-b').hidden && /^[0-9]+$/.test(document.querySelector('[data-testid=count-b]').textContent)",
+        WAIT,
+        "both counts",
+    );
+    wait_text(&mut b, "[data-testid=count]", &ab_count);
+    assert_eq!(text(&mut b, "[data-testid=value-b]"), ab_value);
+    b.click("#line-b");
+    b.wait_for(
+        "document.querySelector('#tree-b').dataset.lineOpen === 'true'",
+        WAIT,
+        "the right tree's chosen line",
+    );
+    b.click("#line-a");
+    b.wait_for(
+        "document.querySelector('#tree-a').dataset.lineOpen === 'true'",
+        WAIT,
+        "the left tree's chosen line",
+    );
+    b.click("#next");
+    b.click("#next");
+    wait_text(&mut b, "[data-testid=step-count]", "3");
+    save_screenshot(&mut b, "serve-explore.png");
+}
+
+#[test]
+fn study_page_runs_a_match_and_a_depth_table() {
+    let server = ServerProcess::start();
+    let mut b = Browser::launch(1300, 1000);
+    b.open(&format!("{}study", server.url));
+    set_value(&mut b, "#m-size", "6");
+    set_value(&mut b, "#m-depth", "3");
+    b.click("#m-run");
+    let status = b.wait_for(
+        "(() => { const s = document.querySelector('[data-testid=match-status]').textContent; return s.startsWith('Done') ? s : null; })()",
+        WAIT,
+        "the match",
+    );
+    let rows = b.eval("document.querySelectorAll('#m-table tbody tr').length");
+    assert!(
+        status
+            .as_str()
+            .unwrap()
+            .contains(&format!("{} moves", rows)),
+        "{status}"
+    );
+    // Both lines are drawn, on a log scale.
+    let paths = b.eval("document.querySelectorAll('#m-plot path').length");
+    assert_eq!(paths, json!(2));
+    set_value(&mut b, "#t-size", "4");
+    set_value(&mut b, "#t-depth", "3");
+    b.click("#t-run");
+    wait_text(&mut b, "[data-testid=table-status]", "Done: 9 games.");
+    // Every cell is the score `reversi table` finds for that game.
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["table", "--size", "4", "--depths", "1,2,3", "--json"])
+        .output()
+        .unwrap();
+    let table: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for black in 1..=3 {
+        for white in 1..=3 {
+            let page = text(&mut b, &format!("[data-testid=cell-{black}-{white}]"));
+            assert_eq!(page, table["scores"][black - 1][white - 1].to_string());
+        }
+    }
+    save_screenshot(&mut b, "serve-study.png");
+}

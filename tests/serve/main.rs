@@ -1,0 +1,69 @@
+//! Tests of `reversi serve`: the API in-process (`api`), and the pages in
+//! a real headless Chromium against the server started as a user starts it
+//! (`browser`, driven by `cdp`).
+
+mod api;
+mod browser;
+mod cdp;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// `reversi serve --port 0` running as a child process.
+pub struct ServerProcess {
+    child: Child,
+    /// The URL it printed (ends with `/`).
+    pub url: String,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl ServerProcess {
+    /// Starts the binary and reads the URL it prints.
+    pub fn start() -> ServerProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(["serve", "--port", "0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start reversi serve");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("first line");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .to_string();
+        ServerProcess { child, url, stdout }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends SIGINT (Ctrl-C) and returns the exit status and the rest of stdout.
+    pub fn interrupt(mut self) -> (std::process::ExitStatus, String) {
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe {
+            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
+        }
+        let status = self.child.wait().expect("wait");
+        let mut rest = String::new();
+        while self
+            .stdout
+            .read_line(&mut rest)
+            .map(|n| n > 0)
+            .unwrap_or(false)
+        {}
+        (status, rest)
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
