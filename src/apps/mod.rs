@@ -11,6 +11,7 @@
 //!   analysis of whole games.
 //! - [`nboard`], [`gtp`]: the NBoard and GTP engine protocols as
 //!   line-in, lines-out sessions.
+//! - [`train`]: training data for the pattern evaluation.
 //! - `serve` (feature `serve`, on by default): the local web server of
 //!   `reversi serve`: play, the search explorer, the study pages and their API.
 
@@ -22,3 +23,4 @@ pub mod serve;
 pub mod study;
 pub mod tiny;
 pub mod traced_game;
+pub mod train;

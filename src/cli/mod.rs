@@ -43,6 +43,7 @@ mod solve;
 mod study;
 mod tiny;
 mod traced_game;
+mod train;
 
 use anyhow::{Context as _, Result};
 use clap::error::ErrorKind;
@@ -119,6 +120,10 @@ Usage:
   POSITION and GAME: a transcript (f5d6c3), a GGF game, or a board string
   (64 of -/X/O then X or O to move, then optionally moves), or a file
 
+ The pattern evaluation's training (each has --help):
+  reversi train generate --out GAMES   self-play games solved exactly
+  reversi train fit --games GAMES --out WEIGHTS
+
  The web pages (see --help): play, watch minimax/alpha-beta search a tree, study
   reversi serve [--port N] [--host ADDR]   serves them on http://127.0.0.1:8080/
 
@@ -173,6 +178,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("ordering") => study::ordering(&args[1..]),
         Some("perft") => perft::run(&args),
         Some("solve") => solve::run(&args),
+        Some("train") => train::run(&args),
         Some("nboard") => nboard::run(&args),
         Some("gtp") => gtp::run(&args),
         Some("hint") => hint::run(&args),
@@ -188,7 +194,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
 }
 
 /// The names of the subcommands, for the unknown-subcommand message.
-const SUBCOMMANDS: [&str; 15] = [
+const SUBCOMMANDS: [&str; 16] = [
     "play",
     "usc-report",
     "match",
@@ -202,6 +208,7 @@ const SUBCOMMANDS: [&str; 15] = [
     "gtp",
     "hint",
     "analyze",
+    "train",
     "serve",
     "help",
 ];

@@ -8,13 +8,18 @@
 //! - [`iterative`]: the ordered, iterative-deepening, stoppable search of
 //!   [`crate::reversi::Position`]s with a time budget (the depth study's
 //!   and the playing engine's search).
+//! - [`midgame`]: the playing engine's principal-variation search with the
+//!   pattern evaluation, levels, a time budget and a stop flag.
+//! - [`probcut`]: the Multi-ProbCut parameters of the midgame search.
 //! - [`mod@perft`]: leaf counting with the published conventions.
 //! - [`solve`]: the exact endgame solver ([`EndgameSolver`]), negamax
 //!   alpha-beta with a transposition table, split by search phase.
 
 pub mod iterative;
+pub mod midgame;
 pub mod perft;
 pub mod position;
+pub mod probcut;
 pub mod solve;
 mod tt;
 

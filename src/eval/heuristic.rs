@@ -6,7 +6,7 @@
 //! Every evaluation is colour-symmetric: swapping the colours of all discs
 //! and the side to move negates the value.
 
-use super::PositionalWeights;
+use super::{pattern, PositionalWeights};
 use crate::board::bits;
 use crate::board::{Board, Color, Square};
 use crate::game::{Evaluator, Value};
@@ -22,19 +22,24 @@ pub enum Heuristic {
     Weights,
     /// Mobility, corners, X/C squares, stable discs, parity; phase-weighted.
     Strong,
+    /// The trained pattern evaluation ([`crate::eval::pattern`]), in discs,
+    /// with the active weights ([`pattern::active_weights`]). It knows 8x8
+    /// positions only; on smaller boards it is `strong`.
+    Pattern,
 }
 
 impl Heuristic {
     /// The names accepted by [`Heuristic::by_name`].
-    pub const NAMES: [&'static str; 3] = ["disc", "weights", "strong"];
+    pub const NAMES: [&'static str; 4] = ["disc", "weights", "strong", "pattern"];
 
-    /// The evaluation called `name` (`disc`, `weights` or `strong`).
+    /// The evaluation called `name` (`disc`, `weights`, `strong` or `pattern`).
     #[must_use]
     pub fn by_name(name: &str) -> Option<Heuristic> {
         match name {
             "disc" => Some(Heuristic::Disc),
             "weights" => Some(Heuristic::Weights),
             "strong" => Some(Heuristic::Strong),
+            "pattern" => Some(Heuristic::Pattern),
             _ => None,
         }
     }
@@ -46,7 +51,22 @@ impl Heuristic {
             Heuristic::Disc => p.board.disc_difference(),
             Heuristic::Weights => weights_value(&p.board),
             Heuristic::Strong => strong_value(p),
+            Heuristic::Pattern if p.board.size() == 8 => pattern_value(p),
+            Heuristic::Pattern => strong_value(p),
         }
+    }
+}
+
+/// The pattern evaluation of an 8x8 position, in whole discs, from black's
+/// point of view.
+fn pattern_value(p: &Position) -> Value {
+    let mover = p.board.discs(p.to_move);
+    let other = p.board.discs(p.to_move.other());
+    let fine = pattern::active_weights().evaluate(mover, other);
+    let discs = (fine + fine.signum() * pattern::SCALE / 2) / pattern::SCALE;
+    match p.to_move {
+        Color::Black => discs,
+        Color::White => -discs,
     }
 }
 
@@ -56,6 +76,7 @@ impl fmt::Display for Heuristic {
             Heuristic::Disc => "disc",
             Heuristic::Weights => "weights",
             Heuristic::Strong => "strong",
+            Heuristic::Pattern => "pattern",
         })
     }
 }

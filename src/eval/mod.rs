@@ -6,11 +6,14 @@
 //!   [`crate::reversi::Reversi`] as well as
 //!   [`crate::reversi::no_pass::NoPassReversi`]).
 //! - [`Heuristic`]: the evaluations chosen by name in the depth study and
-//!   the engine (`disc`, `weights`, `strong`).
+//!   the engine (`disc`, `weights`, `strong`, `pattern`).
+//! - [`pattern`]: the trained pattern evaluation of 8x8 positions, its
+//!   weights file and its fitting.
 //!
 //! All score from black's (MAX's) point of view.
 
 pub mod heuristic;
+pub mod pattern;
 
 pub use heuristic::Heuristic;
 

@@ -9,6 +9,9 @@
 
 use crate::board::Square;
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
+use crate::engine::midgame::{Level, MidgameSearch};
+use crate::engine::RelativePosition;
+use crate::eval::pattern::SCALE;
 use crate::eval::Heuristic;
 use crate::game::{Game, Value};
 use crate::reversi::{Move, Position, Reversi};
@@ -28,6 +31,19 @@ pub struct Player {
     pub order: MoveOrder,
     /// The evaluation at the depth bound.
     pub eval: Heuristic,
+    /// A playing-engine level: on 8x8 the move is chosen by the engine's
+    /// midgame search ([`MidgameSearch`]) at this level (with the time
+    /// budget, if any) instead of the study's counted searches.
+    pub level: Option<Level>,
+}
+
+/// What one side remembers between its moves of a game: the iterative
+/// search's table, and the midgame search once a level uses it.
+#[derive(Debug, Default)]
+pub struct SideMemory {
+    /// The iterative search's table.
+    pub iterative: SearchMemory,
+    midgame: Option<Box<MidgameSearch>>,
 }
 
 impl Player {
@@ -40,6 +56,7 @@ impl Player {
             algorithm: Algorithm::AlphaBeta,
             order: MoveOrder::Natural,
             eval: Heuristic::Disc,
+            level: None,
         }
     }
 
@@ -51,9 +68,31 @@ impl Player {
     /// # Panics
     /// If `p` is terminal, or neither a depth nor a time is set.
     #[must_use]
-    pub fn choose_in(&self, p: &Position, memory: &mut SearchMemory) -> Choice {
+    pub fn choose_in(&self, p: &Position, memory: &mut SideMemory) -> Choice {
         let game = Reversi::DISC_DIFFERENCE;
         let start = Instant::now();
+        if let (Some(level), 8) = (self.level, p.board.size()) {
+            let search = memory.midgame.get_or_insert_with(Box::default);
+            let deadline = self.time.map(|t| start + t.mul_f64(0.95));
+            let v = search.search(
+                &RelativePosition::from_board(&p.board, p.to_move),
+                level,
+                deadline,
+                None,
+            );
+            let black = match p.to_move {
+                crate::board::Color::Black => v.value,
+                crate::board::Color::White => -v.value,
+            };
+            return Choice {
+                mv: v.best.expect("a non-terminal position has a move"),
+                value: (black + black.signum() * SCALE / 2) / SCALE,
+                nodes: v.nodes,
+                time: start.elapsed(),
+                depth: v.depth,
+            };
+        }
+        let memory = &mut memory.iterative;
         let (value, best, nodes, depth) = if self.time.is_none() && self.order == MoveOrder::Natural
         {
             let depth = self.depth.expect("a depth or a time");
@@ -186,7 +225,7 @@ pub fn play_game(
     let mut moves = opening;
     let n_opening = moves.len();
     let mut choices = Vec::new();
-    let mut memories = [SearchMemory::default(), SearchMemory::default()];
+    let mut memories = [SideMemory::default(), SideMemory::default()];
     while !game.is_terminal(&p) {
         let (player, memory) = match p.to_move {
             crate::board::Color::Black => (black, &mut memories[0]),

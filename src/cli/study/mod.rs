@@ -16,9 +16,9 @@ pub use table::run as table;
 pub use tournament::run as tournament;
 pub use tree::run as tree;
 
-use super::{flag, option, parse, size_arg};
+use super::{flag, option, size_arg, usage};
 use clap::builder::PossibleValue;
-use clap::{value_parser, Arg, ValueEnum};
+use clap::{value_parser, Arg, ArgMatches, Command, ValueEnum};
 use reversi::apps::study::selfplay::Player;
 use reversi::board::{Board, Color};
 use reversi::engine::iterative::MoveOrder;
@@ -102,11 +102,18 @@ pub enum EvalArg {
     Weights,
     /// Mobility, corners, stability, parity.
     Strong,
+    /// The trained pattern evaluation (8x8 only).
+    Pattern,
 }
 
 impl ValueEnum for EvalArg {
     fn value_variants<'a>() -> &'a [Self] {
-        &[EvalArg::Disc, EvalArg::Weights, EvalArg::Strong]
+        &[
+            EvalArg::Disc,
+            EvalArg::Weights,
+            EvalArg::Strong,
+            EvalArg::Pattern,
+        ]
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
@@ -116,6 +123,8 @@ impl ValueEnum for EvalArg {
             EvalArg::Strong => {
                 PossibleValue::new("strong").help("Mobility, corners, stability, parity")
             }
+            EvalArg::Pattern => PossibleValue::new("pattern")
+                .help("The trained pattern evaluation (8x8 only; see --weights)"),
         })
     }
 }
@@ -126,8 +135,39 @@ impl EvalArg {
             EvalArg::Disc => Heuristic::Disc,
             EvalArg::Weights => Heuristic::Weights,
             EvalArg::Strong => Heuristic::Strong,
+            EvalArg::Pattern => Heuristic::Pattern,
         }
     }
+}
+
+/// Parses a study command's `args` with `command` plus `--weights FILE`,
+/// loads those weights, and refuses the pattern evaluation off 8x8.
+fn parse(command: Command, args: &[String]) -> anyhow::Result<ArgMatches> {
+    let command = command.arg(option(
+        "weights",
+        "FILE",
+        "Pattern weights for --eval pattern (default: the trained weights built in)",
+    ));
+    let m = super::parse(command, args)?;
+    if let Some(path) = m.get_one::<String>("weights") {
+        super::train::use_weights(path)?;
+    }
+    let size = m
+        .try_get_one::<u8>("size")
+        .ok()
+        .flatten()
+        .copied()
+        .unwrap_or(8);
+    for id in ["eval", "vs", "black-eval", "white-eval"] {
+        if let Ok(Some(EvalArg::Pattern)) = m.try_get_one::<EvalArg>(id) {
+            if size != 8 {
+                return usage(format!(
+                    "--{id} pattern evaluates 8x8 positions only; use --size 8 or another evaluation"
+                ));
+            }
+        }
+    }
+    Ok(m)
 }
 
 /// Parses a depth bound: a whole number of plies, at least 1.
@@ -207,6 +247,7 @@ fn player(
         algorithm: algorithm.get(),
         order: order.get(),
         eval: eval.get(),
+        level: None,
     }
 }
 

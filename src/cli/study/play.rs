@@ -14,8 +14,8 @@ use anyhow::Result;
 use clap::builder::PossibleValue;
 use clap::{value_parser, ArgMatches, Command, ValueEnum};
 use reversi::apps::study::selfplay::parse_move;
+use reversi::apps::study::selfplay::SideMemory;
 use reversi::board::{Color, Square};
-use reversi::engine::iterative::SearchMemory;
 use reversi::game::Game;
 use reversi::reversi::{Move, Position, Reversi};
 use std::io::{self, Write};
@@ -117,7 +117,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut out = io::stdout().lock();
-    let mut memory = SearchMemory::default();
+    let mut memory = SideMemory::default();
     writeln!(
         out,
         "Reversi {n}x{n}. You play {}; the computer: {}.\nEnter moves as c4{}; `quit` ends the game.",

@@ -1,0 +1,498 @@
+//! Training data for the pattern evaluation: self-play games with
+//! randomised openings, finished by the exact solver, and the labelled
+//! positions they give.
+//!
+//! A training game starts with a few random moves (the opening is drawn at
+//! random so the games spread over many positions), continues with the
+//! iterative search's moves until few squares are empty, and is then
+//! solved exactly: the solver's score is the game's result under perfect
+//! play from there, and its principal line finishes the game. Every
+//! position of the game is labelled with that result for its side to move:
+//! exactly for the positions from the solve on, and for earlier positions
+//! as the result of the game the engine actually played on from them.
+//!
+//! Games are written one per line ([`TrainingGame::to_line`]), so a long
+//! generation can be resumed; each game depends only on the seed and its
+//! index.
+
+use crate::board::{Color, Square};
+use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
+use crate::engine::midgame::MidgameSearch;
+use crate::engine::probcut::{fit_line, shallow_depth, ProbCutTable, MAX_CUT_DEPTH};
+use crate::engine::{EndgameSolver, RelativePosition, Scoring};
+use crate::eval::pattern::fit::Sample;
+use crate::eval::pattern::symmetry;
+use crate::eval::pattern::{phase, PHASES, SCALE};
+use crate::eval::Heuristic;
+use crate::game::Game;
+use crate::reversi::{Move, Position, Reversi};
+use crate::rng::Rng;
+use std::collections::HashSet;
+use std::fmt;
+
+/// How training games are played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSettings {
+    /// The seed every game's randomness derives from (with its index).
+    pub seed: u64,
+    /// The fewest random moves at the start.
+    pub random_min: u32,
+    /// The most random moves at the start.
+    pub random_max: u32,
+    /// The depth of the iterative search that plays the middle game.
+    pub depth: u32,
+    /// The evaluation of that search.
+    pub eval: Heuristic,
+    /// The game is solved exactly once at most this many squares are empty.
+    pub solve_empties: u32,
+}
+
+impl Default for GameSettings {
+    fn default() -> GameSettings {
+        GameSettings {
+            seed: 1,
+            random_min: 4,
+            random_max: 24,
+            depth: 4,
+            eval: Heuristic::Strong,
+            solve_empties: 18,
+        }
+    }
+}
+
+/// One played training game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrainingGame {
+    /// The game's index (its randomness derives from the seed and this).
+    pub index: u64,
+    /// Every move from the 8x8 start, passes included, to the end.
+    pub moves: Vec<Move>,
+    /// The number of moves played before the exact solve.
+    pub solved_at: usize,
+    /// Black's final disc difference under perfect play from the solve
+    /// (empty squares go to the winner).
+    pub score: i32,
+}
+
+/// Why a line is not a training game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameLineError(String);
+
+impl fmt::Display for GameLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GameLineError {}
+
+impl TrainingGame {
+    /// The game as one line: index, moves (`f5d6...`, `pa` for a pass),
+    /// moves before the solve, black's score; separated by tabs.
+    #[must_use]
+    pub fn to_line(&self) -> String {
+        let moves: String = self
+            .moves
+            .iter()
+            .map(|m| match m {
+                Move::Place(sq) => sq.to_string(),
+                Move::Pass => "pa".to_owned(),
+            })
+            .collect();
+        format!(
+            "{}\t{moves}\t{}\t{}",
+            self.index, self.solved_at, self.score
+        )
+    }
+
+    /// Reads a line written by [`TrainingGame::to_line`], checking that the
+    /// moves are legal and end the game.
+    ///
+    /// # Errors
+    /// What is wrong with the line.
+    pub fn parse_line(line: &str) -> Result<TrainingGame, GameLineError> {
+        let err = |m: String| Err(GameLineError(m));
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [index, moves, solved_at, score] = fields[..] else {
+            return err(format!(
+                "has {} tab-separated fields, expected 4",
+                fields.len()
+            ));
+        };
+        let number = |name: &str, text: &str| {
+            text.parse::<i64>()
+                .map_err(|_| GameLineError(format!("{name} {text:?} is not a number")))
+        };
+        let index = u64::try_from(number("index", index)?)
+            .map_err(|_| GameLineError("index is negative".into()))?;
+        let solved_at = usize::try_from(number("solve ply", solved_at)?)
+            .map_err(|_| GameLineError("solve ply is negative".into()))?;
+        let score = i32::try_from(number("score", score)?)
+            .ok()
+            .filter(|s| (-64..=64).contains(s))
+            .ok_or_else(|| GameLineError("score is not within -64..64".into()))?;
+        if moves.len() % 2 != 0 || !moves.is_ascii() {
+            return err("moves are not pairs of characters".into());
+        }
+        let game = Reversi::DISC_DIFFERENCE;
+        let mut p = Position::start(8);
+        let mut list = Vec::with_capacity(moves.len() / 2);
+        for (i, pair) in moves.as_bytes().chunks(2).enumerate() {
+            let text = std::str::from_utf8(pair).expect("ascii");
+            let mv = if text == "pa" {
+                Move::Pass
+            } else {
+                let sq: Square = text.parse().map_err(|_| {
+                    GameLineError(format!("move {} {text:?} is not a square", i + 1))
+                })?;
+                Move::Place(sq)
+            };
+            if !game.moves(&p).any(|m| m == mv) {
+                return err(format!("move {} ({text}) is not legal", i + 1));
+            }
+            p = game.play(&p, mv);
+            list.push(mv);
+        }
+        if !game.is_terminal(&p) {
+            return err("the moves do not end the game".into());
+        }
+        if solved_at > list.len() {
+            return err("the solve ply is past the end of the game".into());
+        }
+        Ok(TrainingGame {
+            index,
+            moves: list,
+            solved_at,
+            score,
+        })
+    }
+}
+
+/// Plays training game `index`, solving its end with `solver`.
+pub fn play_game(index: u64, settings: &GameSettings, solver: &mut EndgameSolver) -> TrainingGame {
+    let mut rng = Rng::new(settings.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut p = Position::start(8);
+    let mut moves = Vec::new();
+    let random = settings.random_min as usize
+        + rng.below((settings.random_max.saturating_sub(settings.random_min) + 1) as usize);
+    let search = IterativeSearch {
+        order: MoveOrder::Best,
+        prune: true,
+        eval: settings.eval,
+    };
+    let mut memory = SearchMemory::default();
+    while !game.is_terminal(&p) && p.board.empty().count_ones() > settings.solve_empties {
+        let legal: Vec<Move> = game.moves(&p).collect();
+        let mv = if moves.len() < random {
+            *rng.pick(&legal)
+        } else {
+            search
+                .fixed_in(&p, settings.depth, &mut memory)
+                .best
+                .expect("a game that is not over has a move")
+        };
+        p = game.play(&p, mv);
+        moves.push(mv);
+    }
+    let solved_at = moves.len();
+    let relative = RelativePosition::from_board(&p.board, p.to_move);
+    let solution = solver.solve(&relative);
+    moves.extend(solver.principal_line(&relative, solution.score));
+    let score = match p.to_move {
+        Color::Black => solution.score,
+        Color::White => -solution.score,
+    };
+    TrainingGame {
+        index,
+        moves,
+        solved_at,
+        score,
+    }
+}
+
+/// A solver sized for training games' endgames.
+#[must_use]
+pub fn training_solver() -> EndgameSolver {
+    EndgameSolver::with_table_bits(Scoring::Standard, 18)
+}
+
+/// Plays games `indices` on `threads` threads and hands each to `deliver`
+/// in index order (so a file written from it is the same whatever the
+/// thread count). `deliver` returns `false` to stop early.
+pub fn generate(
+    settings: &GameSettings,
+    indices: std::ops::Range<u64>,
+    threads: usize,
+    mut deliver: impl FnMut(TrainingGame) -> bool,
+) {
+    use std::collections::BTreeMap;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::mpsc;
+    let next = AtomicU64::new(indices.start);
+    let stop = AtomicBool::new(false);
+    let (send, receive) = mpsc::sync_channel::<TrainingGame>(64);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            let send = send.clone();
+            let (next, stop) = (&next, &stop);
+            let end = indices.end;
+            scope.spawn(move || {
+                let mut solver = training_solver();
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= end || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if send.send(play_game(index, settings, &mut solver)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(send);
+        // Reorder: games finish out of order on several threads.
+        let mut waiting = BTreeMap::new();
+        let mut expected = indices.start;
+        for game in receive.iter() {
+            waiting.insert(game.index, game);
+            while let Some(game) = waiting.remove(&expected) {
+                expected += 1;
+                if !deliver(game) {
+                    stop.store(true, Ordering::Relaxed);
+                    // Drain so the workers are not blocked on a full channel.
+                    for _ in receive.iter() {}
+                    return;
+                }
+            }
+        }
+    });
+}
+
+/// Fits the Multi-ProbCut table: for up to `per_phase` positions of each
+/// phase among `samples` (in their order) with more than `max_depth` empty
+/// squares, the root values of a full search to `max_depth`; then, per
+/// depth and phase, the line predicting each depth's value from its
+/// shallow depth's (on `threads` threads; `progress` hears of each
+/// position).
+pub fn fit_probcut(
+    samples: &[Sample],
+    per_phase: usize,
+    max_depth: u32,
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> ProbCutTable {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let max_depth = max_depth.min(MAX_CUT_DEPTH);
+    let mut chosen: Vec<(usize, RelativePosition)> = Vec::new();
+    let mut taken = [0usize; PHASES];
+    for s in samples {
+        let empties = s.empties();
+        let k = phase(empties);
+        if empties > max_depth && taken[k] < per_phase {
+            taken[k] += 1;
+            chosen.push((
+                k,
+                RelativePosition {
+                    player: s.p,
+                    opponent: s.o,
+                    valid: u64::MAX,
+                },
+            ));
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let values = Mutex::new(vec![Vec::new(); chosen.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut search = MidgameSearch::default();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= chosen.len() {
+                        return;
+                    }
+                    let v = search.iteration_values(&chosen[i].1, max_depth);
+                    values.lock().expect("no panics")[i] = v;
+                    progress(i + 1, chosen.len());
+                }
+            });
+        }
+    });
+    let values = values.into_inner().expect("no panics");
+    let mut table = ProbCutTable::default();
+    let scale = f64::from(SCALE);
+    for depth in 3..=max_depth {
+        let shallow = shallow_depth(depth);
+        for k in 0..PHASES {
+            let pairs: Vec<(f64, f64)> = chosen
+                .iter()
+                .zip(&values)
+                .filter(|((phase, _), _)| *phase == k)
+                .map(|(_, v)| {
+                    (
+                        f64::from(v[shallow as usize - 1]) / scale,
+                        f64::from(v[depth as usize - 1]) / scale,
+                    )
+                })
+                .collect();
+            if let Some(cut) = fit_line(&pairs) {
+                table.set(depth, k, cut);
+            }
+        }
+    }
+    table
+}
+
+/// Whether game `index` belongs to the held-out tenth.
+#[must_use]
+pub const fn is_held_out(index: u64) -> bool {
+    index % 10 == 9
+}
+
+/// The labelled positions of `games`, split into training and held-out
+/// sets by game, each position once up to the board's symmetries (a
+/// held-out position that also occurs in training is dropped). Finished
+/// positions are left out; `exact_only` keeps only the positions from the
+/// solve on.
+#[must_use]
+pub fn samples(games: &[TrainingGame], exact_only: bool) -> (Vec<Sample>, Vec<Sample>) {
+    let mut seen_train = HashSet::new();
+    let mut train = Vec::new();
+    let mut held = Vec::new();
+    for held_out in [false, true] {
+        let mut seen_here = HashSet::new();
+        for g in games.iter().filter(|g| is_held_out(g.index) == held_out) {
+            for (ply, p) in positions(&g.moves).into_iter().enumerate() {
+                if exact_only && ply < g.solved_at {
+                    continue;
+                }
+                let mover = p.board.discs(p.to_move);
+                let other = p.board.discs(p.to_move.other());
+                let key = canonical(mover, other);
+                if seen_train.contains(&key) || !seen_here.insert(key) {
+                    continue;
+                }
+                let target = match p.to_move {
+                    Color::Black => g.score,
+                    Color::White => -g.score,
+                } as f32;
+                let sample = Sample {
+                    p: mover,
+                    o: other,
+                    target,
+                };
+                if held_out {
+                    held.push(sample);
+                } else {
+                    train.push(sample);
+                }
+            }
+        }
+        if !held_out {
+            seen_train = seen_here;
+        }
+    }
+    (train, held)
+}
+
+/// The positions before each move of `moves` (the final position is left
+/// out: nothing is evaluated there).
+fn positions(moves: &[Move]) -> Vec<Position> {
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut p = Position::start(8);
+    let mut out = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        out.push(p);
+        p = game.play(&p, mv);
+    }
+    out
+}
+
+/// The smallest of the eight symmetric images of a position.
+fn canonical(p: u64, o: u64) -> (u64, u64) {
+    let (ps, os) = (symmetry::all(p), symmetry::all(o));
+    (0..8).map(|s| (ps[s], os[s])).min().expect("eight images")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::RelativePosition as Relative;
+
+    fn quick() -> GameSettings {
+        GameSettings {
+            depth: 2,
+            solve_empties: 12,
+            ..GameSettings::default()
+        }
+    }
+
+    #[test]
+    fn games_are_reproducible_legal_and_exact() {
+        let settings = quick();
+        let mut solver = training_solver();
+        for index in 0..4 {
+            let g = play_game(index, &settings, &mut solver);
+            assert_eq!(g, play_game(index, &settings, &mut training_solver()));
+            let line = g.to_line();
+            assert_eq!(TrainingGame::parse_line(&line).unwrap(), g);
+            // The score is the exact value at the solve: an independent
+            // solve of that position agrees, and the line played from it
+            // ends with that score.
+            let at = positions(&g.moves)[g.solved_at];
+            let exact = EndgameSolver::new(Scoring::Standard)
+                .solve(&Relative::from_board(&at.board, at.to_move))
+                .score;
+            let black = if at.to_move == Color::Black {
+                exact
+            } else {
+                -exact
+            };
+            assert_eq!(g.score, black, "game {index}");
+            let game = Reversi::DISC_DIFFERENCE;
+            let end = g
+                .moves
+                .iter()
+                .fold(Position::start(8), |p, &m| game.play(&p, m));
+            let d = end.board.disc_difference();
+            let empty = end.board.empty().count_ones() as i32;
+            let standard = d + d.signum() * empty;
+            assert_eq!(standard, g.score, "game {index}");
+        }
+    }
+
+    #[test]
+    fn bad_lines_are_refused() {
+        let g = play_game(0, &quick(), &mut training_solver());
+        let line = g.to_line();
+        for bad in [
+            "",
+            "1\tf5\t0",
+            &line.replace("\t", " "),
+            &format!("{line}x"),
+            &line.replacen('\t', "\tzz", 1),
+            &format!("{}\t{}\t0\t0", g.index, "f5d6"),
+        ] {
+            assert!(TrainingGame::parse_line(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn samples_are_unique_and_split_by_game() {
+        let settings = quick();
+        let mut solver = training_solver();
+        let games: Vec<TrainingGame> = (0..20)
+            .map(|i| play_game(i, &settings, &mut solver))
+            .collect();
+        let (train, held) = samples(&games, false);
+        assert!(!train.is_empty() && !held.is_empty());
+        let keys: HashSet<(u64, u64)> = train.iter().map(|s| canonical(s.p, s.o)).collect();
+        assert_eq!(keys.len(), train.len());
+        assert!(held.iter().all(|s| !keys.contains(&canonical(s.p, s.o))));
+        let (exact, _) = samples(&games, true);
+        assert!(exact.len() < train.len());
+        assert!(exact.iter().all(|s| s.empties() <= settings.solve_empties));
+    }
+}

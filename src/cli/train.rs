@@ -1,0 +1,397 @@
+//! `reversi train generate|fit`: the pattern evaluation's training pipeline
+//! (see `reversi train --help` and the README's section on the evaluation).
+
+use super::{flag, option, usage, value, write_stdout};
+use anyhow::{Context, Result};
+use clap::{value_parser, ArgMatches, Command};
+use reversi::apps::train::{self, GameSettings, TrainingGame};
+use reversi::eval::pattern::fit::{fit, FitConfig, PhaseReport, Sample};
+use reversi::eval::pattern::{self, PatternWeights};
+use reversi::eval::Heuristic;
+use std::fmt::Write as _;
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::time::Instant;
+
+const ABOUT: &str = "Train the pattern evaluation: `generate` plays and solves self-play \
+games into a file (resumable: run it again to continue), `fit` fits the weights to them";
+
+fn generate_command() -> Command {
+    Command::new("reversi train generate")
+        .about("Play training games (random opening, then the iterative search, solved exactly from --solve-empties) and append them to --out, one per line; an existing file is continued")
+        .arg(option("out", "FILE", "The games file (created, or continued if it exists)").required(true))
+        .arg(option("games", "N", "Games the file should hold when done").value_parser(value_parser!(u64)).default_value("1000"))
+        .arg(option("seed", "SEED", "Seed of every game's randomness").value_parser(value_parser!(u64)).default_value("1"))
+        .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(option("depth", "PLIES", "Depth of the iterative search that plays after the opening").value_parser(value_parser!(u32).range(1..=8)).default_value("4"))
+        .arg(option("eval", "EVAL", "Its evaluation: disc, weights, strong or pattern").default_value("strong"))
+        .arg(option("solve-empties", "N", "Solve exactly once at most this many squares are empty").value_parser(value_parser!(u32).range(0..=26)).default_value("18"))
+        .arg(option("random-min", "N", "Fewest random opening moves").value_parser(value_parser!(u32).range(0..=60)).default_value("4"))
+        .arg(option("random-max", "N", "Most random opening moves").value_parser(value_parser!(u32).range(0..=60)).default_value("24"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+fn fit_command() -> Command {
+    Command::new("reversi train fit")
+        .about("Fit the pattern weights to a games file (a tenth of the games held out) and write them; prints the error per phase")
+        .arg(option("games", "FILE", "The games file written by `reversi train generate`").required(true))
+        .arg(option("out", "FILE", "The weights file to write (replaced only if it is a weights file, or with --force)").required(true))
+        .arg(option("test", "FILE", "A games file whose exactly solved positions measure the weights (e.g. generated with --solve-empties 24)"))
+        .arg(option("lambda", "L", "Ridge penalty on the weights").value_parser(value_parser!(f64)).default_value("2"))
+        .arg(option("iterations", "N", "Conjugate gradient iterations per phase").value_parser(value_parser!(usize)).default_value("150"))
+        .arg(option("threads", "N", "Phases fitted at once").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(flag("force", "Replace --out even if it is not a weights file"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+fn probcut_command() -> Command {
+    Command::new("reversi train probcut")
+        .about("Fit the Multi-ProbCut table of the midgame search: full searches of training positions, shallow values against deep ones per depth and phase")
+        .arg(option("games", "FILE", "The games file written by `reversi train generate`").required(true))
+        .arg(option("out", "FILE", "The table to write (text)").required(true))
+        .arg(option("weights", "FILE", "Pattern weights to search with (default: the embedded ones)"))
+        .arg(option("positions", "N", "Positions per phase").value_parser(value_parser!(usize)).default_value("60"))
+        .arg(option("depth", "PLIES", "The deepest search fitted").value_parser(value_parser!(u32).range(3..=12)).default_value("8"))
+        .arg(option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+/// Makes the weights in `path` the active pattern weights.
+pub fn use_weights(path: &str) -> Result<()> {
+    let bytes = fs::read(path)
+        .map_err(|e| super::UsageError(format!("cannot read weights {path}: {e}")))?;
+    let weights = PatternWeights::from_bytes(&bytes)
+        .map_err(|e| super::UsageError(format!("weights file {path} {e}")))?;
+    if pattern::set_active_weights(weights).is_err() {
+        return usage("the pattern weights were already chosen");
+    }
+    Ok(())
+}
+
+fn probcut(m: &ArgMatches) -> Result<()> {
+    if let Some(w) = m.get_one::<String>("weights") {
+        use_weights(w)?;
+    }
+    let games = read_games(&value::<String>(m, "games"))?;
+    let (samples, _) = train::samples(&games, false);
+    let quiet = m.get_flag("quiet");
+    let start = Instant::now();
+    let last = std::sync::Mutex::new(Instant::now());
+    let progress = |done: usize, total: usize| {
+        let mut last = last.lock().expect("no panics");
+        if !quiet && (last.elapsed().as_secs_f64() >= 2.0 || done == total) {
+            *last = Instant::now();
+            eprintln!(
+                "probcut: {done}/{total} positions searched ({:.0} s)",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let depth: u32 = value(m, "depth");
+    let table = train::fit_probcut(
+        &samples,
+        value(m, "positions"),
+        depth,
+        value(m, "threads"),
+        &progress,
+    );
+    let out: String = value(m, "out");
+    let text = table.to_text(&format!(
+        "Multi-ProbCut table fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{depth}",
+        games.len(),
+        value::<usize>(m, "positions")
+    ));
+    fs::write(&out, &text).map_err(|e| super::UsageError(format!("cannot write {out}: {e}")))?;
+    write_stdout(&text)
+}
+
+/// Runs `reversi train ...` (`args[0]` is `train`).
+pub fn run(args: &[String]) -> Result<()> {
+    match args.get(1).map(String::as_str) {
+        Some("generate") => generate(&generate_command().get_matches_from(&args[1..])),
+        Some("fit") => fit_weights(&fit_command().get_matches_from(&args[1..])),
+        Some("probcut") => probcut(&probcut_command().get_matches_from(&args[1..])),
+        Some("-h" | "--help") | None => write_stdout(&format!(
+            "{ABOUT}\n\nUsage:\n  reversi train generate --out GAMES [OPTIONS]\n  reversi train fit --games GAMES --out WEIGHTS [OPTIONS]\n  reversi train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
+        )),
+        Some(other) => usage(format!(
+            "unknown train command {other:?}: expected generate, fit or probcut (see `reversi train --help`)"
+        )),
+    }
+}
+
+fn settings(m: &ArgMatches) -> Result<GameSettings> {
+    let name: String = value(m, "eval");
+    let Some(eval) = Heuristic::by_name(&name) else {
+        return usage(format!(
+            "--eval {name:?} is not disc, weights, strong or pattern"
+        ));
+    };
+    let (random_min, random_max) = (value(m, "random-min"), value(m, "random-max"));
+    if random_min > random_max {
+        return usage("--random-min is larger than --random-max");
+    }
+    Ok(GameSettings {
+        seed: value(m, "seed"),
+        random_min,
+        random_max,
+        depth: value(m, "depth"),
+        eval,
+        solve_empties: value(m, "solve-empties"),
+    })
+}
+
+/// The first line of a games file: the settings every game was played with.
+fn header(s: &GameSettings) -> String {
+    format!(
+        "# reversi train generate: seed {} random {}-{} depth {} eval {} solve-empties {}",
+        s.seed, s.random_min, s.random_max, s.depth, s.eval, s.solve_empties
+    )
+}
+
+/// Reads an existing games file to continue it: the number of whole games
+/// in it, checked to be games 0, 1, ... of the same settings. A last line
+/// without its newline (an interrupted write) is cut off.
+fn existing_games(path: &Path, header_line: &str) -> Result<u64> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return usage(format!("cannot read {}: {e}", path.display())),
+    };
+    let mut reader = BufReader::new(file);
+    let (mut line, mut whole_bytes, mut count) = (String::new(), 0u64, 0u64);
+    let mut number = 0;
+    loop {
+        line.clear();
+        let n = reader
+            .read_line(&mut line)
+            .with_context(|| format!("reading {}", path.display()))?;
+        if n == 0 || !line.ends_with('\n') {
+            break;
+        }
+        number += 1;
+        let text = line.trim_end_matches('\n');
+        if number == 1 {
+            if text != header_line {
+                return usage(format!(
+                    "{} was generated with other settings ({text:?}); use another --out or the same options",
+                    path.display()
+                ));
+            }
+        } else {
+            let game = TrainingGame::parse_line(text).map_err(|e| {
+                anyhow::Error::new(super::UsageError(format!(
+                    "{} line {number} {e}: not a games file of this command",
+                    path.display()
+                )))
+            })?;
+            if game.index != count {
+                return usage(format!(
+                    "{} line {number} holds game {}, expected game {count}",
+                    path.display(),
+                    game.index
+                ));
+            }
+            count += 1;
+        }
+        whole_bytes += n as u64;
+    }
+    let file = OpenOptions::new().write(true).open(path)?;
+    file.set_len(whole_bytes)?;
+    Ok(count)
+}
+
+fn generate(m: &ArgMatches) -> Result<()> {
+    let s = settings(m)?;
+    let out: String = value(m, "out");
+    let path = Path::new(&out);
+    let total: u64 = value(m, "games");
+    let quiet = m.get_flag("quiet");
+    let header_line = header(&s);
+    let done = existing_games(path, &header_line)?;
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| super::UsageError(format!("cannot write {out}: {e}")))?;
+    if done == 0 && fs::metadata(path)?.len() == 0 {
+        writeln!(file, "{header_line}")?;
+    }
+    if done >= total {
+        if !quiet {
+            eprintln!("generate: {out} already holds {done} games");
+        }
+        return Ok(());
+    }
+    let start = Instant::now();
+    let mut last = start;
+    let mut written = done;
+    let mut failure = None;
+    train::generate(&s, done..total, value(m, "threads"), |game| {
+        if let Err(e) = writeln!(file, "{}", game.to_line()) {
+            failure = Some(e);
+            return false;
+        }
+        written += 1;
+        if !quiet && (last.elapsed().as_secs_f64() >= 2.0 || written == total) {
+            last = Instant::now();
+            let rate = (written - done) as f64 / start.elapsed().as_secs_f64();
+            eprintln!(
+                "generate: {written}/{total} games, {rate:.1} games/s, about {:.0} s left",
+                (total - written) as f64 / rate
+            );
+        }
+        true
+    });
+    if let Some(e) = failure {
+        return Err(e).with_context(|| format!("writing {out}"));
+    }
+    file.flush()?;
+    Ok(())
+}
+
+/// Reads every game of a games file.
+fn read_games(path: &str) -> Result<Vec<TrainingGame>> {
+    let file =
+        File::open(path).map_err(|e| super::UsageError(format!("cannot read {path}: {e}")))?;
+    let mut games = Vec::new();
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("reading {path}"))?;
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        games.push(
+            TrainingGame::parse_line(&line)
+                .map_err(|e| super::UsageError(format!("{path} line {} {e}", i + 1)))?,
+        );
+    }
+    Ok(games)
+}
+
+fn fit_weights(m: &ArgMatches) -> Result<()> {
+    let games_path: String = value(m, "games");
+    let out: String = value(m, "out");
+    let quiet = m.get_flag("quiet");
+    check_replaceable(Path::new(&out), m.get_flag("force"))?;
+    let games = read_games(&games_path)?;
+    if games.is_empty() {
+        return usage(format!("{games_path} holds no games"));
+    }
+    let (train_set, held_out) = train::samples(&games, false);
+    if !quiet {
+        eprintln!(
+            "fit: {} games, {} training and {} held-out positions",
+            games.len(),
+            train_set.len(),
+            held_out.len()
+        );
+    }
+    let config = FitConfig {
+        lambda: value(m, "lambda"),
+        iterations: value(m, "iterations"),
+        ..FitConfig::default()
+    };
+    let start = Instant::now();
+    let progress = |r: &PhaseReport| {
+        if !quiet {
+            eprintln!(
+                "fit: phase {} ({}-{} empties) done after {:.0} s",
+                r.phase,
+                r.empties.0,
+                r.empties.1,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let (weights, reports) = fit(
+        &train_set,
+        &held_out,
+        &config,
+        value(m, "threads"),
+        &progress,
+    );
+    let mut text = report_table(&reports);
+    if let Some(test) = m.get_one::<String>("test") {
+        let (a, b) = train::samples(&read_games(test)?, true);
+        let exact: Vec<Sample> = a.into_iter().chain(b).collect();
+        text.push_str(&test_table(&weights, &exact, test));
+    }
+    write_weights(Path::new(&out), &weights)?;
+    write_stdout(&text)
+}
+
+/// A weights file may replace `path` only if there is none, or it is a
+/// weights file (of any version), or `force`.
+fn check_replaceable(path: &Path, force: bool) -> Result<()> {
+    match fs::read(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Ok(bytes) if force || bytes.starts_with(b"RVPATTRN") => Ok(()),
+        Ok(_) => usage(format!(
+            "{} exists and is not a weights file; not replacing it (use --force)",
+            path.display()
+        )),
+        Err(e) => usage(format!("cannot check {}: {e}", path.display())),
+    }
+}
+
+/// Writes the weights next to `path` and renames them over it.
+fn write_weights(path: &Path, weights: &PatternWeights) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let temp = dir.join(format!(".weights.{}.tmp", std::process::id()));
+    let written = fs::write(&temp, weights.to_bytes()).and_then(|()| fs::rename(&temp, path));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&temp);
+        return usage(format!("cannot write {}: {e}", path.display()));
+    }
+    Ok(())
+}
+
+/// The per-phase report as a Markdown table.
+fn report_table(reports: &[PhaseReport]) -> String {
+    let mut out = String::from(
+        "| phase | empties | training positions | held-out positions | training error | held-out error | error of 0 |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    for r in reports {
+        let _ = writeln!(
+            out,
+            "| {} | {}-{} | {} | {} | {:.2} | {:.2} | {:.2} |",
+            r.phase,
+            r.empties.0,
+            r.empties.1,
+            r.train,
+            r.held_out,
+            r.train_error,
+            r.held_out_error,
+            r.zero_error
+        );
+    }
+    out
+}
+
+/// The mean absolute error of `weights` on exactly labelled positions, by
+/// number of empty squares.
+fn test_table(weights: &PatternWeights, exact: &[Sample], name: &str) -> String {
+    let mut out = format!(
+        "\nExact positions of {name}:\n\n| empties | positions | mean absolute error (discs) |\n| ---: | ---: | ---: |\n"
+    );
+    for empties in (0..=60).rev() {
+        let here: Vec<&Sample> = exact.iter().filter(|s| s.empties() == empties).collect();
+        if here.is_empty() {
+            continue;
+        }
+        let error: f64 = here
+            .iter()
+            .map(|s| {
+                let v = f64::from(weights.evaluate(s.p, s.o)) / f64::from(pattern::SCALE);
+                (v - f64::from(s.target)).abs()
+            })
+            .sum::<f64>()
+            / here.len() as f64;
+        let _ = writeln!(out, "| {empties} | {} | {error:.2} |", here.len());
+    }
+    out
+}

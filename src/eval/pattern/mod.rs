@@ -1,0 +1,210 @@
+//! A pattern evaluation of 8x8 Othello positions, in the style of
+//! Logistello and Edax: the value of a position is a sum of weights, one
+//! per pattern (a fixed set of squares: an edge with its X-squares, a
+//! corner block, a diagonal, an inner line, ...) looked up by the ternary
+//! index of what stands on those squares, plus a weight for the mobility of
+//! each side. Each game phase (a range of empty-square counts) has its own
+//! weights.
+//!
+//! Every pattern is read on all eight symmetric images of the board, so
+//! the value is exactly symmetric under the board's symmetries; it is read
+//! from the side to move's point of view (mover 1, opponent 2), so swapping
+//! the colours of the discs and of the side to move leaves it unchanged.
+//!
+//! The weights are trained by `reversi train` ([`crate::eval::pattern::fit`]
+//! fits them; the applications layer generates the data) and shipped in a
+//! versioned file ([`PatternWeights::from_bytes`]); the build embeds the
+//! project's trained file (`data/pattern-weights.bin`).
+
+pub mod fit;
+pub mod symmetry;
+mod weights;
+
+pub use weights::{
+    active_weights, set_active_weights, PatternWeights, WeightsError, FORMAT_VERSION,
+};
+
+use crate::board::bits;
+
+/// A pattern: its name and how to read its squares, in index order, from
+/// one bitboard of the base orientation (bit `i` of the result is the
+/// pattern's `i`-th square).
+#[derive(Clone, Copy, Debug)]
+pub struct Pattern {
+    /// A short name, for reports.
+    pub name: &'static str,
+    /// The squares (`row * 8 + col`) in index order.
+    pub squares: &'static [u8],
+    read: fn(u64) -> u32,
+}
+
+impl Pattern {
+    /// The number of configurations: 3 to the number of squares.
+    #[must_use]
+    pub const fn configurations(&self) -> usize {
+        3usize.pow(self.squares.len() as u32)
+    }
+}
+
+/// Gathers the squares of one diagonal `(r, r + shift)` into the low bits.
+const fn diagonal(x: u64, mask: u64, shift: u32) -> u32 {
+    ((x & mask).wrapping_mul(0x0101_0101_0101_0101) >> (56 + shift)) as u32
+}
+
+/// The patterns, each read on the eight images of the board.
+pub const PATTERNS: [Pattern; 11] = [
+    Pattern {
+        name: "corner 3x3",
+        squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+        read: |x| ((x & 7) | ((x >> 5) & 0x38) | ((x >> 10) & 0x1C0)) as u32,
+    },
+    Pattern {
+        name: "corner 2x5",
+        squares: &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+        read: |x| ((x & 0x1F) | ((x >> 3) & 0x3E0)) as u32,
+    },
+    Pattern {
+        name: "edge + 2X",
+        squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
+        read: |x| ((x & 0xFF) | ((x >> 1) & 0x100) | ((x >> 5) & 0x200)) as u32,
+    },
+    Pattern {
+        name: "line 2",
+        squares: &[8, 9, 10, 11, 12, 13, 14, 15],
+        read: |x| ((x >> 8) & 0xFF) as u32,
+    },
+    Pattern {
+        name: "line 3",
+        squares: &[16, 17, 18, 19, 20, 21, 22, 23],
+        read: |x| ((x >> 16) & 0xFF) as u32,
+    },
+    Pattern {
+        name: "line 4",
+        squares: &[24, 25, 26, 27, 28, 29, 30, 31],
+        read: |x| ((x >> 24) & 0xFF) as u32,
+    },
+    Pattern {
+        name: "diagonal 8",
+        squares: &[0, 9, 18, 27, 36, 45, 54, 63],
+        read: |x| diagonal(x, 0x8040_2010_0804_0201, 0),
+    },
+    Pattern {
+        name: "diagonal 7",
+        squares: &[1, 10, 19, 28, 37, 46, 55],
+        read: |x| diagonal(x, 0x0080_4020_1008_0402, 1),
+    },
+    Pattern {
+        name: "diagonal 6",
+        squares: &[2, 11, 20, 29, 38, 47],
+        read: |x| diagonal(x, 0x0000_8040_2010_0804, 2),
+    },
+    Pattern {
+        name: "diagonal 5",
+        squares: &[3, 12, 21, 30, 39],
+        read: |x| diagonal(x, 0x0000_0080_4020_1008, 3),
+    },
+    Pattern {
+        name: "diagonal 4",
+        squares: &[4, 13, 22, 31],
+        read: |x| diagonal(x, 0x0000_0000_8040_2010, 4),
+    },
+];
+
+/// Mobility is counted up to this many moves (more is rare and counts the same).
+pub const MAX_MOBILITY: usize = 32;
+
+/// Pattern readings per position: every pattern on every image.
+pub const PATTERN_FEATURES: usize = PATTERNS.len() * 8;
+
+/// Features per position: the pattern readings, then the mover's and the
+/// opponent's mobility.
+pub const FEATURES: usize = PATTERN_FEATURES + 2;
+
+/// The first weight of each pattern, then of the two mobility tables, and
+/// the total number of weights of one phase.
+const OFFSETS: ([usize; PATTERNS.len() + 2], usize) = {
+    let mut offsets = [0; PATTERNS.len() + 2];
+    let mut next = 0;
+    let mut i = 0;
+    while i < PATTERNS.len() {
+        offsets[i] = next;
+        next += PATTERNS[i].configurations();
+        i += 1;
+    }
+    offsets[PATTERNS.len()] = next;
+    offsets[PATTERNS.len() + 1] = next + MAX_MOBILITY + 1;
+    (offsets, next + 2 * (MAX_MOBILITY + 1))
+};
+
+/// The number of weights of one phase.
+pub const WEIGHTS_PER_PHASE: usize = OFFSETS.1;
+
+/// The number of game phases; phase `k` holds positions with `5k + 1` to
+/// `5k + 5` empty squares (and phase 0 also those with none).
+pub const PHASES: usize = 12;
+
+/// The phase of a position with `empties` empty squares.
+#[inline]
+#[must_use]
+pub const fn phase(empties: u32) -> usize {
+    let k = (empties.saturating_sub(1) / 5) as usize;
+    if k < PHASES {
+        k
+    } else {
+        PHASES - 1
+    }
+}
+
+/// The ternary value of each 10-bit pattern of ones: bit `i` weighs `3^i`.
+const BINARY_TO_TERNARY: [u16; 1024] = {
+    let mut table = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let (mut t, mut power, mut i) = (0u32, 1u32, 0);
+        while i < 10 {
+            if b >> i & 1 == 1 {
+                t += power;
+            }
+            power *= 3;
+            i += 1;
+        }
+        table[b] = t as u16;
+        b += 1;
+    }
+    table
+};
+
+/// The weight indices (within one phase) of the features of the position
+/// where the side to move has discs `p` and the other side `o`, on a full
+/// 8x8 board: each pattern read on each of the eight images, then the two
+/// mobility counts.
+#[inline]
+#[must_use]
+pub fn features(p: u64, o: u64) -> [u32; FEATURES] {
+    let (ps, os) = (symmetry::all(p), symmetry::all(o));
+    let mut out = [0u32; FEATURES];
+    let mut k = 0;
+    for (t, pattern) in PATTERNS.iter().enumerate() {
+        let base = OFFSETS.0[t] as u32;
+        for s in 0..8 {
+            let mine = BINARY_TO_TERNARY[(pattern.read)(ps[s]) as usize];
+            let theirs = BINARY_TO_TERNARY[(pattern.read)(os[s]) as usize];
+            out[k] = base + u32::from(mine) + 2 * u32::from(theirs);
+            k += 1;
+        }
+    }
+    let mobility = |a: u64, b: u64| {
+        bits::moves_scalar(a, b, u64::MAX)
+            .count_ones()
+            .min(MAX_MOBILITY as u32)
+    };
+    out[k] = (OFFSETS.0[PATTERNS.len()] as u32) + mobility(p, o);
+    out[k + 1] = (OFFSETS.0[PATTERNS.len() + 1] as u32) + mobility(o, p);
+    out
+}
+
+/// Weights are stored in units of 1/`SCALE` disc.
+pub const SCALE: i32 = 64;
+
+#[cfg(test)]
+mod tests;

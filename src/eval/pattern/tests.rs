@@ -1,0 +1,170 @@
+//! Properties of the pattern evaluation: readings against the pattern's
+//! squares, symmetry, colour swap, the file format, and fitting.
+
+use super::fit::{fit, FitConfig, Sample};
+use super::*;
+use crate::rng::Rng;
+
+/// The pattern's squares read one by one.
+fn naive_read(pattern: &Pattern, x: u64) -> u32 {
+    pattern
+        .squares
+        .iter()
+        .enumerate()
+        .map(|(i, &sq)| ((x >> sq & 1) as u32) << i)
+        .sum()
+}
+
+/// Random reachable 8x8 positions as (mover, opponent) bitboards.
+fn positions(count: usize, seed: u64) -> Vec<(u64, u64)> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let plies = rng.below(60);
+            let p = crate::reversi::random_position(8, plies, &mut rng);
+            let mover = p.board.discs(p.to_move);
+            (mover, p.board.discs(p.to_move.other()))
+        })
+        .collect()
+}
+
+/// Weights with every entry random in -200..200 (1/64 disc).
+fn random_weights(seed: u64) -> PatternWeights {
+    let mut rng = Rng::new(seed);
+    let phases: Vec<Vec<f64>> = (0..PHASES)
+        .map(|_| {
+            (0..WEIGHTS_PER_PHASE)
+                .map(|_| (rng.below(400) as f64 - 200.0) / f64::from(SCALE))
+                .collect()
+        })
+        .collect();
+    PatternWeights::from_discs(&phases)
+}
+
+#[test]
+fn readings_are_the_patterns_squares() {
+    let mut rng = Rng::new(11);
+    for _ in 0..2000 {
+        let x = rng.next_u64();
+        for pattern in &PATTERNS {
+            assert_eq!(
+                (pattern.read)(x),
+                naive_read(pattern, x),
+                "{}",
+                pattern.name
+            );
+        }
+    }
+}
+
+#[test]
+fn ternary_indices_stay_inside_each_pattern() {
+    for (p, o) in positions(300, 12) {
+        let f = features(p, o);
+        for (t, pattern) in PATTERNS.iter().enumerate() {
+            for &i in &f[8 * t..8 * t + 8] {
+                let local = i as usize - OFFSETS.0[t];
+                assert!(local < pattern.configurations());
+            }
+        }
+        assert!((f[FEATURES - 1] as usize) < WEIGHTS_PER_PHASE);
+    }
+}
+
+#[test]
+fn value_is_symmetric_and_colour_blind() {
+    let weights = random_weights(13);
+    for (p, o) in positions(300, 14) {
+        let v = weights.evaluate(p, o);
+        let (ps, os) = (symmetry::all(p), symmetry::all(o));
+        for s in 0..8 {
+            assert_eq!(weights.evaluate(ps[s], os[s]), v, "symmetry {s}");
+        }
+        // The same discs with the colours and the side to move swapped are
+        // the same position for the side to move.
+        let black_to_move = crate::reversi::Position {
+            board: crate::board::Board::from_bits(p, o, 8).unwrap(),
+            to_move: crate::board::Color::Black,
+        };
+        let white_to_move = crate::reversi::Position {
+            board: crate::board::Board::from_bits(o, p, 8).unwrap(),
+            to_move: crate::board::Color::White,
+        };
+        let h = crate::eval::Heuristic::Pattern;
+        assert_eq!(h.value(&black_to_move), -h.value(&white_to_move));
+    }
+}
+
+#[test]
+fn weights_file_round_trips_and_refuses_damage() {
+    let weights = random_weights(15);
+    let bytes = weights.to_bytes();
+    assert_eq!(PatternWeights::from_bytes(&bytes).unwrap(), weights);
+    let mut corrupt = bytes.clone();
+    corrupt[1000] ^= 1;
+    assert_eq!(
+        PatternWeights::from_bytes(&corrupt),
+        Err(WeightsError::Checksum)
+    );
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert_eq!(
+        PatternWeights::from_bytes(&version),
+        Err(WeightsError::Version(9))
+    );
+    let mut layout = bytes.clone();
+    layout[12] ^= 0xFF;
+    assert_eq!(
+        PatternWeights::from_bytes(&layout),
+        Err(WeightsError::Layout)
+    );
+    assert!(matches!(
+        PatternWeights::from_bytes(&bytes[..bytes.len() - 1]),
+        Err(WeightsError::Truncated { .. })
+    ));
+    assert_eq!(
+        PatternWeights::from_bytes(b"hello"),
+        Err(WeightsError::NotWeights)
+    );
+    assert_eq!(
+        PatternWeights::from_bytes(&[]),
+        Err(WeightsError::NotWeights)
+    );
+}
+
+#[test]
+fn embedded_weights_are_valid() {
+    let _ = PatternWeights::embedded();
+}
+
+#[test]
+fn fitting_a_tiny_data_set_beats_zero_weights() {
+    // Labels: the disc difference plus noise (every square lies on some
+    // pattern, so the weights can express it).
+    let mut rng = Rng::new(17);
+    let samples: Vec<Sample> = positions(3000, 18)
+        .into_iter()
+        .map(|(p, o)| Sample {
+            p,
+            o,
+            target: (p.count_ones() as f32 - o.count_ones() as f32) + (rng.below(5) as f32 - 2.0),
+        })
+        .collect();
+    let (train, held_out) = samples.split_at(2700);
+    let config = FitConfig {
+        iterations: 60,
+        ..FitConfig::default()
+    };
+    let (_, reports) = fit(train, held_out, &config, 2, &|_| {});
+    let total = |f: fn(&super::fit::PhaseReport) -> f64| -> f64 {
+        reports.iter().map(|r| f(r) * r.held_out as f64).sum()
+    };
+    let (fitted, zero) = (total(|r| r.held_out_error), total(|r| r.zero_error));
+    assert!(
+        fitted < zero,
+        "held-out error {fitted} against {zero} for zero weights"
+    );
+    for r in &reports {
+        assert!(r.train_error < r.zero_error || r.train == 0, "{r:?}");
+    }
+}

@@ -1,0 +1,259 @@
+//! The weight set of the pattern evaluation and its file format.
+//!
+//! A weights file is, in little-endian order: the 8 bytes `RVPATTRN`, the
+//! format version (u32, now 1), the layout id (u32: a checksum of the
+//! pattern list, so weights of another pattern set are refused), the number
+//! of phases (u32), the weights per phase (u32), the scale (u32, weights are
+//! in 1/scale disc), then every weight (i16) phase by phase, and last an
+//! FNV-1a 64-bit checksum (u64) of everything before it.
+
+use super::{features, phase, PATTERNS, PHASES, SCALE, WEIGHTS_PER_PHASE};
+use std::fmt;
+use std::sync::OnceLock;
+
+const MAGIC: &[u8; 8] = b"RVPATTRN";
+/// The version of the weights file format this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER: usize = 8 + 5 * 4;
+
+/// The weights of every phase of the pattern evaluation.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PatternWeights {
+    weights: Vec<i16>,
+}
+
+impl fmt::Debug for PatternWeights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let nonzero = self.weights.iter().filter(|&&w| w != 0).count();
+        write!(
+            f,
+            "PatternWeights({nonzero} of {} non-zero)",
+            self.weights.len()
+        )
+    }
+}
+
+/// Why a weights file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    /// Shorter than its header says.
+    Truncated {
+        /// The bytes found.
+        found: usize,
+        /// The bytes the header announces.
+        expected: usize,
+    },
+    /// Not a weights file (wrong magic bytes).
+    NotWeights,
+    /// A format version this build does not read.
+    Version(u32),
+    /// Weights for another pattern set, phase count, size or scale.
+    Layout,
+    /// The checksum does not match: the file is corrupt.
+    Checksum,
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Truncated { found, expected } => write!(
+                f,
+                "is truncated ({found} bytes, a weights file of this layout has {expected})"
+            ),
+            WeightsError::NotWeights => f.write_str("is not a pattern weights file"),
+            WeightsError::Version(v) => write!(
+                f,
+                "has format version {v}; this build reads version {FORMAT_VERSION}"
+            ),
+            WeightsError::Layout => {
+                f.write_str("holds weights for another pattern set (retrain with this build)")
+            }
+            WeightsError::Checksum => f.write_str("is corrupt (checksum mismatch)"),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    })
+}
+
+/// A checksum of the pattern list: names and squares.
+fn layout_id() -> u32 {
+    let mut text = Vec::new();
+    for p in &PATTERNS {
+        text.extend_from_slice(p.name.as_bytes());
+        text.extend_from_slice(p.squares);
+    }
+    fnv1a(&text) as u32
+}
+
+fn read_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+}
+
+/// Weights chosen at run time (`--weights FILE`), else the embedded ones.
+static ACTIVE: OnceLock<PatternWeights> = OnceLock::new();
+
+/// The weights the pattern evaluation uses: those given to
+/// [`set_active_weights`], or else the project's embedded ones.
+#[must_use]
+pub fn active_weights() -> &'static PatternWeights {
+    ACTIVE.get_or_init(|| PatternWeights::embedded().clone())
+}
+
+/// Makes `weights` the ones [`active_weights`] returns, for the rest of the
+/// process. Fails (giving them back) once the active weights were used or
+/// set.
+///
+/// # Errors
+/// The weights, if the active weights are already fixed.
+pub fn set_active_weights(weights: PatternWeights) -> Result<(), PatternWeights> {
+    ACTIVE.set(weights)
+}
+
+/// The project's trained weights, embedded in the binary.
+static EMBEDDED_FILE: &[u8] = include_bytes!("../../../data/pattern-weights.bin");
+
+impl PatternWeights {
+    /// All weights zero: every position evaluates to 0.
+    #[must_use]
+    pub fn zero() -> PatternWeights {
+        PatternWeights {
+            weights: vec![0; PHASES * WEIGHTS_PER_PHASE],
+        }
+    }
+
+    /// Weights from values in discs, phase by phase (`PHASES` slices of
+    /// `WEIGHTS_PER_PHASE`), rounded to the stored precision and clamped to
+    /// its range.
+    ///
+    /// # Panics
+    /// If the slices do not have that shape.
+    #[must_use]
+    pub fn from_discs(phases: &[Vec<f64>]) -> PatternWeights {
+        assert_eq!(phases.len(), PHASES, "one weight vector per phase");
+        let mut weights = Vec::with_capacity(PHASES * WEIGHTS_PER_PHASE);
+        for w in phases {
+            assert_eq!(w.len(), WEIGHTS_PER_PHASE, "weights per phase");
+            weights.extend(w.iter().map(|&x| {
+                (x * f64::from(SCALE))
+                    .round()
+                    .clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
+            }));
+        }
+        PatternWeights { weights }
+    }
+
+    /// The weights of the phase of positions with `empties` empty squares.
+    #[inline]
+    #[must_use]
+    pub fn phase_weights(&self, empties: u32) -> &[i16] {
+        let k = phase(empties);
+        &self.weights[k * WEIGHTS_PER_PHASE..(k + 1) * WEIGHTS_PER_PHASE]
+    }
+
+    /// The value, in 1/[`SCALE`] disc, of the 8x8 position where the side
+    /// to move has discs `p` and the other side `o`, for the side to move.
+    #[inline]
+    #[must_use]
+    pub fn evaluate(&self, p: u64, o: u64) -> i32 {
+        let w = self.phase_weights(64 - (p | o).count_ones());
+        features(p, o)
+            .iter()
+            .map(|&i| i32::from(w[i as usize]))
+            .sum()
+    }
+
+    /// The project's trained weights (embedded in the binary; parsed once).
+    ///
+    /// # Panics
+    /// If the embedded file is not a valid weights file of this build,
+    /// which the crate's tests rule out.
+    #[must_use]
+    pub fn embedded() -> &'static PatternWeights {
+        static PARSED: OnceLock<PatternWeights> = OnceLock::new();
+        PARSED.get_or_init(|| {
+            PatternWeights::from_bytes(EMBEDDED_FILE).expect("the embedded weights file is valid")
+        })
+    }
+
+    /// The weights file's bytes.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER + 2 * self.weights.len() + 8);
+        out.extend_from_slice(MAGIC);
+        for x in [
+            FORMAT_VERSION,
+            layout_id(),
+            PHASES as u32,
+            WEIGHTS_PER_PHASE as u32,
+            SCALE as u32,
+        ] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        for w in &self.weights {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a weights file.
+    ///
+    /// # Errors
+    /// A [`WeightsError`] saying why the bytes are not weights this build
+    /// can use.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, WeightsError> {
+        let expected = HEADER + 2 * PHASES * WEIGHTS_PER_PHASE + 8;
+        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(WeightsError::NotWeights);
+        }
+        if bytes.len() < HEADER {
+            return Err(WeightsError::Truncated {
+                found: bytes.len(),
+                expected,
+            });
+        }
+        let version = read_u32(bytes, 8);
+        if version != FORMAT_VERSION {
+            return Err(WeightsError::Version(version));
+        }
+        let shape = [
+            read_u32(bytes, 12),
+            read_u32(bytes, 16),
+            read_u32(bytes, 20),
+            read_u32(bytes, 24),
+        ];
+        if shape
+            != [
+                layout_id(),
+                PHASES as u32,
+                WEIGHTS_PER_PHASE as u32,
+                SCALE as u32,
+            ]
+        {
+            return Err(WeightsError::Layout);
+        }
+        if bytes.len() != expected {
+            return Err(WeightsError::Truncated {
+                found: bytes.len(),
+                expected,
+            });
+        }
+        let (body, sum) = bytes.split_at(expected - 8);
+        if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            return Err(WeightsError::Checksum);
+        }
+        let weights = body[HEADER..]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        Ok(PatternWeights { weights })
+    }
+}
