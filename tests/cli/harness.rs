@@ -101,3 +101,24 @@ pub fn expect_usage_error(cmd: &mut Command, needle: &str) {
 pub fn ring_treblecross() -> Command {
     Command::cargo_bin("ring-treblecross").expect("ring-treblecross binary")
 }
+
+/// A fresh, empty folder `group/name` under Cargo's temporary folder for
+/// integration tests, for one test.
+pub fn scratch_in(group: &str, name: &str) -> PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(group)
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch folder");
+    dir
+}
+
+/// The names in `dir`, sorted.
+pub fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}

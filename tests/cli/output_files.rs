@@ -9,23 +9,10 @@ use std::process::Command;
 
 /// A fresh, empty folder for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("output-files")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("create scratch folder");
-    dir
+    crate::harness::scratch_in("output-files", name)
 }
 
-/// The names in `dir`, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .expect("read folder")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
+use crate::harness::listing;
 
 /// The golden moves and log of input1 at depth 2 for `task`.
 fn golden(task: u32) -> (String, String) {
