@@ -140,6 +140,9 @@ impl<S: MoveSearch> GtpSession<S> {
         }
     }
 
+    /// The answer to one command: one match arm per GTP command, kept in
+    /// one function (about 90 lines) so the whole command set reads in one
+    /// place, as `list_commands` lists it; the arms' work is in helpers.
     fn answer(&mut self, command: &str, args: &[&str]) -> Result<String, String> {
         match command {
             "protocol_version" => Ok("2".to_string()),

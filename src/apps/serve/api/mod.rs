@@ -44,6 +44,11 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
+mod params;
+mod streams;
+use params::*;
+use streams::{api_match, api_table};
+
 /// Exhaustive Tiny searches (FLAG 300-600) are refused past these numbers
 /// of empty squares: beyond them an answer takes minutes or more.
 const TINY_MINIMAX_EMPTIES: u32 = 14;
@@ -341,9 +346,9 @@ async fn not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "no such page or endpoint")
 }
 
-const PLAY_HTML: &str = include_str!("assets/play.html");
-const EXPLORE_HTML: &str = include_str!("assets/explore.html");
-const STUDY_HTML: &str = include_str!("assets/study.html");
+const PLAY_HTML: &str = include_str!("../assets/play.html");
+const EXPLORE_HTML: &str = include_str!("../assets/explore.html");
+const STUDY_HTML: &str = include_str!("../assets/study.html");
 
 fn html(body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
@@ -363,11 +368,11 @@ async fn page_study() -> Response {
 
 async fn asset(Path(name): Path<String>) -> ApiResult {
     let (kind, body) = match name.as_str() {
-        "app.css" => ("text/css", include_str!("assets/app.css")),
-        "common.js" => ("text/javascript", include_str!("assets/common.js")),
-        "play.js" => ("text/javascript", include_str!("assets/play.js")),
-        "explore.js" => ("text/javascript", include_str!("assets/explore.js")),
-        "study.js" => ("text/javascript", include_str!("assets/study.js")),
+        "app.css" => ("text/css", include_str!("../assets/app.css")),
+        "common.js" => ("text/javascript", include_str!("../assets/common.js")),
+        "play.js" => ("text/javascript", include_str!("../assets/play.js")),
+        "explore.js" => ("text/javascript", include_str!("../assets/explore.js")),
+        "study.js" => ("text/javascript", include_str!("../assets/study.js")),
         _ => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such asset")),
     };
     Ok(([(header::CONTENT_TYPE, kind)], body).into_response())
@@ -424,111 +429,6 @@ async fn api_tiny(State(state): State<Arc<AppState>>, Query(q): Params) -> Respo
     }
 }
 
-fn param<'a>(q: &'a HashMap<String, String>, key: &str) -> Option<&'a str> {
-    q.get(key).map(String::as_str).filter(|v| !v.is_empty())
-}
-
-fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
-    q: &HashMap<String, String>,
-    key: &str,
-    range: std::ops::RangeInclusive<T>,
-) -> Result<Option<T>, ApiError> {
-    let Some(text) = param(q, key) else {
-        return Ok(None);
-    };
-    match text.parse::<T>() {
-        Ok(v) if range.contains(&v) => Ok(Some(v)),
-        _ => Err(ApiError::bad(format!(
-            "{key} {text:?} is not a number from {} to {}",
-            range.start(),
-            range.end()
-        ))),
-    }
-}
-
-fn size_param(q: &HashMap<String, String>) -> Result<u8, ApiError> {
-    match param(q, "size").unwrap_or("4") {
-        "4" => Ok(4),
-        "6" => Ok(6),
-        "8" => Ok(8),
-        s => Err(ApiError::bad(format!("size {s:?} is not 4, 6 or 8"))),
-    }
-}
-
-fn size_index(size: u8) -> usize {
-    usize::from(size / 2 - 2)
-}
-
-fn eval_param(q: &HashMap<String, String>) -> Result<Heuristic, ApiError> {
-    let name = param(q, "eval").unwrap_or("disc");
-    Heuristic::by_name(name).ok_or_else(|| {
-        ApiError::bad(format!(
-            "eval {name:?} is not one of {}",
-            Heuristic::NAMES.join(", ")
-        ))
-    })
-}
-
-fn algorithm_param(q: &HashMap<String, String>) -> Result<Algorithm, ApiError> {
-    match param(q, "algorithm").unwrap_or("alphabeta") {
-        "minimax" | "300" => Ok(Algorithm::Minimax),
-        "alphabeta" | "500" => Ok(Algorithm::AlphaBeta),
-        a => Err(ApiError::bad(format!(
-            "algorithm {a:?} is not minimax or alphabeta"
-        ))),
-    }
-}
-
-fn game_param(q: &HashMap<String, String>) -> Result<GameState, ApiError> {
-    let size = size_param(q)?;
-    let moves = q.get("moves").map_or("", String::as_str);
-    play::replay(size, moves).map_err(ApiError::bad)
-}
-
-fn move_json(m: Move) -> JsonValue {
-    JsonValue::String(m.to_string())
-}
-
-fn bound_json(v: i32) -> JsonValue {
-    if v == i32::MAX || v == -i32::MAX || v == i32::MIN {
-        JsonValue::String(explorer::bound_text(v))
-    } else {
-        json!(v)
-    }
-}
-
-fn position_json(p: &Position) -> JsonValue {
-    json!({
-        "board": p.board.to_digits(),
-        "size": p.board.size(),
-        "player": p.to_move.number(),
-        "to_move": color_name(p.to_move),
-    })
-}
-
-fn game_json(g: &GameState) -> JsonValue {
-    let p = &g.position;
-    let over = g.over();
-    let legal = g.legal();
-    let (black, white) = (p.board.count(Color::Black), p.board.count(Color::White));
-    json!({
-        "size": p.board.size(),
-        "board": p.board.to_digits(),
-        "player": p.to_move.number(),
-        "to_move": if over { JsonValue::Null } else { json!(color_name(p.to_move)) },
-        "legal": legal.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
-        "must_pass": legal == [Move::Pass],
-        "over": over,
-        "black": black,
-        "white": white,
-        "score": i64::from(black) - i64::from(white),
-        "last": g.moves.last().map(|m| move_json(*m)),
-        "flipped": g.flipped.iter().map(ToString::to_string).collect::<Vec<_>>(),
-        "moves": g.moves.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
-        "transcript": g.transcript(),
-    })
-}
-
 /// `/api/game`: the position after the given moves.
 async fn api_game(Query(q): Params) -> ApiResult {
     let g = game_param(&q)?;
@@ -563,49 +463,6 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         "time_ms": m.time.as_secs_f64() * 1000.0,
     }))
     .into_response())
-}
-
-fn root_param(q: &HashMap<String, String>) -> Result<Position, ApiError> {
-    let digits = param(q, "board").unwrap_or("0000021001200000");
-    let board = Board::from_digits(digits)
-        .map_err(|e| ApiError::bad(format!("board {digits:?} {e}; use the digits 0, 1, 2")))?;
-    let to_move = match param(q, "player").unwrap_or("1") {
-        "1" => Color::Black,
-        "2" => Color::White,
-        p => {
-            return Err(ApiError::bad(format!(
-                "player {p:?} is not 1 (dark) or 2 (light)"
-            )))
-        }
-    };
-    Ok(Position { board, to_move })
-}
-
-fn view_json(v: &NodeView) -> JsonValue {
-    json!({
-        "index": v.index,
-        "move": v.mv.map(move_json),
-        "value": v.value,
-        "alpha": bound_json(v.window.alpha),
-        "beta": bound_json(v.window.beta),
-        "leaf": v.leaf,
-        "chosen": v.chosen,
-        "cutoff": v.cutoff,
-        "size": v.size,
-        "ply": v.ply,
-    })
-}
-
-fn detail_json(tree: &Tree, k: u32) -> Option<JsonValue> {
-    let d = tree.detail(k)?;
-    Some(json!({
-        "node": view_json(&d.node),
-        "position": position_json(&d.position),
-        "max": d.position.to_move == Color::Black,
-        "children": d.children.iter().map(view_json).collect::<Vec<_>>(),
-        "pruned": d.pruned.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
-        "on_chosen_line": d.on_chosen_line,
-    }))
 }
 
 /// `/api/search`: runs an explorer search and keeps its tree.
@@ -715,108 +572,6 @@ async fn api_step(
         "path": frames,
     }))
     .into_response())
-}
-
-/// Server-sent events from a blocking study run; dropping the stream (the
-/// client went away) cancels the run.
-struct EventStream {
-    events: mpsc::Receiver<Event>,
-    _cancel: CancelOnDrop,
-}
-
-impl futures_core::Stream for EventStream {
-    type Item = Result<Event, Infallible>;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        self.events.poll_recv(cx).map(|e| e.map(Ok))
-    }
-}
-
-fn event(name: &str, data: &JsonValue) -> Event {
-    Event::default().event(name).data(data.to_string())
-}
-
-/// Starts `run` on a blocking thread holding a search slot; it sends its
-/// events through the sender and must stop when the flag is set.
-fn stream(
-    state: &AppState,
-    run: impl FnOnce(&AtomicBool, &mpsc::Sender<Event>) + Send + 'static,
-) -> ApiResult {
-    let permit = state.permit()?;
-    let cancel = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel(64);
-    let running = Running::start(&state.running);
-    let flag = cancel.clone();
-    tokio::task::spawn_blocking(move || {
-        let _slot = (permit, running);
-        run(&flag, &tx);
-    });
-    let events = EventStream {
-        events: rx,
-        _cancel: CancelOnDrop(cancel),
-    };
-    Ok(Sse::new(events).into_response())
-}
-
-/// Sends `e`; sets `stop` when the client is gone or the deadline passed.
-fn send(tx: &mpsc::Sender<Event>, e: Event, stop: &AtomicBool, deadline: Instant) {
-    if tx.blocking_send(e).is_err() || Instant::now() >= deadline {
-        stop.store(true, Ordering::SeqCst);
-    }
-}
-
-/// `/api/study/match`: nodes per move of alpha-beta and minimax.
-async fn api_match(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
-    let size = size_param(&q)?;
-    let cap = MATCH_DEPTH[size_index(size)];
-    let depth = number(&q, "depth", 1..=cap)?.unwrap_or(cap.min(4));
-    let eval = eval_param(&q)?;
-    let deadline = Instant::now() + state.limits.study_time;
-    stream(&state, move |stop, tx| {
-        let mut ply = 0;
-        let score = study::run_match(size, depth, eval, stop, |m| {
-            ply += 1;
-            let data = json!({
-                "ply": ply, "move": move_json(m.mv), "value": m.value,
-                "alphabeta": m.alphabeta, "minimax": m.minimax,
-            });
-            send(tx, event("move", &data), stop, deadline);
-        });
-        let done = match score {
-            Some(s) => event("done", &json!({ "score": s, "moves": ply })),
-            None => event(
-                "failed",
-                &json!({ "error": "stopped: the client left or the server's time cap passed" }),
-            ),
-        };
-        let _ = tx.blocking_send(done);
-    })
-}
-
-/// `/api/study/table`: final scores for black depth x white depth.
-async fn api_table(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
-    let size = size_param(&q)?;
-    let cap = TABLE_DEPTH[size_index(size)];
-    let max_depth = number(&q, "max_depth", 1..=cap)?.unwrap_or(cap.min(4));
-    let eval = eval_param(&q)?;
-    let deadline = Instant::now() + state.limits.study_time;
-    stream(&state, move |stop, tx| {
-        let finished = study::run_table(size, max_depth, eval, stop, |c| {
-            let data = json!({
-                "black": c.black, "white": c.white, "score": c.score, "nodes": c.nodes,
-            });
-            send(tx, event("cell", &data), stop, deadline);
-        });
-        let done = if finished {
-            event("done", &json!({ "games": max_depth * max_depth }))
-        } else {
-            event(
-                "failed",
-                &json!({ "error": "stopped: the client left or the server's time cap passed" }),
-            )
-        };
-        let _ = tx.blocking_send(done);
-    })
 }
 
 /// `/api/status`: what runs and what is kept.

@@ -1,0 +1,151 @@
+//! Reading the API's query parameters and writing its JSON.
+
+use super::*;
+
+pub(super) fn param<'a>(q: &'a HashMap<String, String>, key: &str) -> Option<&'a str> {
+    q.get(key).map(String::as_str).filter(|v| !v.is_empty())
+}
+
+pub(super) fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    q: &HashMap<String, String>,
+    key: &str,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<Option<T>, ApiError> {
+    let Some(text) = param(q, key) else {
+        return Ok(None);
+    };
+    match text.parse::<T>() {
+        Ok(v) if range.contains(&v) => Ok(Some(v)),
+        _ => Err(ApiError::bad(format!(
+            "{key} {text:?} is not a number from {} to {}",
+            range.start(),
+            range.end()
+        ))),
+    }
+}
+
+pub(super) fn size_param(q: &HashMap<String, String>) -> Result<u8, ApiError> {
+    match param(q, "size").unwrap_or("4") {
+        "4" => Ok(4),
+        "6" => Ok(6),
+        "8" => Ok(8),
+        s => Err(ApiError::bad(format!("size {s:?} is not 4, 6 or 8"))),
+    }
+}
+
+pub(super) fn size_index(size: u8) -> usize {
+    usize::from(size / 2 - 2)
+}
+
+pub(super) fn eval_param(q: &HashMap<String, String>) -> Result<Heuristic, ApiError> {
+    let name = param(q, "eval").unwrap_or("disc");
+    Heuristic::by_name(name).ok_or_else(|| {
+        ApiError::bad(format!(
+            "eval {name:?} is not one of {}",
+            Heuristic::NAMES.join(", ")
+        ))
+    })
+}
+
+pub(super) fn algorithm_param(q: &HashMap<String, String>) -> Result<Algorithm, ApiError> {
+    match param(q, "algorithm").unwrap_or("alphabeta") {
+        "minimax" | "300" => Ok(Algorithm::Minimax),
+        "alphabeta" | "500" => Ok(Algorithm::AlphaBeta),
+        a => Err(ApiError::bad(format!(
+            "algorithm {a:?} is not minimax or alphabeta"
+        ))),
+    }
+}
+
+pub(super) fn game_param(q: &HashMap<String, String>) -> Result<GameState, ApiError> {
+    let size = size_param(q)?;
+    let moves = q.get("moves").map_or("", String::as_str);
+    play::replay(size, moves).map_err(ApiError::bad)
+}
+
+pub(super) fn move_json(m: Move) -> JsonValue {
+    JsonValue::String(m.to_string())
+}
+
+pub(super) fn bound_json(v: i32) -> JsonValue {
+    if v == i32::MAX || v == -i32::MAX || v == i32::MIN {
+        JsonValue::String(explorer::bound_text(v))
+    } else {
+        json!(v)
+    }
+}
+
+pub(super) fn position_json(p: &Position) -> JsonValue {
+    json!({
+        "board": p.board.to_digits(),
+        "size": p.board.size(),
+        "player": p.to_move.number(),
+        "to_move": color_name(p.to_move),
+    })
+}
+
+pub(super) fn game_json(g: &GameState) -> JsonValue {
+    let p = &g.position;
+    let over = g.over();
+    let legal = g.legal();
+    let (black, white) = (p.board.count(Color::Black), p.board.count(Color::White));
+    json!({
+        "size": p.board.size(),
+        "board": p.board.to_digits(),
+        "player": p.to_move.number(),
+        "to_move": if over { JsonValue::Null } else { json!(color_name(p.to_move)) },
+        "legal": legal.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
+        "must_pass": legal == [Move::Pass],
+        "over": over,
+        "black": black,
+        "white": white,
+        "score": i64::from(black) - i64::from(white),
+        "last": g.moves.last().map(|m| move_json(*m)),
+        "flipped": g.flipped.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "moves": g.moves.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
+        "transcript": g.transcript(),
+    })
+}
+
+pub(super) fn root_param(q: &HashMap<String, String>) -> Result<Position, ApiError> {
+    let digits = param(q, "board").unwrap_or("0000021001200000");
+    let board = Board::from_digits(digits)
+        .map_err(|e| ApiError::bad(format!("board {digits:?} {e}; use the digits 0, 1, 2")))?;
+    let to_move = match param(q, "player").unwrap_or("1") {
+        "1" => Color::Black,
+        "2" => Color::White,
+        p => {
+            return Err(ApiError::bad(format!(
+                "player {p:?} is not 1 (dark) or 2 (light)"
+            )))
+        }
+    };
+    Ok(Position { board, to_move })
+}
+
+pub(super) fn view_json(v: &NodeView) -> JsonValue {
+    json!({
+        "index": v.index,
+        "move": v.mv.map(move_json),
+        "value": v.value,
+        "alpha": bound_json(v.window.alpha),
+        "beta": bound_json(v.window.beta),
+        "leaf": v.leaf,
+        "chosen": v.chosen,
+        "cutoff": v.cutoff,
+        "size": v.size,
+        "ply": v.ply,
+    })
+}
+
+pub(super) fn detail_json(tree: &Tree, k: u32) -> Option<JsonValue> {
+    let d = tree.detail(k)?;
+    Some(json!({
+        "node": view_json(&d.node),
+        "position": position_json(&d.position),
+        "max": d.position.to_move == Color::Black,
+        "children": d.children.iter().map(view_json).collect::<Vec<_>>(),
+        "pruned": d.pruned.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
+        "on_chosen_line": d.on_chosen_line,
+    }))
+}
