@@ -15,7 +15,8 @@ use std::path::Path;
 use std::time::Instant;
 
 const ABOUT: &str = "Train the pattern evaluation: `generate` plays and solves self-play \
-games into a file (resumable: run it again to continue), `fit` fits the weights to them";
+games into a file (resumable: run it again to continue), `fit` fits the weights to them, \
+`probcut` fits the midgame search's Multi-ProbCut table";
 
 fn generate_command() -> Command {
     Command::new("reversi train generate")
