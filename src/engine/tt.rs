@@ -5,6 +5,11 @@
 //! position, so there are no false hits; a generation number makes
 //! clearing between solves free.
 //!
+//! Each entry carries the level of trust of the search that stored it:
+//! the selective passes of a solve store bounds that only later passes at
+//! the same or a lower level may use; the exact pass ([`EXACT`]) uses only
+//! its own bounds, but every entry's best move.
+//!
 //! Slots are three atomic words written without locks: the data word and
 //! the two bitboards each XORed with it. A reader recomputes the position
 //! from the three words, so a slot torn by two threads writing at once
@@ -12,9 +17,14 @@
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
+/// The level of the exact search (selective passes store lower levels).
+pub(crate) const EXACT: u8 = u8::MAX;
+
 /// One stored result.
 #[derive(Clone, Copy)]
 pub(crate) struct Entry {
+    /// The level of the search that stored it ([`EXACT`] if exact).
+    pub level: u8,
     /// A lower bound of the exact score.
     pub lower: i8,
     /// An upper bound of the exact score.
@@ -27,7 +37,8 @@ pub(crate) struct Entry {
 struct Slot {
     player: AtomicU64,
     opponent: AtomicU64,
-    /// lower, upper, best, depth (a byte each), generation (32 bits).
+    /// lower, upper, best, depth, level (a byte each), generation (the
+    /// low 24 bits of the table's).
     data: AtomicU64,
 }
 
@@ -67,21 +78,30 @@ impl Table {
         let d = s.data.load(Relaxed);
         let hit = s.player.load(Relaxed) ^ d == p
             && s.opponent.load(Relaxed) ^ d == o
-            && (d >> 32) as u32 == self.generation.load(Relaxed);
+            && d >> 40 == self.generation_bits();
         hit.then_some(Entry {
+            level: (d >> 32) as u8,
             lower: d as u8 as i8,
             upper: (d >> 8) as u8 as i8,
             best: (d >> 16) as u8,
         })
     }
 
-    /// Stores bounds for a position searched with `depth` empties.
+    /// The current generation as stored in the slots.
     #[inline]
-    pub fn store(&self, p: u64, o: u64, depth: u32, lower: i32, upper: i32, best: u8) {
+    fn generation_bits(&self) -> u64 {
+        u64::from(self.generation.load(Relaxed)) & 0xFF_FFFF
+    }
+
+    /// Stores bounds for a position searched with `depth` empties by a
+    /// search of `level`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, p: u64, o: u64, depth: u32, level: u8, lower: i32, upper: i32, best: u8) {
         let s = &self.slots[self.index(p, o)];
-        let generation = self.generation.load(Relaxed);
+        let generation = self.generation_bits();
         let old = s.data.load(Relaxed);
-        if (old >> 32) as u32 != generation
+        if old >> 40 != generation
             || (s.player.load(Relaxed) ^ old == p && s.opponent.load(Relaxed) ^ old == o)
             || depth >= (old >> 24) as u8 as u32
         {
@@ -89,7 +109,8 @@ impl Table {
                 | u64::from(upper as i8 as u8) << 8
                 | u64::from(best) << 16
                 | u64::from(depth as u8) << 24
-                | u64::from(generation) << 32;
+                | u64::from(level) << 32
+                | generation << 40;
             s.player.store(p ^ d, Relaxed);
             s.opponent.store(o ^ d, Relaxed);
             s.data.store(d, Relaxed);

@@ -86,6 +86,13 @@ impl EndgameSolver {
                 ControlFlow::Continue(h) => hash = h,
             }
         }
+        if let Some(t) = self.selectivity {
+            if beta - alpha == 1 {
+                if let Some(v) = self.probcut(k, p, o, (alpha, beta), n, t) {
+                    return v;
+                }
+            }
+        }
         let mut list = MoveList::new();
         self.order_inner(k, p, o, moves, hash, n, &mut list);
         if n > ETC_MIN {
@@ -96,7 +103,7 @@ impl EndgameSolver {
         let (best, best_sq) = self.search_moves(k, p, o, &mut list, alpha, beta, n);
         if use_table {
             let (lo, up) = bounds(best, alpha, beta);
-            self.table.store(p, o, n, lo, up, best_sq);
+            self.table.store(p, o, n, self.level, lo, up, best_sq);
         }
         best
     }
@@ -115,6 +122,9 @@ impl EndgameSolver {
         let Some(e) = self.table.probe(p, o) else {
             return ControlFlow::Continue(NO_MOVE);
         };
+        if e.level < self.level {
+            return ControlFlow::Continue(e.best);
+        }
         let (lo, up) = (i32::from(e.lower), i32::from(e.upper));
         if lo >= *beta {
             return ControlFlow::Break(lo);
@@ -136,7 +146,7 @@ impl EndgameSolver {
             let (sq, f) = (list.sq[i], list.flips[i]);
             if let Some(e) = self.table.probe(o & !f, p | f | (1u64 << sq)) {
                 let v = -i32::from(e.upper);
-                if v >= beta {
+                if v >= beta && e.level >= self.level {
                     return Some(v);
                 }
             }

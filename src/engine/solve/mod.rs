@@ -25,11 +25,13 @@ mod last;
 mod order;
 mod parallel;
 mod root;
+mod selective;
 
 use super::position::RelativePosition;
-use super::tt::Table;
+use super::tt::{self, Table};
 use crate::board::bits::{kernel_entries, Bits};
 use crate::board::Square;
+use crate::eval::pattern::{self, PatternWeights};
 use crate::reversi::Move;
 use order::MoveList;
 use std::sync::Arc;
@@ -120,6 +122,19 @@ pub struct EndgameSolver {
     nodes: u64,
     /// Solvers of the helper threads, kept between solves.
     helpers: Vec<EndgameSolver>,
+    /// The pattern evaluation that orders moves far from the end on 8x8
+    /// (`None` on other boards); fetched when an 8x8 solve starts.
+    weights: Option<&'static PatternWeights>,
+    /// Weights chosen by [`EndgameSolver::set_weights`] (else the active
+    /// ones).
+    chosen_weights: Option<&'static PatternWeights>,
+    /// In a selective pass, the confidence (in standard deviations of the
+    /// pattern estimate's error) its cuts need; `None` in the exact pass.
+    selectivity: Option<f64>,
+    /// The level of the current pass (see [`tt::EXACT`]).
+    level: u8,
+    /// Roots with at least this many empties get the selective passes.
+    passes_min: u32,
 }
 
 impl Default for EndgameSolver {
@@ -160,7 +175,21 @@ impl EndgameSolver {
             lines: Vec::new(),
             nodes: 0,
             helpers: Vec::new(),
+            weights: None,
+            chosen_weights: None,
+            selectivity: None,
+            level: tt::EXACT,
+            passes_min: selective::PASSES_MIN,
         }
+    }
+
+    /// Orders moves on 8x8 with `weights` instead of the active pattern
+    /// weights ([`crate::eval::pattern::active_weights`]). Only the speed
+    /// of a solve depends on them, never its score.
+    pub fn set_weights(&mut self, weights: &'static PatternWeights) {
+        self.chosen_weights = Some(weights);
+        self.weights = None;
+        self.lines.clear();
     }
 
     /// Solves `pos` exactly.
@@ -190,7 +219,10 @@ impl EndgameSolver {
         progress: &mut (dyn FnMut(RootProgress) + Send),
     ) -> Solution {
         self.clear();
-        self.solve_window(pos, -INF, INF, threads, progress)
+        let passes = self.selective_passes(pos, threads);
+        let mut s = self.solve_window(pos, -INF, INF, threads, progress);
+        s.nodes += passes;
+        s
     }
 
     /// Forgets every stored result (the table is shared with the helper
@@ -205,6 +237,8 @@ impl EndgameSolver {
             return;
         }
         self.valid = valid;
+        self.weights =
+            (valid == !0).then(|| self.chosen_weights.unwrap_or_else(pattern::active_weights));
         let n = (valid.count_ones() as f64).sqrt().round() as u8;
         let last = n - 1;
         self.corners = [(0, 0), (0, last), (last, 0), (last, last)]

@@ -1,14 +1,19 @@
 //! Move ordering: the hash move first, then the fewest replies for the
 //! opponent (corners weighing more), own corners early and the opponent's
-//! potential mobility; far from the end (at least 18 empties) the moves
-//! are ranked instead by an estimate, a shallow alpha-beta search of each
-//! child with the `strong` heuristic evaluation.
+//! potential mobility. Far from the end the moves are ranked instead by a
+//! shallow search of each child: on 8x8 with the trained pattern
+//! evaluation (from [`PATTERN_ORDER_MIN`] empties), on smaller boards at
+//! the root only, with the `strong` heuristic evaluation.
+//!
+//! The ordering decides only how fast a solve is: any evaluation, even
+//! random weights, gives the same exact scores.
 
 use super::{EndgameSolver, SolverKernel, NO_MOVE};
 use crate::board::bits::{self, Bits};
 use crate::board::Color;
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::engine::position::RelativePosition;
+use crate::eval::pattern::{PatternWeights, SCALE};
 use crate::eval::Heuristic;
 
 /// Extra weight of an opponent reply on a corner in the move ordering (a
@@ -17,22 +22,39 @@ const CORNER_REPLY_WEIGHT: i32 = 48;
 /// Weight of the opponent's potential mobility in the move ordering.
 const POT_WEIGHT: i32 = 12;
 
-/// Root positions with at least this many empties have their moves
-/// ordered by a shallow heuristic search (the exact search's cost hangs on
-/// finding the best root move early).
+/// Root positions of boards smaller than 8x8 with at least this many
+/// empties have their moves ordered by a shallow heuristic search (the
+/// exact search's cost hangs on finding the best root move early).
 const ROOT_ESTIMATE_MIN: u32 = 18;
 
 /// Plies of the heuristic search that orders root moves.
 const ROOT_ESTIMATE_DEPTH: u32 = 6;
 
-/// Nodes below the root of an 8x8 board with at least this many empties
-/// order their moves (after the hash move) by a shallower heuristic search.
-/// (On 6x6 such nodes are many and their subtrees small: the searches
-/// would cost more than they save.)
-const INNER_ESTIMATE_MIN: u32 = 18;
+/// Nodes of an 8x8 board with at least this many empties order their
+/// moves (after the hash move) by a shallow search with the pattern
+/// evaluation. (Smaller boards have no pattern evaluation; there such
+/// nodes are many and their subtrees small.)
+pub(super) const PATTERN_ORDER_MIN: u32 = 14;
 
-/// Plies of the heuristic search that orders moves below the root.
-const INNER_ESTIMATE_DEPTH: u32 = 4;
+/// Plies of the pattern search that orders the moves of a node with `n`
+/// empties (the child is searched one ply less).
+#[inline]
+fn pattern_order_depth(n: u32) -> u32 {
+    match n {
+        0..=15 => 1,
+        16..=21 => 2,
+        _ => 3,
+    }
+}
+
+/// Plies of the pattern search that orders the root's moves on 8x8 (4
+/// plies: 235 M nodes on FFO #40-#44; 6: 130 M; 8: 124 M but slower).
+const ROOT_PATTERN_DEPTH: u32 = 6;
+
+/// Weight, in the pattern evaluation's units (1/64 disc), of each reply
+/// the opponent has after a move, added to the pattern ordering's key
+/// (0: 136 M nodes on FFO #40-#44, 32: 130 M).
+const REPLY_WEIGHT: i32 = 32;
 
 impl EndgameSolver {
     /// The moves of the root `pos` (which has some) with their flips, in
@@ -40,7 +62,7 @@ impl EndgameSolver {
     /// [`ROOT_ESTIMATE_MIN`] empties, by [`estimate`] (ties keep their
     /// order).
     pub(super) fn root_order<K: SolverKernel>(
-        &self,
+        &mut self,
         k: K,
         pos: &RelativePosition,
     ) -> Vec<(u8, u64)> {
@@ -48,8 +70,13 @@ impl EndgameSolver {
         let hash = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
         let mut list = MoveList::new();
         k.order(self, p, o, pos.moves(), hash, &mut list);
+        let n = pos.empties().count_ones();
+        if let (Some(w), true) = (self.weights, n >= PATTERN_ORDER_MIN) {
+            let depth = ROOT_PATTERN_DEPTH.min(n);
+            pattern_keys(k, w, (p, o), &mut list, hash, depth, &mut self.nodes);
+        }
         let mut ordered: Vec<(u8, u64)> = (0..list.len).map(|i| list.pick(i)).collect();
-        if pos.empties().count_ones() >= ROOT_ESTIMATE_MIN {
+        if self.weights.is_none() && n >= ROOT_ESTIMATE_MIN {
             sort_by_estimate(pos, &mut ordered);
         }
         ordered
@@ -57,12 +84,13 @@ impl EndgameSolver {
 
     /// Orders `moves` for a node below the root with `n` empties: by
     /// [`EndgameSolver::order`], then, on 8x8 with at least
-    /// [`INNER_ESTIMATE_MIN`] empties, by [`estimate`] after the hash move.
+    /// [`PATTERN_ORDER_MIN`] empties, by [`pattern_keys`] after the hash
+    /// move.
     /// The one- and the multi-thread searches (`deep`, `split`) order alike.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn order_inner<K: SolverKernel>(
-        &self,
+        &mut self,
         k: K,
         p: u64,
         o: u64,
@@ -72,8 +100,9 @@ impl EndgameSolver {
         list: &mut MoveList,
     ) {
         k.order(self, p, o, moves, hash, list);
-        if n >= INNER_ESTIMATE_MIN && self.valid == !0 {
-            estimate_keys(p, o, self.valid, list, hash);
+        if let (Some(w), true) = (self.weights, n >= PATTERN_ORDER_MIN) {
+            let depth = pattern_order_depth(n);
+            pattern_keys(k, w, (p, o), list, hash, depth, &mut self.nodes);
         }
     }
 
@@ -152,17 +181,77 @@ fn sort_by_estimate(pos: &RelativePosition, ordered: &mut [(u8, u64)]) {
     }
 }
 
-/// Replaces the ordering keys of `list` (moves of `p` against `o`) by
-/// [`estimate`]s, best first; the hash move stays first.
-fn estimate_keys(p: u64, o: u64, valid: u64, list: &mut MoveList, hash: u8) {
+/// Replaces the ordering keys of `list` (moves of `p` against `o` on the
+/// full 8x8 board) by the value of each child for the opponent by a
+/// `depth - 1`-ply [`pattern_search`], lowest (best for the mover) first;
+/// the hash move stays first.
+#[inline(always)]
+fn pattern_keys<K: SolverKernel>(
+    k: K,
+    w: &PatternWeights,
+    (p, o): (u64, u64),
+    list: &mut MoveList,
+    hash: u8,
+    depth: u32,
+    nodes: &mut u64,
+) {
     for i in 0..list.len {
-        let m = (list.sq[i], list.flips[i]);
-        list.key[i] = if m.0 == hash {
+        let (sq, f) = (list.sq[i], list.flips[i]);
+        list.key[i] = if sq == hash {
             i32::MIN
         } else {
-            -estimate(p, o, valid, m, INNER_ESTIMATE_DEPTH)
+            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let replies = k.moves(np, no, !0).count_ones() as i32;
+            pattern_search(k, w, np, no, depth - 1, (-PATTERN_INF, PATTERN_INF), nodes)
+                + REPLY_WEIGHT * replies
         };
     }
+}
+
+/// Larger than any pattern value.
+pub(super) const PATTERN_INF: i32 = 1 << 20;
+
+/// The value for the mover `p` (against `o`, full 8x8 board) of a
+/// `depth`-ply negamax alpha-beta search (fail-soft within
+/// `(alpha, beta)`) with the pattern evaluation `w` at the leaves and the
+/// disc difference (in the evaluation's units) at the end of the game.
+/// Adds the positions it visits to `nodes`.
+pub(super) fn pattern_search<K: SolverKernel>(
+    k: K,
+    w: &PatternWeights,
+    p: u64,
+    o: u64,
+    depth: u32,
+    (mut alpha, beta): (i32, i32),
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    if depth == 0 {
+        return w.evaluate(p, o);
+    }
+    let moves = k.moves(p, o, !0);
+    if moves == 0 {
+        if k.moves(o, p, !0) == 0 {
+            return SCALE * (p.count_ones() as i32 - o.count_ones() as i32);
+        }
+        return -pattern_search(k, w, o, p, depth, (-beta, -alpha), nodes);
+    }
+    let mut best = -PATTERN_INF;
+    for sq in Bits(moves) {
+        let f = k.flips(p, o, sq);
+        let (np, no) = (o & !f, p | f | (1u64 << sq));
+        let v = -pattern_search(k, w, np, no, depth - 1, (-beta, -alpha), nodes);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
 }
 
 /// The squares next to any disc of `b` (on the 8x8 word; callers mask).

@@ -89,7 +89,7 @@ impl EndgameSolver {
             )
         };
         let (lo, up) = bounds(best.1, alpha, beta);
-        self.table.store(p, o, n, lo, up, best.0 .0);
+        self.table.store(p, o, n, self.level, lo, up, best.0 .0);
         best.1
     }
 
@@ -115,6 +115,9 @@ impl EndgameSolver {
         }
         for h in helpers.iter_mut().take(threads - 1) {
             h.setup(pos.valid);
+            h.weights = self.weights;
+            h.selectivity = self.selectivity;
+            h.level = self.level;
         }
         let siblings = Siblings {
             p: pos.player,
