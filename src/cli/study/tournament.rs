@@ -98,8 +98,15 @@ impl Args {
 /// Runs `reversi tournament ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
     let a = Args::from_matches(&parse(command(), args)?);
-    let me = player(a.depth, a.time, a.algorithm, a.order, a.eval);
-    let other = player(a.vs_depth.or(a.depth), a.time, a.algorithm, a.order, a.vs);
+    let me = player(a.depth, a.time, a.algorithm, a.order, a.eval, None);
+    let other = player(
+        a.vs_depth.or(a.depth),
+        a.time,
+        a.algorithm,
+        a.order,
+        a.vs,
+        None,
+    );
     let start = Position::start(a.size);
     if lines_within(&Reversi::DISC_DIFFERENCE, &start, a.plies, a.max_openings).is_none() {
         return usage(format!(
