@@ -120,6 +120,28 @@ pub trait MoveSearch: Send {
     fn clear(&mut self);
 }
 
+/// A boxed search is a search (for choosing one at run time).
+impl<S: MoveSearch + ?Sized> MoveSearch for Box<S> {
+    fn rank_moves(
+        &mut self,
+        position: &Position,
+        count: usize,
+        budget: &Budget,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue> {
+        (**self).rank_moves(position, count, budget, stop, progress)
+    }
+
+    fn nodes(&self) -> u64 {
+        (**self).nodes()
+    }
+
+    fn clear(&mut self) {
+        (**self).clear();
+    }
+}
+
 /// Points of the `strong` evaluation per disc, to read its values as discs.
 /// Measured by `cargo run --release --example eval_scale`: on 120
 /// positions with 20-22 empties, a depth-4 search against the exact score,
