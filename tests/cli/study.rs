@@ -385,3 +385,39 @@ fn play_on_8x8_defaults_to_the_pattern_evaluation() {
     assert!(text.contains("the computer: level 3."), "{text}");
     assert!(text.contains("depth 3"), "{text}");
 }
+
+#[test]
+fn tournaments_take_levels_on_8x8() {
+    let args = [
+        "tournament",
+        "--size",
+        "8",
+        "--plies",
+        "1",
+        "--level",
+        "2",
+        "--vs",
+        "disc",
+        "--depth",
+        "1",
+        "--json",
+        "-q",
+    ];
+    let a = stdout(&args);
+    assert_eq!(a, stdout(&args), "a level tournament is reproducible");
+    assert_eq!(field(&a, "eval"), "\"level 2\"");
+    assert!(
+        a.contains("\"vs_settings\":\"depth 1, alphabeta, order best, eval disc\""),
+        "{a}"
+    );
+    let games: u64 = field(&a, "games").parse().unwrap();
+    let sum: u64 = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| field(&a, k).parse::<u64>().unwrap())
+        .sum();
+    assert_eq!((games, sum), (8, 8));
+    crate::harness::expect_usage_error(
+        reversi().args(["tournament", "--size", "6", "--vs-level", "2"]),
+        "--vs-level plays 8x8 only",
+    );
+}

@@ -159,7 +159,7 @@ fn parse(command: Command, args: &[String]) -> anyhow::Result<ArgMatches> {
         .flatten()
         .copied()
         .unwrap_or(8);
-    for id in ["level", "black-level", "white-level"] {
+    for id in ["level", "black-level", "white-level", "vs-level"] {
         if let (Ok(Some(_)), false) = (m.try_get_one::<u32>(id), size == 8) {
             return usage(format!(
                 "--{id} plays 8x8 only (the engine's midgame search); use --size 8, or --depth \
