@@ -147,7 +147,7 @@ fn parse(command: Command, args: &[String]) -> anyhow::Result<ArgMatches> {
     let command = command.arg(option(
         "weights",
         "FILE",
-        "Pattern weights for --eval pattern (default: the trained weights built in)",
+        "Pattern weights for --eval pattern and the levels (default: the trained weights built in)",
     ));
     let m = super::parse(command, args)?;
     if let Some(path) = m.get_one::<String>("weights") {
