@@ -140,15 +140,29 @@ impl MoveSearch for LevelSearch {
         let stopped =
             || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
         if count == 1 && kids.len() > 1 {
-            let v = self.search(position, level, deadline, stop);
-            let mv = v.best.unwrap_or(kids[0].0);
-            let best = vec![MoveValue {
-                mv,
-                value: discs(v.value),
-                certainty: Certainty::Estimate { depth: v.depth },
-                line: vec![mv],
-            }];
-            progress(&best);
+            // One search per depth so that every deeper answer is heard:
+            // the table holds each finished depth's root, so a search to
+            // depth d redoes none of 1..d-1.
+            let mut best: Vec<MoveValue> = Vec::new();
+            for depth in 1..=level.depth {
+                let v = self.search(position, Level { depth, ..level }, deadline, stop);
+                let stopped_early = v.depth < depth && stopped();
+                if stopped_early && !best.is_empty() {
+                    break;
+                }
+                let mv = v.best.unwrap_or(kids[0].0);
+                best = vec![MoveValue {
+                    mv,
+                    value: discs(v.value),
+                    certainty: Certainty::Estimate { depth: v.depth },
+                    line: vec![mv],
+                }];
+                progress(&best);
+                // Stopped, or the game's end within reach: deeper is the same.
+                if v.depth < depth || stopped() {
+                    break;
+                }
+            }
             return best;
         }
         // Several moves (or a forced pass): each searched a ply shallower,
