@@ -87,6 +87,8 @@ fn the_level_choice_plays_8x8_and_is_off_on_smaller_boards() {
         ["d3", "c4", "f5", "e6"].contains(&first.as_str().unwrap()),
         "{first}"
     );
+    // A person takes black again (the engine does not play the game out).
+    set_value(&mut b, "#black-player", "human");
     // On 6x6 the level is off: depth and evaluation decide again.
     set_value(&mut b, "#size", "6");
     assert_eq!(
