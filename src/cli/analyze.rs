@@ -2,11 +2,11 @@
 //! played, the best move and its value, the discs lost, and the total per
 //! player.
 
-use super::hint::{budget_args, budget_of, certainty_text, name, read_record};
+use super::hint::{budget_args, budget_of, certainty_text, name, read_record, search_of};
 use super::{flag, write_stdout};
 use anyhow::Result;
 use clap::{Arg, Command};
-use reversi::apps::analysis::{analyze_game, StandardSearch};
+use reversi::apps::analysis::analyze_game;
 use reversi::board::Color;
 use reversi::record::color_name;
 use std::fmt::Write as _;
@@ -50,7 +50,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let game = read_record(&words.join(" "), 8)?;
     let budget = budget_of(&m);
     let quiet = AtomicBool::new(false);
-    let mut search = StandardSearch::new();
+    let mut search = search_of(&m);
     let a = analyze_game(&mut search, &game, &budget, &quiet, &mut |_| {});
     let mut s = String::new();
     if m.get_flag("json") {

@@ -1,10 +1,9 @@
 //! `reversi gtp`: the engine as a GTP (version 2) program, for GoGui and
 //! other GTP controllers, on stdin and stdout; each response is flushed.
 
-use super::hint::{budget_args, budget_of, read_command};
+use super::hint::{budget_args, budget_of, read_command, search_of};
 use anyhow::Result;
 use clap::Command;
-use reversi::apps::analysis::StandardSearch;
 use reversi::apps::gtp::GtpSession;
 use std::io::{self, Write};
 
@@ -22,7 +21,7 @@ pub(super) fn command() -> Command {
 pub fn run(args: &[String]) -> Result<()> {
     let m = super::parse(command(), &args[1..])?;
     let mut session = GtpSession::new(
-        StandardSearch::new(),
+        search_of(&m),
         budget_of(&m),
         "reversi",
         env!("CARGO_PKG_VERSION"),

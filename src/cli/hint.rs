@@ -1,20 +1,22 @@
 //! `reversi hint POSITION`: the best moves of a position with their values
 //! (exact near the end). Also the search options shared by `nboard`, `gtp`
-//! and `analyze` (`--depth`, `--time`, `--exact`, `--threads`).
+//! and `analyze` (`--depth`, `--level`, `--time`, `--exact`, `--threads`).
 
 use super::{flag, option, usage, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::apps::analysis::{
-    Budget, Certainty, MoveSearch, MoveValue, StandardSearch, DEFAULT_EXACT_EMPTIES,
+    Budget, Certainty, LevelSearch, MoveSearch, MoveValue, StandardSearch, DEFAULT_EXACT_EMPTIES,
 };
+use reversi::engine::midgame::Level;
 use reversi::record::{parse_game, write_board_string, GameRecord};
 use reversi::reversi::Move;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// `--depth`, `--time`, `--exact`, `--threads` with `time_default` seconds.
-pub(super) fn budget_args(time_default: &'static str) -> [Arg; 4] {
+/// `--depth`, `--level`, `--time`, `--exact`, `--threads` with
+/// `time_default` seconds.
+pub(super) fn budget_args(time_default: &'static str) -> [Arg; 5] {
     [
         option(
             "depth",
@@ -22,6 +24,16 @@ pub(super) fn budget_args(time_default: &'static str) -> [Arg; 4] {
             "Midgame depth bound in plies (default: the time decides)",
         )
         .value_parser(value_parser!(u32).range(1..=60)),
+        option(
+            "level",
+            "LEVEL",
+            "Search with the engine's midgame search at this strength level, 1-30 \
+             (pattern evaluation, N plies, Multi-ProbCut from level 5) instead of the \
+             `strong` iterative search; --time caps it, --exact still decides where \
+             values are exact",
+        )
+        .value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX)))
+        .conflicts_with("depth"),
         option(
             "time",
             "SECONDS",
@@ -61,12 +73,23 @@ pub(super) fn budget_of(m: &ArgMatches) -> Budget {
         .copied()
         .unwrap_or(DEFAULT_EXACT_EMPTIES);
     Budget {
-        depth: m.get_one("depth").copied(),
+        depth: m.get_one("level").or(m.get_one("depth")).copied(),
         time: value(m, "time"),
         exact_empties: exact,
         wld_empties: exact + 2,
         threads: m.get_one::<u32>("threads").map_or(1, |&t| t as usize),
         contempt: 0.0,
+    }
+}
+
+/// The search `--level` asks for: the midgame search at that level
+/// ([`LevelSearch`], the level travelling as the budget's depth), else the
+/// `strong` iterative search ([`StandardSearch`]).
+pub(super) fn search_of(m: &ArgMatches) -> Box<dyn MoveSearch> {
+    if m.get_one::<u32>("level").is_some() {
+        Box::new(LevelSearch::new())
+    } else {
+        Box::new(StandardSearch::new())
     }
 }
 
@@ -166,7 +189,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let budget = budget_of(&m);
     let count: usize = value(&m, "moves");
     let start = Instant::now();
-    let mut search = StandardSearch::new();
+    let mut search = search_of(&m);
     let values = search.rank_moves(
         &p,
         count.max(1),

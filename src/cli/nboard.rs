@@ -1,11 +1,13 @@
 //! `reversi nboard`: the engine for the NBoard GUI (NBoard protocol 2) on
 //! stdin and stdout. The GUI's commands are read here while a worker
-//! thread searches; every reply line is flushed at once.
+//! thread searches; every reply line is flushed at once. The engine is
+//! the midgame search at a strength level ([`LevelSearch`]): the GUI's
+//! `set depth N` (or `--depth N`, `--level N`) is the level.
 
 use super::hint::{budget_args, budget_of, read_command};
 use anyhow::Result;
 use clap::Command;
-use reversi::apps::analysis::StandardSearch;
+use reversi::apps::analysis::LevelSearch;
 use reversi::apps::nboard::{Flow, NboardSession};
 use std::io::{self, Write};
 use std::sync::mpsc;
@@ -18,6 +20,15 @@ pub(super) fn command() -> Command {
              set the engine's command line to `reversi nboard`",
         )
         .args(budget_args("5"))
+        .mut_arg("depth", |a| {
+            a.help(
+                "The strength level until the GUI sends `set depth N` (the level N; \
+                 above 30 is 30); default: the strongest, cut by --time",
+            )
+        })
+        .mut_arg("level", |a| {
+            a.help("The same as --depth (the engine always plays at a level)")
+        })
 }
 
 /// Runs `reversi nboard ...` (`args[0]` is `nboard`).
@@ -33,7 +44,7 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         Ok(())
     });
-    let mut session = NboardSession::new(StandardSearch::new(), budget, tx);
+    let mut session = NboardSession::new(LevelSearch::new(), budget, tx);
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut buf = Vec::new();

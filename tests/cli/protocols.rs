@@ -638,3 +638,95 @@ fn play_starts_from_a_record() {
         "{text}"
     );
 }
+
+/// A middle-game position: the game after 20 moves of a seeded random
+/// game, with its legal moves.
+fn midgame_record() -> (GameRecord, Vec<Move>) {
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut rng = reversi::rng::Rng::new(31);
+    loop {
+        let mut g = GameRecord::new(Position::start(8));
+        while g.moves.len() < 20 && !game.is_terminal(&g.last()) {
+            let moves: Vec<Move> = game.moves(&g.last()).collect();
+            g.push(RecordedMove::plain(*rng.pick(&moves))).unwrap();
+        }
+        let legal: Vec<Move> = game.moves(&g.last()).collect();
+        if legal.len() > 1 {
+            return (g, legal);
+        }
+    }
+}
+
+#[test]
+fn nboard_set_depth_is_the_level_of_the_midgame_search() {
+    let (g, legal) = midgame_record();
+    let mut e = Engine::start(&["nboard"]);
+    e.send("nboard 2");
+    e.send("set depth 5");
+    assert_eq!(e.line(), "set myname reversi5");
+    e.send(&format!("set game {}", write_ggf(&g)));
+    e.send("go");
+    let go = e.until("===");
+    let name = go.last().unwrap()["=== ".len()..]
+        .split('/')
+        .next()
+        .unwrap();
+    assert!(legal.contains(&nboard_move(name)), "{go:?}");
+    // The hint ranks every legal move, the last ranking 5 plies deep.
+    e.send(&format!("hint {}", legal.len()));
+    assert_eq!(e.line(), "status thinking");
+    let lines = e.until("status");
+    let searches: Vec<_> = lines
+        .iter()
+        .filter(|l| l.starts_with("search"))
+        .map(|l| search_line(l))
+        .collect();
+    let last = &searches[searches.len() - legal.len()..];
+    let mut seen: Vec<Move> = last.iter().map(|s| nboard_move(&s.0)).collect();
+    seen.sort_by_key(|m| m.to_string());
+    let mut want = legal.clone();
+    want.sort_by_key(|m| m.to_string());
+    assert_eq!(seen, want, "{lines:?}");
+    assert!(last.iter().all(|s| s.2 == "5"), "{lines:?}");
+}
+
+#[test]
+fn gtp_and_hint_play_at_a_level() {
+    let (g, legal) = midgame_record();
+    let mut e = Engine::start(&["gtp", "--level", "5"]);
+    let color = |p: &Position| match p.to_move {
+        reversi::board::Color::Black => "b",
+        reversi::board::Color::White => "w",
+    };
+    for (m, p) in g.moves.iter().zip(g.positions()) {
+        e.gtp(&format!("play {} {}", color(&p), m.mv)).unwrap();
+    }
+    let mv = e.gtp(&format!("genmove {}", color(&g.last()))).unwrap();
+    let mv = Move::Place(mv.to_ascii_lowercase().parse().unwrap());
+    assert!(legal.contains(&mv), "{mv}");
+
+    let transcript = reversi::record::write_transcript(&g);
+    let out = reversi()
+        .args([
+            "hint",
+            &transcript,
+            "--level",
+            "4",
+            "--moves",
+            "2",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("\"depth\":4").count(), 2, "{text}");
+    expect_usage_error(
+        reversi().args(["hint", &transcript, "--level", "4", "--depth", "3"]),
+        "cannot be used with",
+    );
+    expect_usage_error(
+        reversi().args(["gtp", "--level", "0"]),
+        "0 is not in 1..=30",
+    );
+}

@@ -292,3 +292,132 @@ fn bad_options_are_usage_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn level_games_are_reproducible_legal_and_exact_at_the_end() {
+    use reversi::game::Game;
+    use reversi::reversi::{Move, Position, Reversi};
+    let args = ["match", "--size", "8", "--level", "4", "--json"];
+    let (a, b) = (stdout(&args), stdout(&args));
+    for name in ["moves", "nodes", "values", "depths", "score"] {
+        assert_eq!(field(&a, name), field(&b, name), "{name} differs");
+    }
+    // Every move legal under the rules, replayed here.
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut p = Position::start(8);
+    let mut empties_before = Vec::new();
+    for m in items(field(&a, "moves")) {
+        let mv = if m == "pass" {
+            Move::Pass
+        } else {
+            Move::Place(m.parse().unwrap())
+        };
+        assert!(game.moves(&p).any(|x| x == mv), "{m} illegal in {a}");
+        empties_before.push(p.board.empty().count_ones());
+        p = game.play(&p, mv);
+    }
+    assert!(game.is_terminal(&p));
+    let score: i64 = field(&a, "score").parse().unwrap();
+    assert_eq!(score, i64::from(game.utility(&p)));
+    // Level 4 solves from 12 empty squares on: both sides then play
+    // perfectly, so the first exact value is the final score.
+    let values: Vec<i64> = items(field(&a, "values"))
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let first_exact = empties_before.iter().position(|&e| e <= 12).unwrap();
+    assert_eq!(values[first_exact], score, "{a}");
+    // The depths: 4 plies before, the empty squares (exact) after.
+    let depths = numbers(field(&a, "depths"));
+    assert!(depths[..first_exact].iter().all(|&d| d == 4), "{a}");
+    assert_eq!(depths[first_exact], u64::from(empties_before[first_exact]));
+}
+
+#[test]
+fn levels_are_8x8_only_and_replace_the_depth() {
+    use crate::harness::expect_usage_error;
+    expect_usage_error(
+        reversi().args(["play", "--size", "6", "--level", "3"]),
+        "--level plays 8x8 only",
+    );
+    expect_usage_error(
+        reversi().args(["match", "--size", "4", "--white-level", "3"]),
+        "--white-level plays 8x8 only",
+    );
+    expect_usage_error(
+        reversi().args(["play", "--size", "8", "--level", "3", "--eval", "strong"]),
+        "cannot be used with",
+    );
+    expect_usage_error(
+        reversi().args(["match", "--size", "8", "--level", "31"]),
+        "31 is not in 1..=30",
+    );
+    // One side at a level, the other by depth: the header says which.
+    let text = stdout(&[
+        "match",
+        "--size",
+        "8",
+        "--black-level",
+        "2",
+        "--white-depth",
+        "1",
+    ]);
+    assert!(text.contains("black: level 2\n"), "{text}");
+    assert!(text.contains("white: depth 1, alphabeta"), "{text}");
+}
+
+#[test]
+fn play_on_8x8_defaults_to_the_pattern_evaluation() {
+    let out = reversi()
+        .args(["play", "--size", "8", "--human", "white"])
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("the computer: depth 4, alphabeta, order natural, eval pattern."));
+    assert!(text.contains("Computer (black) plays"), "{text}");
+    let out = reversi()
+        .args(["play", "--size", "8", "--human", "white", "--level", "3"])
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("the computer: level 3."), "{text}");
+    assert!(text.contains("depth 3"), "{text}");
+}
+
+#[test]
+fn tournaments_take_levels_on_8x8() {
+    let args = [
+        "tournament",
+        "--size",
+        "8",
+        "--plies",
+        "1",
+        "--level",
+        "2",
+        "--vs",
+        "disc",
+        "--depth",
+        "1",
+        "--json",
+        "-q",
+    ];
+    let a = stdout(&args);
+    assert_eq!(a, stdout(&args), "a level tournament is reproducible");
+    assert_eq!(field(&a, "eval"), "\"level 2\"");
+    assert!(
+        a.contains("\"vs_settings\":\"depth 1, alphabeta, order best, eval disc\""),
+        "{a}"
+    );
+    let games: u64 = field(&a, "games").parse().unwrap();
+    let sum: u64 = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| field(&a, k).parse::<u64>().unwrap())
+        .sum();
+    assert_eq!((games, sum), (8, 8));
+    crate::harness::expect_usage_error(
+        reversi().args(["tournament", "--size", "6", "--vs-level", "2"]),
+        "--vs-level plays 8x8 only",
+    );
+}

@@ -264,6 +264,32 @@ fn engine_endpoint_plays_a_legal_move_within_its_caps() {
 }
 
 #[test]
+fn engine_endpoint_plays_at_a_level_on_8x8_only() {
+    let s = state(Limits::default());
+    block_on(async {
+        let moves = "f5,d6,c3,d3,c4";
+        let (status, m) = json(
+            &s,
+            &format!("/api/engine?size=8&moves={moves}&level=3&time_ms=5000"),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{m}");
+        let (_, g) = json(&s, &format!("/api/game?size=8&moves={moves}")).await;
+        assert!(g["legal"].as_array().unwrap().contains(&m["move"]), "{m}");
+        assert_eq!(m["depth"], 3);
+        assert_eq!(m["level"], 3);
+        for bad in ["size=8&level=0", "size=8&level=31", "size=8&level=x"] {
+            let (status, e) = json(&s, &format!("/api/engine?{bad}")).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+            assert!(e["error"].as_str().unwrap().contains("level"), "{e}");
+        }
+        let (status, e) = json(&s, "/api/engine?size=6&level=3").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(e["error"].as_str().unwrap().contains("8x8 only"), "{e}");
+    });
+}
+
+#[test]
 fn search_endpoint_shows_the_contracts_value_and_count() {
     let s = state(Limits::default());
     let (_, cli300, _) = cli(&["300", "1", "0000021001200000"]);

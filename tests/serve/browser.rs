@@ -62,6 +62,48 @@ fn square_labels(b: &mut Browser) -> Vec<String> {
 }
 
 #[test]
+fn the_level_choice_plays_8x8_and_is_off_on_smaller_boards() {
+    let server = ServerProcess::start();
+    let mut b = Browser::launch(1200, 900);
+    b.open(&format!("{}play?size=8&level=2", server.url));
+    wait_text(&mut b, "#black", "2");
+    // A level replaces depth, evaluation and search.
+    assert_eq!(b.eval("document.querySelector('#level').value"), json!("2"));
+    assert_eq!(
+        b.eval("document.querySelector('#depth').disabled"),
+        json!(true)
+    );
+    // The engine takes black: its first move is logged 2 plies deep.
+    set_value(&mut b, "#black-player", "engine");
+    b.wait_for(
+        "document.querySelectorAll('#log tbody tr').length > 0",
+        WAIT,
+        "the engine's first move",
+    );
+    let depth = b.eval("document.querySelector('#log tbody tr td:nth-child(5)').textContent");
+    assert_eq!(depth, json!("2"));
+    let first = b.eval("document.querySelector('#log tbody tr td:nth-child(2)').textContent");
+    assert!(
+        ["d3", "c4", "f5", "e6"].contains(&first.as_str().unwrap()),
+        "{first}"
+    );
+    // A person takes black again (the engine does not play the game out).
+    set_value(&mut b, "#black-player", "human");
+    // On 6x6 the level is off: depth and evaluation decide again.
+    set_value(&mut b, "#size", "6");
+    assert_eq!(
+        b.eval("document.querySelector('#level').disabled"),
+        json!(true)
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#depth').disabled"),
+        json!(false)
+    );
+    let (status, _) = server.interrupt();
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
 fn play_a_4x4_game_to_its_end_by_clicking_and_keys() {
     let server = ServerProcess::start();
     let mut b = Browser::launch(1200, 900);

@@ -10,6 +10,8 @@
 //! the end, proves the values with [`crate::engine::EndgameSolver`]: exact
 //! scores with at most [`Budget::exact_empties`] empty squares, the
 //! win/loss/draw outcome with at most [`Budget::wld_empties`].
+//! [`LevelSearch`] ranks the moves by the engine's midgame search at a
+//! strength level instead, far enough from the end.
 
 use crate::board::Color;
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
@@ -21,6 +23,9 @@ use crate::reversi::{Move, Position, Reversi};
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
+
+mod level;
+pub use level::{search_stoppable, LevelSearch};
 
 /// How far a value is to be trusted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,6 +118,28 @@ pub trait MoveSearch: Send {
 
     /// Forgets what earlier searches learned (a new game).
     fn clear(&mut self);
+}
+
+/// A boxed search is a search (for choosing one at run time).
+impl<S: MoveSearch + ?Sized> MoveSearch for Box<S> {
+    fn rank_moves(
+        &mut self,
+        position: &Position,
+        count: usize,
+        budget: &Budget,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue> {
+        (**self).rank_moves(position, count, budget, stop, progress)
+    }
+
+    fn nodes(&self) -> u64 {
+        (**self).nodes()
+    }
+
+    fn clear(&mut self) {
+        (**self).clear();
+    }
 }
 
 /// Points of the `strong` evaluation per disc, to read its values as discs.

@@ -154,3 +154,103 @@ fn analysis_losses_are_best_minus_played() {
     }
     assert_eq!(a.total_loss, totals);
 }
+
+/// The pattern evaluation's negamax of `p` for the side to move, `depth`
+/// plies deep (the final score times `SCALE` where the game ends).
+fn pattern_negamax(p: &Position, depth: u32) -> i32 {
+    use crate::eval::pattern::{active_weights, SCALE};
+    let kids = children(p);
+    if kids.is_empty() {
+        let s = crate::record::standard_score(&p.board);
+        return SCALE * if p.to_move == Color::Black { s } else { -s };
+    }
+    if depth == 0 && kids[0].0 != Move::Pass {
+        let r = RelativePosition::from_board(&p.board, p.to_move);
+        return active_weights().evaluate(r.player, r.opponent);
+    }
+    kids.iter()
+        .map(|(m, c)| -pattern_negamax(c, if *m == Move::Pass { depth } else { depth - 1 }))
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn the_level_search_is_the_solver_near_the_end() {
+    let stop = AtomicBool::new(false);
+    for p in late_positions(8, 10) {
+        let mut s = LevelSearch::new();
+        let b = Budget {
+            depth: Some(12),
+            ..budget(8, 8)
+        };
+        let all = s.rank_moves(&p, 64, &b, &stop, &mut |_| {});
+        assert_eq!(all.len(), children(&p).len());
+        for v in &all {
+            assert_eq!(v.certainty, Certainty::Exact);
+            let child = Reversi::DISC_DIFFERENCE.play(&p, v.mv);
+            assert_eq!(v.value, f64::from(-brute(&child)));
+        }
+        let best = s.rank_moves(&p, 1, &b, &stop, &mut |_| {});
+        assert_eq!(best[0].value, f64::from(brute(&p)));
+    }
+}
+
+#[test]
+fn the_level_search_ranks_legal_moves_in_the_midgame() {
+    let stop = AtomicBool::new(false);
+    let mut rng = Rng::new(12);
+    let mut tried = 0;
+    while tried < 8 {
+        let p = crate::reversi::random_position(8, 16 + rng.below(20), &mut rng);
+        if p.board.is_game_over() {
+            continue;
+        }
+        tried += 1;
+        let legal: Vec<Move> = children(&p).iter().map(|k| k.0).collect();
+        for level in [1, 2, 3] {
+            let b = Budget {
+                depth: Some(level),
+                time: Duration::from_secs(600),
+                ..budget(8, 8)
+            };
+            let mut s = LevelSearch::new();
+            let one = s.rank_moves(&p, 1, &b, &stop, &mut |_| {});
+            assert_eq!(one.len(), 1);
+            assert!(legal.contains(&one[0].mv));
+            // Levels below 5 cut nothing: the value is the plain negamax
+            // value of the pattern evaluation at the level's depth.
+            if legal.len() > 1 {
+                let want = pattern_negamax(&p, level);
+                let scale = f64::from(crate::eval::pattern::SCALE);
+                assert_eq!(one[0].value, f64::from(want) / scale, "{p:?} level {level}");
+            }
+            let all = s.rank_moves(&p, 64, &b, &stop, &mut |_| {});
+            let mut moves: Vec<Move> = all.iter().map(|v| v.mv).collect();
+            moves.sort_by_key(|m| match m {
+                Move::Place(sq) => u32::from(sq.0),
+                Move::Pass => 64,
+            });
+            assert_eq!(moves, legal);
+            assert!(all.windows(2).all(|w| w[0].value >= w[1].value));
+            assert!(all.iter().all(|v| v.value.is_finite()));
+        }
+    }
+}
+
+#[test]
+fn a_set_stop_flag_ends_the_level_search_at_its_first_iteration() {
+    let p = Position::start(8);
+    let stop = AtomicBool::new(true);
+    let b = Budget {
+        depth: Some(30),
+        time: Duration::from_secs(600),
+        ..Budget::default()
+    };
+    let v = LevelSearch::new().rank_moves(&p, 1, &b, &stop, &mut |_| {});
+    assert_eq!(v[0].certainty, Certainty::Estimate { depth: 1 });
+    let all = LevelSearch::new().rank_moves(&p, 4, &b, &stop, &mut |_| {});
+    assert_eq!(all.len(), 4);
+    assert!(all
+        .iter()
+        .all(|v| v.certainty == Certainty::Estimate { depth: 2 }));
+}

@@ -2,9 +2,13 @@
 //! of moves (the page keeps only the moves, so undo is dropping the last
 //! one and the server keeps no game state), and the engine's move.
 
+use crate::apps::analysis::search_stoppable;
 use crate::apps::study::selfplay::parse_move;
 use crate::board::{Color, Square};
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
+use crate::engine::midgame::{Level, MidgameSearch};
+use crate::engine::RelativePosition;
+use crate::eval::pattern::SCALE;
 use crate::eval::Heuristic;
 use crate::game::{Game, Value};
 use crate::reversi::{Move, Position, Reversi};
@@ -99,7 +103,16 @@ pub struct EngineSettings {
     pub prune: bool,
     /// The evaluation at the depth bound.
     pub eval: Heuristic,
+    /// A strength level: on 8x8 the engine's midgame search plays at it
+    /// (the time still capping it) instead of the iterative search, and
+    /// `depth`, `prune` and `eval` are not used.
+    pub level: Option<Level>,
 }
+
+/// The most empty squares a level solves exactly on the server: a solve
+/// cannot be stopped, and from 20 empties it takes up to about a second on
+/// this machine (levels 13-30 would solve from 21-24).
+pub const SERVER_EXACT_EMPTIES: u32 = 20;
 
 /// The engine's move and what it cost.
 #[derive(Clone, Copy, Debug)]
@@ -116,8 +129,9 @@ pub struct EngineMove {
     pub time: Duration,
 }
 
-/// The move of the study's ordered iterative-deepening engine in `p`, or
-/// `None` when the game is over. The search stops at the deadline `time`
+/// The move of the study's ordered iterative-deepening engine in `p` (of
+/// the midgame search at the settings' level on 8x8), or `None` when the
+/// game is over. The search stops at the deadline `time`
 /// from now or when `stop` is set (depth 1 always finishes).
 #[must_use]
 pub fn engine_move(
@@ -126,6 +140,27 @@ pub fn engine_move(
     stop: &AtomicBool,
 ) -> Option<EngineMove> {
     let start = Instant::now();
+    if let (Some(level), 8) = (settings.level, p.board.size()) {
+        let level = Level {
+            exact_empties: level.exact_empties.min(SERVER_EXACT_EMPTIES),
+            ..level
+        };
+        let mut search = MidgameSearch::default();
+        let pos = RelativePosition::from_board(&p.board, p.to_move);
+        let v = search_stoppable(&mut search, &pos, level, Some(start + settings.time), stop);
+        let black = match p.to_move {
+            Color::Black => v.value,
+            Color::White => -v.value,
+        };
+        return Some(EngineMove {
+            mv: v.best?,
+            // Whole discs, rounded half away from zero.
+            value: (black + black.signum() * SCALE / 2) / SCALE,
+            nodes: v.nodes,
+            depth: v.depth,
+            time: start.elapsed(),
+        });
+    }
     let engine = IterativeSearch {
         order: MoveOrder::Best,
         prune: settings.prune,
@@ -181,6 +216,7 @@ mod tests {
                 time: Duration::from_secs(60),
                 prune: true,
                 eval: Heuristic::Disc,
+                level: None,
             },
             &AtomicBool::new(false),
         )
@@ -198,6 +234,7 @@ mod tests {
             time: Duration::from_secs(600),
             prune: true,
             eval: Heuristic::Strong,
+            level: None,
         };
         let m = engine_move(&g.position, settings, &AtomicBool::new(true)).unwrap();
         assert_eq!(m.depth, 1);

@@ -22,6 +22,7 @@ use clap::{value_parser, Arg, ArgMatches, Command, ValueEnum};
 use reversi::apps::study::selfplay::Player;
 use reversi::board::{Board, Color};
 use reversi::engine::iterative::MoveOrder;
+use reversi::engine::midgame::Level;
 use reversi::eval::Heuristic;
 use reversi::game::Game;
 use reversi::reversi::Move;
@@ -146,7 +147,7 @@ fn parse(command: Command, args: &[String]) -> anyhow::Result<ArgMatches> {
     let command = command.arg(option(
         "weights",
         "FILE",
-        "Pattern weights for --eval pattern (default: the trained weights built in)",
+        "Pattern weights for --eval pattern and the levels (default: the trained weights built in)",
     ));
     let m = super::parse(command, args)?;
     if let Some(path) = m.get_one::<String>("weights") {
@@ -158,6 +159,14 @@ fn parse(command: Command, args: &[String]) -> anyhow::Result<ArgMatches> {
         .flatten()
         .copied()
         .unwrap_or(8);
+    for id in ["level", "black-level", "white-level", "vs-level"] {
+        if let (Ok(Some(_)), false) = (m.try_get_one::<u32>(id), size == 8) {
+            return usage(format!(
+                "--{id} plays 8x8 only (the engine's midgame search); use --size 8, or --depth \
+                 and --eval on smaller boards"
+            ));
+        }
+    }
     for id in ["eval", "vs", "black-eval", "white-eval"] {
         if let Ok(Some(EvalArg::Pattern)) = m.try_get_one::<EvalArg>(id) {
             if size != 8 {
@@ -198,6 +207,17 @@ fn depth(long: &'static str, value: &'static str, help: &'static str) -> Arg {
     option(long, value, help).value_parser(parse_depth)
 }
 
+/// `--LONG <VALUE>`: a strength level of the engine, 1 to [`Level::MAX`].
+fn level(long: &'static str, value: &'static str, help: &'static str) -> Arg {
+    option(long, value, help).value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX)))
+}
+
+/// What `--level` means, for the help of the commands that take it.
+const LEVEL_HELP: &str = "The engine's strength level, 1-30 (8x8 only): the engine's midgame \
+     search (pattern evaluation, principal-variation search, transposition table) N plies \
+     deep, exact from N+8 empty squares (at most 24), Multi-ProbCut from level 5; \
+     --time caps each move. Replaces --depth, --eval, --algorithm and --order";
+
 /// `--time <TIME>` (see [`parse_time`]).
 fn time(help: &'static str) -> Arg {
     option("time", "TIME", help).value_parser(parse_time)
@@ -233,13 +253,15 @@ fn quiet_flag() -> Arg {
 }
 
 /// A side's settings: with a time budget the depth only caps the search;
-/// without one the depth defaults to 4.
+/// without one the depth defaults to 4. With a level (8x8) the engine's
+/// midgame search plays at that level, the time capping each move.
 fn player(
     depth: Option<u32>,
     time: Option<Duration>,
     algorithm: AlgorithmArg,
     order: OrderArg,
     eval: EvalArg,
+    level: Option<u32>,
 ) -> Player {
     Player {
         depth: depth.or(if time.is_none() { Some(4) } else { None }),
@@ -247,13 +269,20 @@ fn player(
         algorithm: algorithm.get(),
         order: order.get(),
         eval: eval.get(),
-        level: None,
+        level: level.map(Level::new),
     }
 }
 
 /// A short description of a side's settings.
 fn describe(p: &Player) -> String {
     let mut s = String::new();
+    if let Some(level) = p.level {
+        let _ = write!(s, "level {}", level.depth);
+        if let Some(t) = p.time {
+            let _ = write!(s, ", time {} s", t.as_secs_f64());
+        }
+        return s;
+    }
     if let Some(d) = p.depth {
         let _ = write!(s, "depth {d}");
     }

@@ -5,8 +5,8 @@
 //! line ended, `end of input: game abandoned` on stderr, exit status 0.
 
 use super::{
-    algorithm, board_picture, color_name, depth, describe, eval, order, parse, player, size, time,
-    verdict, AlgorithmArg, EvalArg, OrderArg,
+    algorithm, board_picture, color_name, depth, describe, eval, level, order, parse, player, size,
+    time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
 };
 use crate::cli::input::{read_answer, Answer};
 use crate::cli::{option, value};
@@ -55,6 +55,7 @@ struct Args {
     eval: EvalArg,
     algorithm: AlgorithmArg,
     order: OrderArg,
+    level: Option<u32>,
     from: Option<String>,
 }
 
@@ -76,9 +77,19 @@ pub(super) fn command() -> Command {
         .arg(time(
             "The computer's time per move in seconds (anytime search)",
         ))
-        .arg(eval("eval", "EVAL", "The computer's evaluation").default_value("disc"))
+        .arg(eval(
+            "eval",
+            "EVAL",
+            "The computer's evaluation (default: pattern on 8x8, disc on 4x4 and 6x6)",
+        ))
         .arg(algorithm("The computer's search algorithm"))
         .arg(order("The computer's move ordering", "natural"))
+        .arg(level("level", "LEVEL", LEVEL_HELP).conflicts_with_all([
+            "depth",
+            "eval",
+            "algorithm",
+            "order",
+        ]))
         .arg(
             option(
                 "from",
@@ -92,14 +103,22 @@ pub(super) fn command() -> Command {
 
 impl Args {
     fn from_matches(m: &ArgMatches) -> Args {
+        let size = value(m, "size");
         Args {
-            size: value(m, "size"),
+            size,
             human: value(m, "human"),
             depth: m.get_one("depth").copied(),
             time: m.get_one("time").copied(),
-            eval: value(m, "eval"),
+            eval: m.get_one("eval").copied().unwrap_or(if size == 8 {
+                // The trained evaluation knows 8x8 Othello; the smaller
+                // boards keep the study's disc difference.
+                EvalArg::Pattern
+            } else {
+                EvalArg::Disc
+            }),
             algorithm: value(m, "algorithm"),
             order: value(m, "order"),
+            level: m.get_one("level").copied(),
             from: m.get_one("from").cloned(),
         }
     }
@@ -108,7 +127,7 @@ impl Args {
 /// Runs `reversi play OPTIONS`, reading moves from stdin.
 pub fn run(args: &[String]) -> Result<()> {
     let a = Args::from_matches(&parse(command(), args)?);
-    let computer = player(a.depth, a.time, a.algorithm, a.order, a.eval);
+    let computer = player(a.depth, a.time, a.algorithm, a.order, a.eval, a.level);
     let game = Reversi::DISC_DIFFERENCE;
     let mut p = match &a.from {
         Some(from) => crate::cli::hint::read_record(from, a.size)?.last(),

@@ -2,7 +2,7 @@
 
 use super::{
     algorithm, board_picture, color_name, depth, describe, eval, json_array, json_flag, json_moves,
-    order, parse, player, size, time, verdict, AlgorithmArg, EvalArg, OrderArg,
+    level, order, parse, player, size, time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
 };
 use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
@@ -26,6 +26,9 @@ struct Args {
     eval: EvalArg,
     black_eval: Option<EvalArg>,
     white_eval: Option<EvalArg>,
+    level: Option<u32>,
+    black_level: Option<u32>,
+    white_level: Option<u32>,
     time: Option<Duration>,
     opening: String,
     from: Option<String>,
@@ -60,8 +63,34 @@ pub(super) fn command() -> Command {
         )
         .arg(eval("black-eval", "BLACK_EVAL", "Evaluation of black"))
         .arg(eval("white-eval", "WHITE_EVAL", "Evaluation of white"))
+        .arg(level("level", "LEVEL", LEVEL_HELP).conflicts_with_all([
+            "depth",
+            "eval",
+            "algorithm",
+            "order",
+            "black-depth",
+            "white-depth",
+            "black-eval",
+            "white-eval",
+        ]))
+        .arg(
+            level(
+                "black-level",
+                "BLACK_LEVEL",
+                "Strength level of black (8x8; see --level); white plays by the other options",
+            )
+            .conflicts_with_all(["black-depth", "black-eval"]),
+        )
+        .arg(
+            level(
+                "white-level",
+                "WHITE_LEVEL",
+                "Strength level of white (8x8; see --level); black plays by the other options",
+            )
+            .conflicts_with_all(["white-depth", "white-eval"]),
+        )
         .arg(time(
-            "Time budget per move in seconds (anytime iterative deepening)",
+            "Time budget per move in seconds (anytime iterative deepening; with a level, a cap)",
         ))
         .arg(option("opening", "OPENING", "Moves played first, e.g. \"c4 c3\"").default_value(""))
         .arg(
@@ -98,6 +127,9 @@ impl Args {
             eval: value(m, "eval"),
             black_eval: m.get_one("black-eval").copied(),
             white_eval: m.get_one("white-eval").copied(),
+            level: m.get_one("level").copied(),
+            black_level: m.get_one("black-level").copied(),
+            white_level: m.get_one("white-level").copied(),
             time: m.get_one("time").copied(),
             opening: value(m, "opening"),
             from: m.get_one("from").cloned(),
@@ -116,6 +148,7 @@ pub fn run(args: &[String]) -> Result<()> {
         a.algorithm,
         a.order,
         a.black_eval.unwrap_or(a.eval),
+        a.black_level.or(a.level),
     );
     let white = player(
         a.white_depth.or(a.depth),
@@ -123,6 +156,7 @@ pub fn run(args: &[String]) -> Result<()> {
         a.algorithm,
         a.order,
         a.white_eval.unwrap_or(a.eval),
+        a.white_level.or(a.level),
     );
     if a.record.as_deref() == Some("ggf") && a.size != 8 {
         return usage("--record ggf writes 8x8 games only (GGF); use --record transcript");

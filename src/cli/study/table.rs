@@ -70,8 +70,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let t0 = Instant::now();
     for (i, &bd) in a.depths.iter().enumerate() {
         for (j, &wd) in a.depths.iter().enumerate() {
-            let black = player(Some(bd), None, a.algorithm, a.order, a.eval);
-            let white = player(Some(wd), None, a.algorithm, a.order, a.eval);
+            let black = player(Some(bd), None, a.algorithm, a.order, a.eval, None);
+            let white = player(Some(wd), None, a.algorithm, a.order, a.eval, None);
             let r = play_game(start, Vec::new(), &black, &white, |_| {});
             scores[i][j] = r.score;
             nodes[i][j] = r.nodes();

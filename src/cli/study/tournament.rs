@@ -3,8 +3,8 @@
 //! Progress goes to stderr.
 
 use super::{
-    algorithm, depth, eval, json_flag, lines_within, order, parse, player, quiet_flag, size, time,
-    AlgorithmArg, EvalArg, OrderArg,
+    algorithm, depth, describe, eval, json_flag, level, lines_within, order, parse, player,
+    quiet_flag, size, time, AlgorithmArg, EvalArg, OrderArg,
 };
 use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
@@ -22,6 +22,8 @@ struct Args {
     eval: EvalArg,
     vs: EvalArg,
     vs_depth: Option<u32>,
+    level: Option<u32>,
+    vs_level: Option<u32>,
     plies: u32,
     max_openings: u64,
     algorithm: AlgorithmArg,
@@ -48,6 +50,23 @@ pub(super) fn command() -> Command {
             "VS_DEPTH",
             "The opponent's depth bound (default: the same as --depth)",
         ))
+        .arg(
+            level(
+                "level",
+                "LEVEL",
+                "The side under test plays the engine's midgame search at this strength \
+                 level (1-30, 8x8; see `reversi play --help`) instead of --eval",
+            )
+            .conflicts_with("eval"),
+        )
+        .arg(
+            level(
+                "vs-level",
+                "VS_LEVEL",
+                "The opponent plays at this strength level (1-30, 8x8) instead of --vs",
+            )
+            .conflicts_with_all(["vs", "vs-depth"]),
+        )
         .arg(
             option(
                 "plies",
@@ -85,6 +104,8 @@ impl Args {
             eval: value(m, "eval"),
             vs: value(m, "vs"),
             vs_depth: m.get_one("vs-depth").copied(),
+            level: m.get_one("level").copied(),
+            vs_level: m.get_one("vs-level").copied(),
             plies: value(m, "plies"),
             max_openings: value(m, "max-openings"),
             algorithm: value(m, "algorithm"),
@@ -98,8 +119,15 @@ impl Args {
 /// Runs `reversi tournament ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
     let a = Args::from_matches(&parse(command(), args)?);
-    let me = player(a.depth, a.time, a.algorithm, a.order, a.eval);
-    let other = player(a.vs_depth.or(a.depth), a.time, a.algorithm, a.order, a.vs);
+    let me = player(a.depth, a.time, a.algorithm, a.order, a.eval, a.level);
+    let other = player(
+        a.vs_depth.or(a.depth),
+        a.time,
+        a.algorithm,
+        a.order,
+        a.vs,
+        a.vs_level,
+    );
     let start = Position::start(a.size);
     if lines_within(&Reversi::DISC_DIFFERENCE, &start, a.plies, a.max_openings).is_none() {
         return usage(format!(
@@ -132,7 +160,48 @@ pub fn run(args: &[String]) -> Result<()> {
     let vs = format!("{:?}", a.vs).to_lowercase();
     let rate = 100.0 * f64::from(wins) / f64::from(total);
     let avg = margin as f64 / f64::from(total);
-    let out = if a.json {
+    let leveled = a.level.is_some() || a.vs_level.is_some();
+    let out = if leveled {
+        // A side at a level: each side named with its settings.
+        let label = |p: &reversi::apps::study::selfplay::Player, level: Option<u32>, eval: &str| {
+            let d = describe(p);
+            match level {
+                Some(_) => d,
+                None => format!("{eval} ({})", d.replace(&format!(", eval {eval}"), "")),
+            }
+        };
+        let name = |level: Option<u32>, eval: &str| {
+            level.map_or(eval.to_string(), |n| format!("level {n}"))
+        };
+        let (me_name, vs_name) = (name(a.level, &eval), name(a.vs_level, &vs));
+        if a.json {
+            format!(
+                "{{\"size\":{},\"eval\":\"{me_name}\",\"vs\":\"{vs_name}\",\"settings\":\"{}\",\"vs_settings\":\"{}\",\"plies\":{},\"games\":{total},\"wins\":{wins},\"draws\":{draws},\"losses\":{losses},\"win_rate\":{rate:.1},\"average_margin\":{avg:.2}}}\n",
+                a.size,
+                describe(&me),
+                describe(&other),
+                a.plies
+            )
+        } else {
+            format!(
+                "{n}x{n}: {} against {}, all {} openings of {} plies, both colours\n\
+                 games {total}: {wins} wins, {draws} draws, {losses} losses for {me_name} ({rate:.1}% wins)\n\
+                 as black: {} wins, {} draws, {} losses; as white: {} wins, {} draws, {} losses\n\
+                 average final margin for {me_name}: {avg:+.2} discs\n",
+                label(&me, a.level, &eval),
+                label(&other, a.vs_level, &vs),
+                openings_count,
+                a.plies,
+                as_black[0],
+                as_black[1],
+                as_black[2],
+                as_white[0],
+                as_white[1],
+                as_white[2],
+                n = a.size
+            )
+        }
+    } else if a.json {
         format!(
             "{{\"size\":{},\"eval\":\"{eval}\",\"vs\":\"{vs}\",\"depth\":{},\"plies\":{},\"games\":{total},\"wins\":{wins},\"draws\":{draws},\"losses\":{losses},\"win_rate\":{rate:.1},\"average_margin\":{avg:.2}}}\n",
             a.size,

@@ -6,7 +6,7 @@
 //! | --- | --- |
 //! | `/api/tiny?flag=F&player=P&board=B` | `text/plain`: exactly what `reversi F P B` prints (400 and the error line for a bad argument) |
 //! | `/api/game?size=N&moves=M` | the position after moves `M` (`c4,d3,pass`): board, side to move, legal moves, discs, last move and flips, transcript |
-//! | `/api/engine?size=N&moves=M&depth=D&time_ms=T&eval=E&algorithm=A` | the engine's move there with its value, nodes, depth and time |
+//! | `/api/engine?size=N&moves=M&depth=D&time_ms=T&eval=E&algorithm=A` | the engine's move there with its value, nodes, depth and time; with `level=L` (1-30, 8x8 only) the engine's midgame search at that level instead (depth, eval and algorithm unused) |
 //! | `/api/search?board=B&player=P&algorithm=A&order=O&depth=D&eval=E` | runs an explorer search: its id, value, count, best move, chosen line and root |
 //! | `/api/tree/ID/node/K` | node `K` of a searched tree: position, value, window, children, pruned moves |
 //! | `/api/tree/ID/step/K` | the replay at the moment the search entered node `K` |
@@ -23,6 +23,7 @@ use super::study;
 use super::Limits;
 use crate::apps::tiny;
 use crate::board::{Board, Color};
+use crate::engine::midgame::Level;
 use crate::eval::Heuristic;
 use crate::reversi::{Move, Position};
 use crate::search::Algorithm;
@@ -443,11 +444,18 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
     }
     let cap = state.limits.engine_time.as_millis() as u64;
     let time = number(&q, "time_ms", 1..=cap)?.unwrap_or(1000.min(cap));
+    let level = number(&q, "level", 1..=Level::MAX)?;
+    if level.is_some() && g.position.board.size() != 8 {
+        return Err(ApiError::bad(
+            "level plays 8x8 only (the engine's midgame search); use size=8, or depth and eval",
+        ));
+    }
     let settings = EngineSettings {
         depth: number(&q, "depth", 1..=64)?,
         time: Duration::from_millis(time),
         prune: algorithm_param(&q)? == Algorithm::AlphaBeta,
         eval: eval_param(&q)?,
+        level: level.map(Level::new),
     };
     let p = g.position;
     let found = blocking(&state, move |cancel| {
@@ -461,6 +469,7 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         "nodes": m.nodes,
         "depth": m.depth,
         "time_ms": m.time.as_secs_f64() * 1000.0,
+        "level": level,
     }))
     .into_response())
 }

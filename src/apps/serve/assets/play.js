@@ -12,7 +12,16 @@ function settings() {
   return {
     size: $("size").value, depth: $("depth").value, time_ms: $("time").value,
     eval: $("eval").value, algorithm: $("algorithm").value,
+    level: $("size").value === "8" ? $("level").value : "",
   };
+}
+
+/** The level choice is for 8x8 only; a level replaces depth, evaluation and search. */
+function syncLevel() {
+  const on8 = $("size").value === "8";
+  $("level").disabled = !on8;
+  const byLevel = on8 && $("level").value !== "";
+  for (const id of ["depth", "eval", "algorithm"]) $(id).disabled = byLevel;
 }
 
 function isEngine(color) {
@@ -75,8 +84,9 @@ async function engineMove() {
   thinking = new AbortController();
   const at = moves.length;
   try {
-    const r = await fetch(`/api/engine?size=${s.size}&moves=${moves.join(",")}&depth=${s.depth}` +
-      `&time_ms=${s.time_ms}&eval=${s.eval}&algorithm=${s.algorithm}`, { signal: thinking.signal });
+    const how = s.level ? `&level=${s.level}` : `&depth=${s.depth}&eval=${s.eval}&algorithm=${s.algorithm}`;
+    const r = await fetch(`/api/engine?size=${s.size}&moves=${moves.join(",")}&time_ms=${s.time_ms}${how}`,
+      { signal: thinking.signal });
     const m = await r.json();
     if (!r.ok) throw new Error(m.error);
     thinking = null;
@@ -98,7 +108,8 @@ function restart(keep) {
 }
 
 $("new").addEventListener("click", () => { engineLog = []; restart([]); });
-$("size").addEventListener("change", () => { engineLog = []; restart([]); });
+$("size").addEventListener("change", () => { syncLevel(); engineLog = []; restart([]); });
+$("level").addEventListener("change", syncLevel);
 $("undo").addEventListener("click", () => {
   // Undo the last move of a person (and the engine's replies after it).
   const keep = moves.slice();
@@ -120,7 +131,11 @@ function isEngineAt(i) {
   return engineLog.some((x) => x.ply === i + 1);
 }
 
+for (let n = 1; n <= 30; n++) $("level").append(el("option", { value: String(n) }, String(n)));
+$("level").value = "10";
 const q = query();
 if (q.size) $("size").value = q.size;
+if (q.level !== undefined) $("level").value = q.level;
+syncLevel();
 if (q.moves) moves = q.moves.split(",").filter(Boolean);
 restart(moves);
