@@ -188,8 +188,6 @@ impl EndgameSolver {
     /// of a solve depends on them, never its score.
     pub fn set_weights(&mut self, weights: &'static PatternWeights) {
         self.chosen_weights = Some(weights);
-        self.weights = None;
-        self.lines.clear();
     }
 
     /// Solves `pos` exactly.
@@ -231,14 +229,15 @@ impl EndgameSolver {
         self.table.clear();
     }
 
-    /// Prepares the board geometry for `valid` (the table is kept).
+    /// Prepares the board geometry for `valid` (the table is kept) and the
+    /// weights that order its moves.
     fn setup(&mut self, valid: u64) {
+        self.weights =
+            (valid == !0).then(|| self.chosen_weights.unwrap_or_else(pattern::active_weights));
         if self.valid == valid && !self.lines.is_empty() {
             return;
         }
         self.valid = valid;
-        self.weights =
-            (valid == !0).then(|| self.chosen_weights.unwrap_or_else(pattern::active_weights));
         let n = (valid.count_ones() as f64).sqrt().round() as u8;
         let last = n - 1;
         self.corners = [(0, 0), (0, last), (last, 0), (last, last)]

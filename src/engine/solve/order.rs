@@ -34,7 +34,7 @@ const ROOT_ESTIMATE_DEPTH: u32 = 6;
 /// moves (after the hash move) by a shallow search with the pattern
 /// evaluation. (Smaller boards have no pattern evaluation; there such
 /// nodes are many and their subtrees small.)
-pub(super) const PATTERN_ORDER_MIN: u32 = 14;
+const PATTERN_ORDER_MIN: u32 = 14;
 
 /// Plies of the pattern search that orders the moves of a node with `n`
 /// empties (the child is searched one ply less).
@@ -58,8 +58,10 @@ const REPLY_WEIGHT: i32 = 32;
 
 impl EndgameSolver {
     /// The moves of the root `pos` (which has some) with their flips, in
-    /// search order: by [`EndgameSolver::order`], then, with at least
-    /// [`ROOT_ESTIMATE_MIN`] empties, by [`estimate`] (ties keep their
+    /// search order: by [`EndgameSolver::order`], then on 8x8 with at least
+    /// [`PATTERN_ORDER_MIN`] empties by [`pattern_keys`] (a
+    /// [`ROOT_PATTERN_DEPTH`]-ply search), on smaller boards with at least
+    /// [`ROOT_ESTIMATE_MIN`] empties by [`estimate`] (ties keep their
     /// order).
     pub(super) fn root_order<K: SolverKernel>(
         &mut self,
@@ -209,7 +211,7 @@ fn pattern_keys<K: SolverKernel>(
 }
 
 /// Larger than any pattern value.
-pub(super) const PATTERN_INF: i32 = 1 << 20;
+const PATTERN_INF: i32 = 1 << 20;
 
 /// The value for the mover `p` (against `o`, full 8x8 board) of a
 /// `depth`-ply negamax alpha-beta search (fail-soft within
