@@ -16,7 +16,6 @@ use crate::board::Square;
 use crate::eval::pattern::{self, PatternWeights, SCALE};
 use crate::reversi::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// How strongly the engine plays: midgame depth and from how many empty
@@ -94,7 +93,6 @@ pub struct MidgameSearch {
     weights: &'static PatternWeights,
     nodes: u64,
     deadline: Option<Instant>,
-    stop: Option<Arc<AtomicBool>>,
     stopped: bool,
 }
 
@@ -122,7 +120,6 @@ impl MidgameSearch {
             weights,
             nodes: 0,
             deadline: None,
-            stop: None,
             stopped: false,
         }
     }
@@ -138,7 +135,7 @@ impl MidgameSearch {
         pos: &Position,
         level: Level,
         deadline: Option<Instant>,
-        stop: Option<Arc<AtomicBool>>,
+        stop: Option<&AtomicBool>,
     ) -> Verdict {
         assert_eq!(pos.valid, u64::MAX, "the midgame search plays 8x8 only");
         self.nodes = 0;
@@ -162,7 +159,6 @@ impl MidgameSearch {
                 nodes: s.nodes,
             };
         }
-        self.stop = stop;
         self.stopped = false;
         self.selectivity = level.selectivity;
         let mut verdict = Verdict {
@@ -176,11 +172,11 @@ impl MidgameSearch {
             self.deadline = if depth > 1 { deadline } else { None };
             if depth > 1 {
                 // Read the clock and the flag before starting an iteration.
-                if self.must_stop() {
+                if self.must_stop(stop) {
                     break;
                 }
             }
-            let (value, best) = self.root(pos, depth);
+            let (value, best) = self.root(pos, depth, stop);
             if self.stopped {
                 break;
             }
@@ -201,22 +197,21 @@ impl MidgameSearch {
     pub fn iteration_values(&mut self, pos: &Position, max_depth: u32) -> Vec<i32> {
         self.table.fill(Slot::default());
         self.selectivity = None;
-        self.stop = None;
         self.stopped = false;
         self.deadline = None;
         (1..=max_depth)
-            .map(|depth| self.root(pos, depth).0)
+            .map(|depth| self.root(pos, depth, None).0)
             .collect()
     }
 
     /// One iteration at the root: the value and best move.
-    fn root(&mut self, pos: &Position, depth: u32) -> (i32, Move) {
+    fn root(&mut self, pos: &Position, depth: u32, stop: Option<&AtomicBool>) -> (i32, Move) {
         let (p, o) = (pos.player, pos.opponent);
         if moves_vec(p, o, u64::MAX) == 0 {
-            let v = -self.pvs(o, p, depth, -INF, INF);
+            let v = -self.pvs(o, p, depth, (-INF, INF), stop);
             return (v, Move::Pass);
         }
-        let v = self.pvs(p, o, depth, -INF, INF);
+        let v = self.pvs(p, o, depth, (-INF, INF), stop);
         let best = self.probe(p, o).map_or(NO_MOVE, |s| s.best);
         let mv = if best == NO_MOVE {
             Move::Place(Square(
@@ -256,29 +251,34 @@ impl MidgameSearch {
 
     /// Whether the search must stop, reading the clock and the flag every
     /// [`CHECK_EVERY`] nodes.
-    fn out_of_time(&mut self) -> bool {
+    fn out_of_time(&mut self, stop: Option<&AtomicBool>) -> bool {
         if !self.stopped && self.nodes.is_multiple_of(CHECK_EVERY) {
-            return self.must_stop();
+            return self.must_stop(stop);
         }
         self.stopped
     }
 
     /// Reads the clock and the stop flag: whether the search must stop.
-    fn must_stop(&mut self) -> bool {
+    fn must_stop(&mut self, stop: Option<&AtomicBool>) -> bool {
         let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-        let told = self
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed));
+        let told = stop.is_some_and(|s| s.load(Ordering::Relaxed));
         self.stopped |= late || told;
         self.stopped
     }
 
     /// Principal-variation search of `p` against `o` for `depth` plies
-    /// within `(alpha, beta)`, fail-soft.
-    fn pvs(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    /// within `(alpha, beta)`, fail-soft; ends early (returning 0) once
+    /// the deadline passes or `stop` is set.
+    fn pvs(
+        &mut self,
+        p: u64,
+        o: u64,
+        depth: u32,
+        (mut alpha, beta): (i32, i32),
+        stop: Option<&AtomicBool>,
+    ) -> i32 {
         self.nodes += 1;
-        if self.out_of_time() {
+        if self.out_of_time(stop) {
             return 0;
         }
         let moves = moves_vec(p, o, u64::MAX);
@@ -286,7 +286,7 @@ impl MidgameSearch {
             if moves_vec(o, p, u64::MAX) == 0 {
                 return SCALE * final_score(p, o);
             }
-            return -self.pvs(o, p, depth, -beta, -alpha);
+            return -self.pvs(o, p, depth, (-beta, -alpha), stop);
         }
         if depth == 0 {
             return self.weights.evaluate(p, o);
@@ -307,7 +307,7 @@ impl MidgameSearch {
             }
         }
         if let (Some(t), true) = (self.selectivity, depth >= 3 && beta - alpha == 1) {
-            if let Some(v) = self.probcut(p, o, depth, (alpha, beta), t) {
+            if let Some(v) = self.probcut(p, o, depth, (alpha, beta), t, stop) {
                 return v;
             }
         }
@@ -317,11 +317,11 @@ impl MidgameSearch {
         for (i, &(sq, f)) in list.iter().enumerate() {
             let (np, no) = (o & !f, p | f | (1u64 << sq));
             let v = if i == 0 {
-                -self.pvs(np, no, depth - 1, -beta, -alpha)
+                -self.pvs(np, no, depth - 1, (-beta, -alpha), stop)
             } else {
-                let v = -self.pvs(np, no, depth - 1, -alpha - 1, -alpha);
+                let v = -self.pvs(np, no, depth - 1, (-alpha - 1, -alpha), stop);
                 if v > alpha && v < beta {
-                    -self.pvs(np, no, depth - 1, -beta, -v)
+                    -self.pvs(np, no, depth - 1, (-beta, -v), stop)
                 } else {
                     v
                 }
@@ -361,6 +361,7 @@ impl MidgameSearch {
         depth: u32,
         (alpha, beta): (i32, i32),
         t: f64,
+        stop: Option<&AtomicBool>,
     ) -> Option<i32> {
         let empties = 64 - (p | o).count_ones();
         let cut = self.probcut.get(depth, pattern::phase(empties))?;
@@ -370,14 +371,14 @@ impl MidgameSearch {
         let high = ((f64::from(beta) + margin - cut.b * scale) / cut.a).ceil();
         if high.abs() < f64::from(INF / 2) {
             let high = high as i32;
-            if self.pvs(p, o, shallow, high - 1, high) >= high {
+            if self.pvs(p, o, shallow, (high - 1, high), stop) >= high {
                 return Some(beta);
             }
         }
         let low = ((f64::from(alpha) - margin - cut.b * scale) / cut.a).floor();
         if low.abs() < f64::from(INF / 2) {
             let low = low as i32;
-            if self.pvs(p, o, shallow, low, low + 1) <= low {
+            if self.pvs(p, o, shallow, (low, low + 1), stop) <= low {
                 return Some(alpha);
             }
         }
@@ -485,9 +486,9 @@ mod tests {
 
     #[test]
     fn a_set_stop_flag_ends_the_search_after_the_first_iteration() {
-        let stop = Arc::new(AtomicBool::new(true));
+        let stop = AtomicBool::new(true);
         let pos = Position::start(8);
-        let v = MidgameSearch::default().search(&pos, Level::new(20), None, Some(stop));
+        let v = MidgameSearch::default().search(&pos, Level::new(20), None, Some(&stop));
         assert_eq!(v.depth, 1);
         assert!(v.best.is_some());
     }

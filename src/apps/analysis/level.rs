@@ -16,8 +16,7 @@ use crate::engine::RelativePosition;
 use crate::eval::pattern::SCALE;
 use crate::reversi::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The midgame search at a level, the standard search near the end (see
 /// the module documentation).
@@ -66,43 +65,10 @@ impl LevelSearch {
     ) -> Verdict {
         let rel = RelativePosition::from_board(&p.board, p.to_move);
         let midgame = self.midgame.get_or_insert_with(Box::default);
-        let v = search_stoppable(midgame, &rel, level, deadline, stop);
+        let v = midgame.search(&rel, level, deadline, Some(stop));
         self.nodes += v.nodes;
         v
     }
-}
-
-/// [`MidgameSearch::search`] that also ends once the borrowed `stop` flag
-/// is set: a watcher thread copies the flag into the shared one the
-/// midgame search reads (it reads only flags it shares ownership of). The
-/// first iteration always finishes.
-pub fn search_stoppable(
-    search: &mut MidgameSearch,
-    pos: &RelativePosition,
-    level: Level,
-    deadline: Option<Instant>,
-    stop: &AtomicBool,
-) -> Verdict {
-    let relay = Arc::new(AtomicBool::new(stop.load(Ordering::Relaxed)));
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let watcher = std::thread::Builder::new().spawn_scoped(scope, || {
-            while !done.load(Ordering::Relaxed) {
-                if stop.load(Ordering::Relaxed) {
-                    relay.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::park_timeout(Duration::from_millis(2));
-            }
-        });
-        // Without a watcher (no thread to be had) only the deadline ends it.
-        let v = search.search(pos, level, deadline, Some(Arc::clone(&relay)));
-        done.store(true, Ordering::Relaxed);
-        if let Ok(w) = &watcher {
-            w.thread().unpark();
-        }
-        v
-    })
 }
 
 /// A midgame value (1/[`SCALE`] disc) in discs.

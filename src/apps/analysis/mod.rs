@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
 mod level;
-pub use level::{search_stoppable, LevelSearch};
+pub use level::LevelSearch;
 
 /// How far a value is to be trusted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

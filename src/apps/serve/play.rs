@@ -2,7 +2,6 @@
 //! of moves (the page keeps only the moves, so undo is dropping the last
 //! one and the server keeps no game state), and the engine's move.
 
-use crate::apps::analysis::search_stoppable;
 use crate::apps::study::selfplay::parse_move;
 use crate::board::{Color, Square};
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
@@ -147,7 +146,7 @@ pub fn engine_move(
         };
         let mut search = MidgameSearch::default();
         let pos = RelativePosition::from_board(&p.board, p.to_move);
-        let v = search_stoppable(&mut search, &pos, level, Some(start + settings.time), stop);
+        let v = search.search(&pos, level, Some(start + settings.time), Some(stop));
         let black = match p.to_move {
             Color::Black => v.value,
             Color::White => -v.value,
