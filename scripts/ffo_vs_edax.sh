@@ -13,6 +13,7 @@
 #   REVERSI  this project's binary (default target/release/reversi)
 #   THREADS  threads for both programs (default 2)
 #   LIMIT    seconds after which a solve is stopped (default: none)
+#   EDAX_LIMIT  the same for Edax alone (default: LIMIT)
 set -eu
 FROM=$1
 TO=$2
@@ -20,6 +21,7 @@ EDAX=${EDAX:-/work/peers/edax}
 REVERSI=$(realpath "${REVERSI:-target/release/reversi}")
 THREADS=${THREADS:-2}
 LIMIT=${LIMIT:-0}
+EDAX_LIMIT=${EDAX_LIMIT:-$LIMIT}
 FFO=$(dirname "$0")/../tests/data/ffo/fforum-40-59.obf
 EDAX_BIN=$(ls "$EDAX"/bin/lEdax-* | head -1)
 one=$(mktemp)
@@ -37,7 +39,7 @@ for i in $(seq "$FROM" "$TO"); do
     echo "#$i reversi $(echo "$end - $start" | bc) s: $ours"
     echo "$line" >"$one"
     start=$(now)
-    edax=$(cd "$EDAX" && timeout "$LIMIT" "$EDAX_BIN" -solve "$one" -n "$THREADS" -level 60 2>&1 |
+    edax=$(cd "$EDAX" && timeout "$EDAX_LIMIT" "$EDAX_BIN" -solve "$one" -n "$THREADS" -level 60 2>&1 |
         grep -E '^ *[0-9]+\|' | tail -1 || echo "stopped")
     end=$(now)
     echo "#$i edax $(echo "$end - $start" | bc) s: $edax"

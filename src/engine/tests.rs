@@ -280,7 +280,7 @@ fn threaded_solve_matches_minimax_on_random_6x6_positions() {
         let plies = 14 + (rng.next_u64() % 4) as u32;
         let (pos, _) = random_position(&mut rng, 6, plies);
         let a = solver.solve(&pos).score;
-        for threads in [2, 3] {
+        for threads in [2, 3, 8] {
             let b = threaded.solve_parallel(&pos, threads, &mut |_| {}).score;
             assert_eq!(a, b, "{pos:?} threads {threads}");
         }

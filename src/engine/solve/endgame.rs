@@ -12,13 +12,21 @@ use std::ops::ControlFlow;
 /// At most this many empties: parity ordering, no move generation, no table.
 const SHALLOW: u32 = 5;
 /// At least this many empties: the transposition table is used.
-const TT_MIN: u32 = 7;
+pub(super) const TT_MIN: u32 = 7;
 /// More than this many empties: enhanced transposition cutoffs.
 const ETC_MIN: u32 = 12;
 /// At least this many empties: stability cutoffs.
 const STABILITY_MIN: u32 = 7;
 /// Stability is only tried when alpha is at least this high.
 const STABILITY_ALPHA: i32 = 0;
+
+/// How [`EndgameSolver::enter`] ends a node early.
+pub(super) enum Exit {
+    /// With this score.
+    Score(i32),
+    /// The side to move passes: the opponent's search answers.
+    Pass,
+}
 
 impl EndgameSolver {
     /// The exact score if it lies within (alpha, beta); otherwise a bound
@@ -58,54 +66,99 @@ impl EndgameSolver {
         mut beta: i32,
         n: u32,
     ) -> i32 {
-        self.nodes += 1;
-        let moves = k.moves(p, o, self.valid);
-        if moves == 0 {
-            if k.moves(o, p, self.valid) == 0 {
-                return self.final_score(p, o);
-            }
-            return -k.deep(self, o, p, -beta, -alpha, n);
-        }
-        if n >= STABILITY_MIN && alpha >= STABILITY_ALPHA {
-            // The opponent's stable discs bound our final score.
-            let upper =
-                self.valid.count_ones() as i32 - 2 * self.stable(o, p | o).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
-            beta = beta.min(upper);
-            if alpha >= beta {
-                return upper;
-            }
-        }
-        let use_table = n >= TT_MIN;
-        let mut hash = NO_MOVE;
-        if use_table {
-            match self.probe_window(p, o, &mut alpha, &mut beta) {
-                ControlFlow::Break(v) => return v,
-                ControlFlow::Continue(h) => hash = h,
-            }
-        }
-        if let Some(t) = self.selectivity {
-            if beta - alpha == 1 {
-                if let Some(v) = self.probcut(k, p, o, (alpha, beta), n, t) {
-                    return v;
-                }
-            }
-        }
+        let (moves, hash) = match self.enter(k, p, o, (&mut alpha, &mut beta), n) {
+            ControlFlow::Break(Exit::Score(v)) => return v,
+            ControlFlow::Break(Exit::Pass) => return -k.deep(self, o, p, -beta, -alpha, n),
+            ControlFlow::Continue(entry) => entry,
+        };
         let mut list = MoveList::new();
-        self.order_inner(k, p, o, moves, hash, n, &mut list);
-        if n > ETC_MIN {
-            if let Some(v) = self.transposition_cutoff(p, o, &list, beta) {
-                return v;
-            }
+        if let ControlFlow::Break(v) = self.moves_in_order(k, p, o, moves, hash, beta, n, &mut list)
+        {
+            return v;
         }
         let (best, best_sq) = self.search_moves(k, p, o, &mut list, alpha, beta, n);
-        if use_table {
+        if n >= TT_MIN {
             let (lo, up) = bounds(best, alpha, beta);
             self.table.store(p, o, n, self.level, lo, up, best_sq);
         }
         best
+    }
+
+    /// Enters a node (counting it): its moves, then a stability cutoff,
+    /// the table's bounds (narrowing the window), and a Multi-ProbCut cut
+    /// in a selective pass. Breaks with the node's score when the game is
+    /// over or one of them decides it, or with [`Exit::Pass`] when the side
+    /// to move must pass; else continues with the moves and the table's
+    /// best move.
+    #[inline(always)]
+    pub(super) fn enter<K: SolverKernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        (alpha, beta): (&mut i32, &mut i32),
+        n: u32,
+    ) -> ControlFlow<Exit, (u64, u8)> {
+        self.nodes += 1;
+        let moves = k.moves(p, o, self.valid);
+        if moves == 0 {
+            if k.moves(o, p, self.valid) == 0 {
+                return ControlFlow::Break(Exit::Score(self.final_score(p, o)));
+            }
+            return ControlFlow::Break(Exit::Pass);
+        }
+        if n >= STABILITY_MIN && *alpha >= STABILITY_ALPHA {
+            // The opponent's stable discs bound our final score.
+            let upper =
+                self.valid.count_ones() as i32 - 2 * self.stable(o, p | o).count_ones() as i32;
+            if upper <= *alpha {
+                return ControlFlow::Break(Exit::Score(upper));
+            }
+            *beta = (*beta).min(upper);
+            if *alpha >= *beta {
+                return ControlFlow::Break(Exit::Score(upper));
+            }
+        }
+        let mut hash = NO_MOVE;
+        if n >= TT_MIN {
+            match self.probe_window(p, o, alpha, beta) {
+                ControlFlow::Break(v) => return ControlFlow::Break(Exit::Score(v)),
+                ControlFlow::Continue(h) => hash = h,
+            }
+        }
+        if let Some(t) = self.selectivity {
+            if *beta - *alpha == 1 {
+                if let Some(v) = self.probcut(k, p, o, (*alpha, *beta), n, t) {
+                    return ControlFlow::Break(Exit::Score(v));
+                }
+            }
+        }
+        ControlFlow::Continue((moves, hash))
+    }
+
+    /// Orders `moves` into `list` (`hash` first), then tries an enhanced
+    /// transposition cutoff: breaks with the node's score if a child's
+    /// stored bound refutes the opponent.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn moves_in_order<K: SolverKernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        moves: u64,
+        hash: u8,
+        beta: i32,
+        n: u32,
+        list: &mut MoveList,
+    ) -> ControlFlow<i32> {
+        self.order_inner(k, p, o, moves, hash, n, list);
+        if n > ETC_MIN {
+            if let Some(v) = self.transposition_cutoff(p, o, list, beta) {
+                return ControlFlow::Break(v);
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// Narrows `(alpha, beta)` by the table's bounds on the position:

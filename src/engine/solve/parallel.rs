@@ -1,44 +1,127 @@
-//! The threads of a solve: young brothers wait along the leftmost path. At
-//! each of its nodes (down to [`SPLIT_DEPTH`] plies, with at least
-//! [`SPLIT_MIN`] empties) the eldest child is searched first, split in
-//! turn, then the younger ones are shared out among the threads; each
-//! thread has its own solver, all share one lock-free table.
+//! The threads of a solve: young brothers wait. Along the leftmost path
+//! (down to [`SPLIT_DEPTH`] plies, with at least [`SPLIT_MIN`] empties)
+//! each node's eldest child is searched first, split in turn, then its
+//! younger children are shared out among all the threads. Below that
+//! path, a thread searching a node with at least [`HELP_MIN`] empties
+//! offers the node's younger children to the threads that wait: once the
+//! eldest child is searched, if a thread is waiting, the rest become a
+//! job on the team's board. A thread whose own job has no moves left
+//! waits for the threads still searching it and meanwhile helps with the
+//! newest open job on the board. Each thread has its own solver; all
+//! share one lock-free table.
 
+use super::endgame::{Exit, TT_MIN};
 use super::order::MoveList;
-use super::{bounds, EndgameSolver, RootProgress, SolverKernel, NO_MOVE};
+use super::{bounds, EndgameSolver, RootProgress, SolverKernel, INF, NO_MOVE};
 use crate::board::Square;
 use crate::engine::position::RelativePosition;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Parallel searches split the nodes of the leftmost path down to this
 /// many plies below the root...
 pub(super) const SPLIT_DEPTH: u32 = 10;
 /// ...with at least this many empties.
 const SPLIT_MIN: u32 = 14;
+/// Below the leftmost path, nodes with at least this many empties share
+/// their younger children with waiting threads.
+const HELP_MIN: u32 = 16;
 
-/// The state the threads of a parallel search share.
-struct Shared<'a> {
+/// What the threads searching one node's younger children share.
+struct JobState<'p> {
     best: (Square, i32),
     alpha: i32,
     done: usize,
     total: usize,
     nodes: u64,
-    progress: Option<&'a mut (dyn FnMut(RootProgress) + Send)>,
+    /// Threads searching the job's moves now.
+    active: usize,
+    progress: Option<&'p mut (dyn FnMut(RootProgress) + Send)>,
 }
 
-/// What the threads sharing out one node's younger moves read.
-struct Siblings<'r, 'p> {
+/// The younger children of one node, shared among threads.
+struct Job<'p> {
     /// The node's mover and opponent discs and its empties.
     p: u64,
     o: u64,
     n: u32,
     /// The younger moves (square and flips), in search order.
-    rest: &'r [(u8, u64)],
+    rest: Vec<(u8, u64)>,
     beta: i32,
     /// The index in `rest` of the next move to take.
     next: AtomicUsize,
-    shared: Mutex<Shared<'p>>,
+    state: Mutex<JobState<'p>>,
+}
+
+impl<'p> Job<'p> {
+    /// A job for the moves `rest` of the node `(p, o)` with `n` empties
+    /// searched with the window `(alpha, beta)`, its eldest move giving
+    /// `best`, after `nodes` positions.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        (p, o, n): (u64, u64, u32),
+        rest: Vec<(u8, u64)>,
+        (alpha, beta): (i32, i32),
+        best: (Square, i32),
+        nodes: u64,
+        progress: Option<&'p mut (dyn FnMut(RootProgress) + Send)>,
+    ) -> Job<'p> {
+        let total = rest.len() + 1;
+        Job {
+            p,
+            o,
+            n,
+            rest,
+            beta,
+            next: AtomicUsize::new(0),
+            state: Mutex::new(JobState {
+                best,
+                alpha: alpha.max(best.1),
+                done: 1,
+                total,
+                nodes,
+                active: 0,
+                progress,
+            }),
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, JobState<'p>> {
+        self.state.lock().expect("no worker panics")
+    }
+
+    /// Whether a move is left to take (and the node is not refuted).
+    fn open(&self) -> bool {
+        self.next.load(Ordering::Relaxed) < self.rest.len() && self.state().best.1 < self.beta
+    }
+
+    /// Whether every move is taken (or the node refuted) and searched.
+    fn finished(&self) -> bool {
+        let s = self.state();
+        s.active == 0
+            && (self.next.load(Ordering::Relaxed) >= self.rest.len() || s.best.1 >= self.beta)
+    }
+}
+
+/// The threads of one parallel search.
+#[derive(Default)]
+struct Team<'p> {
+    /// Threads waiting for their job to finish (they help meanwhile).
+    waiting: AtomicUsize,
+    /// The jobs offered, newest last.
+    jobs: Mutex<Vec<Arc<Job<'p>>>>,
+}
+
+impl<'p> Team<'p> {
+    fn jobs(&self) -> MutexGuard<'_, Vec<Arc<Job<'p>>>> {
+        self.jobs.lock().expect("no worker panics")
+    }
+
+    /// The newest job with a move left to take.
+    fn newest_open(&self) -> Option<Arc<Job<'p>>> {
+        self.jobs().iter().rev().find(|j| j.open()).cloned()
+    }
 }
 
 impl EndgameSolver {
@@ -102,7 +185,7 @@ impl EndgameSolver {
         k: K,
         pos: &RelativePosition,
         rest: &[(u8, u64)],
-        (alpha, beta): (i32, i32),
+        window: (i32, i32),
         best: (Square, i32),
         threads: usize,
         progress: Option<&mut (dyn FnMut(RootProgress) + Send)>,
@@ -114,68 +197,62 @@ impl EndgameSolver {
             helpers.push(h);
         }
         for h in helpers.iter_mut().take(threads - 1) {
-            h.setup(pos.valid);
+            h.setup(self.valid);
             h.weights = self.weights;
             h.selectivity = self.selectivity;
             h.level = self.level;
         }
-        let siblings = Siblings {
-            p: pos.player,
-            o: pos.opponent,
-            n: pos.empties().count_ones(),
-            rest,
-            beta,
-            next: AtomicUsize::new(0),
-            shared: Mutex::new(Shared {
-                best,
-                alpha: alpha.max(best.1),
-                done: 1,
-                total: rest.len() + 1,
-                nodes: self.nodes,
-                progress,
-            }),
-        };
+        let node = (pos.player, pos.opponent, pos.empties().count_ones());
+        let job = Arc::new(Job::new(
+            node,
+            rest.to_vec(),
+            window,
+            best,
+            self.nodes,
+            progress,
+        ));
+        let team = Team::default();
+        team.jobs().push(Arc::clone(&job));
         std::thread::scope(|scope| {
             for w in std::iter::once(&mut *self).chain(helpers.iter_mut().take(threads - 1)) {
-                let siblings = &siblings;
-                scope.spawn(move || w.take_siblings(k, siblings));
+                let (job, team) = (&job, &team);
+                scope.spawn(move || {
+                    w.take_moves(k, job, team);
+                    w.wait_for(k, job, team);
+                });
             }
         });
-        let s = siblings.shared.into_inner().expect("no worker panics");
+        let s = job.state();
         self.nodes = s.nodes;
         self.helpers = helpers;
         s.best
     }
 
-    /// One thread's share of `siblings`: takes the next move until none is
-    /// left or the node is refuted, searching each with a null window around
-    /// the shared alpha first, and records the results.
-    fn take_siblings<K: SolverKernel>(&mut self, k: K, siblings: &Siblings<'_, '_>) {
-        let Siblings {
-            p,
-            o,
-            n,
-            beta,
-            rest,
-            ..
-        } = *siblings;
+    /// One thread's share of `job`: takes the next move until none is left
+    /// or the node is refuted, searching each with a null window around the
+    /// shared alpha first, and records the results.
+    fn take_moves<K: SolverKernel>(&mut self, k: K, job: &Job<'_>, team: &Team<'_>) {
+        let (p, o, n, beta) = (job.p, job.o, job.n, job.beta);
+        job.state().active += 1;
         loop {
-            let i = siblings.next.fetch_add(1, Ordering::Relaxed);
-            let Some(&(sq, f)) = rest.get(i) else { return };
+            let i = job.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(sq, f)) = job.rest.get(i) else {
+                break;
+            };
             let alpha = {
-                let s = siblings.shared.lock().expect("no worker panics");
+                let s = job.state();
                 if s.best.1 >= beta {
-                    return;
+                    break;
                 }
                 s.alpha
             };
             let before = self.nodes;
             let (np, no) = (o & !f, p | f | (1u64 << sq));
-            let mut v = -self.search(k, np, no, -alpha - 1, -alpha, n - 1);
+            let mut v = -self.helped(k, np, no, -alpha - 1, -alpha, n - 1, team);
             if v > alpha && v < beta {
-                v = -self.search(k, np, no, -beta, -alpha, n - 1);
+                v = -self.helped(k, np, no, -beta, -alpha, n - 1, team);
             }
-            let mut s = siblings.shared.lock().expect("no worker panics");
+            let mut s = job.state();
             s.nodes += self.nodes - before;
             s.done += 1;
             if v > s.best.1 {
@@ -193,5 +270,106 @@ impl EndgameSolver {
                 progress(r);
             }
         }
+        job.state().active -= 1;
+    }
+
+    /// Waits until every move of `job` is searched, helping with the
+    /// newest open job meanwhile.
+    fn wait_for<K: SolverKernel>(&mut self, k: K, job: &Job<'_>, team: &Team<'_>) {
+        team.waiting.fetch_add(1, Ordering::SeqCst);
+        while !job.finished() {
+            if let Some(other) = team.newest_open() {
+                team.waiting.fetch_sub(1, Ordering::SeqCst);
+                self.take_moves(k, &other, team);
+                team.waiting.fetch_add(1, Ordering::SeqCst);
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        team.waiting.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// A node below the leftmost path of a parallel search: searched as
+    /// usual, except that with at least [`HELP_MIN`] empties, once its
+    /// eldest child is searched, its younger children are offered to the
+    /// waiting threads as a job if any thread is waiting.
+    #[allow(clippy::too_many_arguments)]
+    fn helped<K: SolverKernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        n: u32,
+        team: &Team<'_>,
+    ) -> i32 {
+        if n < HELP_MIN {
+            return self.search(k, p, o, alpha, beta, n);
+        }
+        let (moves, hash) = match self.enter(k, p, o, (&mut alpha, &mut beta), n) {
+            ControlFlow::Break(Exit::Score(v)) => return v,
+            ControlFlow::Break(Exit::Pass) => return -self.helped(k, o, p, -beta, -alpha, n, team),
+            ControlFlow::Continue(entry) => entry,
+        };
+        let mut list = MoveList::new();
+        if let ControlFlow::Break(v) = self.moves_in_order(k, p, o, moves, hash, beta, n, &mut list)
+        {
+            return v;
+        }
+        let entry_alpha = alpha;
+        let mut best = (Square(NO_MOVE), -INF);
+        for i in 0..list.len {
+            if i > 0 && list.len - i >= 2 && team.waiting.load(Ordering::Relaxed) > 0 {
+                let rest = (i..list.len).map(|j| list.pick(j)).collect();
+                best = self.offer(k, (p, o, n), rest, (alpha, beta), best, team);
+                break;
+            }
+            let (sq, f) = list.pick(i);
+            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let v = if i == 0 {
+                -self.helped(k, np, no, -beta, -alpha, n - 1, team)
+            } else {
+                let v = -self.helped(k, np, no, -alpha - 1, -alpha, n - 1, team);
+                if v > alpha && v < beta {
+                    -self.helped(k, np, no, -beta, -alpha, n - 1, team)
+                } else {
+                    v
+                }
+            };
+            if v > best.1 {
+                best = (Square(sq), v);
+                alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        debug_assert!(n >= TT_MIN);
+        let (lo, up) = bounds(best.1, entry_alpha, beta);
+        self.table.store(p, o, n, self.level, lo, up, best.0 .0);
+        best.1
+    }
+
+    /// Offers the younger moves `rest` of `node` (mover, opponent,
+    /// empties) to the team as a job, takes a share of them, and waits for
+    /// the others: the best move and score, `best` being the eldest's.
+    fn offer<'p, K: SolverKernel>(
+        &mut self,
+        k: K,
+        node: (u64, u64, u32),
+        rest: Vec<(u8, u64)>,
+        window: (i32, i32),
+        best: (Square, i32),
+        team: &Team<'p>,
+    ) -> (Square, i32) {
+        let job = Arc::new(Job::new(node, rest, window, best, self.nodes, None));
+        team.jobs().push(Arc::clone(&job));
+        self.take_moves(k, &job, team);
+        self.wait_for(k, &job, team);
+        team.jobs().retain(|j| !Arc::ptr_eq(j, &job));
+        let s = job.state();
+        self.nodes = s.nodes;
+        s.best
     }
 }
