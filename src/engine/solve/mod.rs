@@ -217,8 +217,8 @@ impl EndgameSolver {
         progress: &mut (dyn FnMut(RootProgress) + Send),
     ) -> Solution {
         self.clear();
-        let passes = self.selective_passes(pos, threads);
-        let mut s = self.solve_window(pos, -INF, INF, threads, progress);
+        let (passes, guess) = self.selective_passes(pos, threads);
+        let mut s = self.solve_near(pos, guess, threads, progress);
         s.nodes += passes;
         s
     }

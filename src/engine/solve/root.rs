@@ -166,7 +166,7 @@ impl EndgameSolver {
         events: &mut (dyn FnMut(SolveEvent) + Send),
     ) -> Solution {
         self.clear();
-        let mut nodes = self.selective_passes(root, threads);
+        let mut nodes = self.selective_passes(root, threads).0;
         let mut step = |solver: &mut Self, window: WindowKind| {
             let (alpha, beta) = window.bounds();
             let s = solver.solve_window(root, alpha, beta, threads, &mut |r| {

@@ -7,8 +7,7 @@
 //! moves only and its score never depends on the evaluation.
 
 use super::order::pattern_search;
-use super::{EndgameSolver, SolverKernel, INF};
-use crate::board::bits::with_best_kernel;
+use super::{EndgameSolver, RootProgress, Solution, SolverKernel, INF};
 use crate::engine::position::RelativePosition;
 use crate::engine::tt::EXACT;
 use crate::eval::pattern::SCALE;
@@ -55,29 +54,59 @@ fn sigma(n: u32, depth: u32) -> f64 {
 
 impl EndgameSolver {
     /// Runs the selective passes for the root `pos` (when it is an 8x8
-    /// board with at least [`PASSES_MIN`] empties, fewer in some tests) and returns the
-    /// positions they visited; leaves the solver set for the exact pass.
-    pub(super) fn selective_passes(&mut self, pos: &RelativePosition, threads: usize) -> u64 {
+    /// board with at least [`PASSES_MIN`] empties, fewer in some tests),
+    /// each in a narrow window around the previous one's score; returns the
+    /// positions they visited and the last pass's score (`None` without
+    /// passes), and leaves the solver set for the exact pass.
+    pub(super) fn selective_passes(
+        &mut self,
+        pos: &RelativePosition,
+        threads: usize,
+    ) -> (u64, Option<i32>) {
         self.setup(pos.valid);
         if self.weights.is_none() || pos.empties().count_ones() < self.passes_min {
-            return 0;
+            return (0, None);
         }
-        let mut nodes = 0;
+        let (mut nodes, mut guess) = (0, None);
         for (level, &t) in PASSES.iter().enumerate() {
             self.selectivity = Some(t);
             self.level = level as u8;
-            let s = with_best_kernel!(|k| self.solve_window_in(
-                k,
-                pos,
-                (-INF, INF),
-                threads,
-                &mut |_| {}
-            ));
+            let s = self.solve_near(pos, guess, threads, &mut |_| {});
             nodes += s.nodes;
+            guess = Some(s.score);
         }
         self.selectivity = None;
         self.level = EXACT;
-        nodes
+        (nodes, guess)
+    }
+
+    /// Searches `pos` first in the narrow window `(guess - 1, guess + 1)`
+    /// (with [`super::Scoring::Standard`] every score is even, so only
+    /// `guess` itself lies inside), then, if the score falls outside, again with the window
+    /// open on that side; without a guess, with the full window. The
+    /// score is the exact value of the current pass; the nodes of both
+    /// searches are counted.
+    pub(super) fn solve_near(
+        &mut self,
+        pos: &RelativePosition,
+        guess: Option<i32>,
+        threads: usize,
+        progress: &mut (dyn FnMut(RootProgress) + Send),
+    ) -> Solution {
+        let Some(g) = guess else {
+            return self.solve_window(pos, -INF, INF, threads, progress);
+        };
+        let first = self.solve_window(pos, g - 1, g + 1, threads, progress);
+        let (alpha, beta) = if first.score < g {
+            (-INF, first.score + 1)
+        } else if first.score > g {
+            (first.score - 1, INF)
+        } else {
+            return first;
+        };
+        let mut s = self.solve_window(pos, alpha, beta, threads, progress);
+        s.nodes += first.nodes;
+        s
     }
 
     /// Multi-ProbCut in a selective pass at a node with `n` empties:
