@@ -41,6 +41,7 @@ fn fit_command() -> Command {
         .arg(option("test", "FILE", "A games file whose exactly solved positions measure the weights (e.g. generated with --solve-empties 24)"))
         .arg(option("lambda", "L", "Ridge penalty on the weights").value_parser(value_parser!(f64)).default_value("2"))
         .arg(option("iterations", "N", "Conjugate gradient iterations per phase").value_parser(value_parser!(usize)).default_value("150"))
+        .arg(option("margin", "EMPTIES", "Positions up to this many empty squares outside a phase's range also train it").value_parser(value_parser!(u32).range(0..=30)).default_value("2"))
         .arg(option("threads", "N", "Phases fitted at once").value_parser(value_parser!(usize)).default_value("2"))
         .arg(flag("force", "Replace --out even if it is not a weights file"))
         .arg(flag("quiet", "No progress on stderr").short('q'))
@@ -110,9 +111,9 @@ fn probcut(m: &ArgMatches) -> Result<()> {
 /// Runs `reversi train ...` (`args[0]` is `train`).
 pub fn run(args: &[String]) -> Result<()> {
     match args.get(1).map(String::as_str) {
-        Some("generate") => generate(&generate_command().get_matches_from(&args[1..])),
-        Some("fit") => fit_weights(&fit_command().get_matches_from(&args[1..])),
-        Some("probcut") => probcut(&probcut_command().get_matches_from(&args[1..])),
+        Some("generate") => generate(&super::parse(generate_command(), &args[2..])?),
+        Some("fit") => fit_weights(&super::parse(fit_command(), &args[2..])?),
+        Some("probcut") => probcut(&super::parse(probcut_command(), &args[2..])?),
         Some("-h" | "--help") | None => write_stdout(&format!(
             "{ABOUT}\n\nUsage:\n  reversi train generate --out GAMES [OPTIONS]\n  reversi train fit --games GAMES --out WEIGHTS [OPTIONS]\n  reversi train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
         )),
@@ -291,7 +292,7 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
     let config = FitConfig {
         lambda: value(m, "lambda"),
         iterations: value(m, "iterations"),
-        ..FitConfig::default()
+        margin: value(m, "margin"),
     };
     let start = Instant::now();
     let progress = |r: &PhaseReport| {

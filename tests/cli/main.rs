@@ -12,4 +12,5 @@ mod robust;
 mod study;
 mod tiny;
 mod traced_game;
+mod train;
 mod treblecross;
