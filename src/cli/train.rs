@@ -51,11 +51,12 @@ fn probcut_command() -> Command {
     Command::new("reversi train probcut")
         .about("Fit the Multi-ProbCut table of the midgame search: full searches of training positions, shallow values against deep ones per depth and phase")
         .arg(option("games", "FILE", "The games file written by `reversi train generate`").required(true))
-        .arg(option("out", "FILE", "The table to write (text)").required(true))
+        .arg(option("out", "FILE", "The table to write (text; replaced only if it is such a table, or with --force)").required(true))
         .arg(option("weights", "FILE", "Pattern weights to search with (default: the embedded ones)"))
         .arg(option("positions", "N", "Positions per phase").value_parser(value_parser!(usize)).default_value("60"))
         .arg(option("depth", "PLIES", "The deepest search fitted").value_parser(value_parser!(u32).range(3..=12)).default_value("8"))
         .arg(option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(flag("force", "Replace --out even if it is not a Multi-ProbCut table"))
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
@@ -72,6 +73,8 @@ pub fn use_weights(path: &str) -> Result<()> {
 }
 
 fn probcut(m: &ArgMatches) -> Result<()> {
+    let out: String = value(m, "out");
+    check_replaceable(Path::new(&out), m.get_flag("force"), PROBCUT_HEADER)?;
     if let Some(w) = m.get_one::<String>("weights") {
         use_weights(w)?;
     }
@@ -98,13 +101,13 @@ fn probcut(m: &ArgMatches) -> Result<()> {
         value(m, "threads"),
         &progress,
     );
-    let out: String = value(m, "out");
     let text = table.to_text(&format!(
-        "Multi-ProbCut table fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{depth}",
+        "{} fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{depth}",
+        PROBCUT_HEADER.trim_start_matches("# "),
         games.len(),
         value::<usize>(m, "positions")
     ));
-    fs::write(&out, &text).map_err(|e| super::UsageError(format!("cannot write {out}: {e}")))?;
+    write_replacing(Path::new(&out), text.as_bytes())?;
     write_stdout(&text)
 }
 
@@ -275,7 +278,7 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
     let games_path: String = value(m, "games");
     let out: String = value(m, "out");
     let quiet = m.get_flag("quiet");
-    check_replaceable(Path::new(&out), m.get_flag("force"))?;
+    check_replaceable(Path::new(&out), m.get_flag("force"), WEIGHTS_MAGIC)?;
     let games = read_games(&games_path)?;
     if games.is_empty() {
         return usage(format!("{games_path} holds no games"));
@@ -319,32 +322,39 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
         let exact: Vec<Sample> = a.into_iter().chain(b).collect();
         text.push_str(&test_table(&weights, &exact, test));
     }
-    write_weights(Path::new(&out), &weights)?;
+    write_replacing(Path::new(&out), &weights.to_bytes())?;
     write_stdout(&text)
 }
 
-/// A weights file may replace `path` only if there is none, or it is a
-/// weights file (of any version), or `force`.
-fn check_replaceable(path: &Path, force: bool) -> Result<()> {
+/// How a weights file starts.
+const WEIGHTS_MAGIC: &str = "RVPATTRN";
+
+/// How a Multi-ProbCut table starts.
+const PROBCUT_HEADER: &str = "# Multi-ProbCut table";
+
+/// The file `path` may be replaced only if there is none, or it starts
+/// with `magic` (a file this command writes, of any version), or `force`.
+fn check_replaceable(path: &Path, force: bool, magic: &str) -> Result<()> {
     match fs::read(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Ok(bytes) if force || bytes.starts_with(b"RVPATTRN") => Ok(()),
+        Ok(bytes) if force || bytes.starts_with(magic.as_bytes()) => Ok(()),
         Ok(_) => usage(format!(
-            "{} exists and is not a weights file; not replacing it (use --force)",
+            "{} exists and is not a file this command writes; not replacing it (use --force)",
             path.display()
         )),
         Err(e) => usage(format!("cannot check {}: {e}", path.display())),
     }
 }
 
-/// Writes the weights next to `path` and renames them over it.
-fn write_weights(path: &Path, weights: &PatternWeights) -> Result<()> {
+/// Writes `bytes` next to `path` and renames them over it, so `path` is
+/// never left half written.
+fn write_replacing(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let temp = dir.join(format!(".weights.{}.tmp", std::process::id()));
-    let written = fs::write(&temp, weights.to_bytes()).and_then(|()| fs::rename(&temp, path));
+    let temp = dir.join(format!(".reversi-train.{}.tmp", std::process::id()));
+    let written = fs::write(&temp, bytes).and_then(|()| fs::rename(&temp, path));
     if let Err(e) = written {
         let _ = fs::remove_file(&temp);
         return usage(format!("cannot write {}: {e}", path.display()));

@@ -1,6 +1,7 @@
 //! `reversi train` over the binary on a tiny data set: generation resumed
 //! equals one run, a fit writes a weights file the study commands read,
-//! and files that are not weights are never replaced.
+//! probcut writes its table, and files they did not write are never
+//! replaced.
 
 use crate::harness::{expect_usage_error, reversi, scratch_in};
 use std::fs;
@@ -79,8 +80,41 @@ fn resumed_generation_fits_weights_that_the_engine_reads() {
         .arg(&resumed)
         .arg("--out")
         .arg(&notes);
-    expect_usage_error(&mut fit, "weights");
+    expect_usage_error(&mut fit, "not replacing");
+    let mut probcut = reversi();
+    probcut
+        .args(["train", "probcut", "-q", "--games"])
+        .arg(&resumed)
+        .arg("--out")
+        .arg(&notes);
+    expect_usage_error(&mut probcut, "not replacing");
     assert_eq!(fs::read_to_string(&notes).expect("notes"), "mine");
+
+    // A Multi-ProbCut table is written, and replaced by the next one.
+    let table = dir.join("probcut.txt");
+    for _ in 0..2 {
+        reversi()
+            .args([
+                "train",
+                "probcut",
+                "-q",
+                "--positions",
+                "2",
+                "--depth",
+                "3",
+                "--games",
+            ])
+            .arg(&resumed)
+            .arg("--out")
+            .arg(&table)
+            .assert()
+            .success();
+    }
+    let text = fs::read_to_string(&table).expect("table");
+    assert!(
+        text.starts_with("# Multi-ProbCut table fitted by"),
+        "{text}"
+    );
     let mut wide = reversi();
     wide.args(["train", "fit", "--margin", "31", "--games"])
         .arg(&resumed)
