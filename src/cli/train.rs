@@ -74,7 +74,7 @@ pub fn use_weights(path: &str) -> Result<()> {
 
 fn probcut(m: &ArgMatches) -> Result<()> {
     let out: String = value(m, "out");
-    check_replaceable(Path::new(&out), m.get_flag("force"), PROBCUT_HEADER)?;
+    check_replaceable(Path::new(&out), m.get_flag("force"), &PROBCUT_KIND)?;
     if let Some(w) = m.get_one::<String>("weights") {
         use_weights(w)?;
     }
@@ -102,8 +102,7 @@ fn probcut(m: &ArgMatches) -> Result<()> {
         &progress,
     );
     let text = table.to_text(&format!(
-        "{} fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{depth}",
-        PROBCUT_HEADER.trim_start_matches("# "),
+        "{PROBCUT_TITLE} fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{depth}",
         games.len(),
         value::<usize>(m, "positions")
     ));
@@ -278,7 +277,7 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
     let games_path: String = value(m, "games");
     let out: String = value(m, "out");
     let quiet = m.get_flag("quiet");
-    check_replaceable(Path::new(&out), m.get_flag("force"), WEIGHTS_MAGIC)?;
+    check_replaceable(Path::new(&out), m.get_flag("force"), &WEIGHTS_KIND)?;
     let games = read_games(&games_path)?;
     if games.is_empty() {
         return usage(format!("{games_path} holds no games"));
@@ -326,21 +325,38 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
     write_stdout(&text)
 }
 
-/// How a weights file starts.
-const WEIGHTS_MAGIC: &str = "RVPATTRN";
+/// A kind of file `reversi train` writes: its name, and how every such
+/// file starts (whatever its version).
+struct FileKind {
+    name: &'static str,
+    start: &'static str,
+}
 
-/// How a Multi-ProbCut table starts.
-const PROBCUT_HEADER: &str = "# Multi-ProbCut table";
+/// Pattern weights (`fit`).
+const WEIGHTS_KIND: FileKind = FileKind {
+    name: "a weights file",
+    start: "RVPATTRN",
+};
 
-/// The file `path` may be replaced only if there is none, or it starts
-/// with `magic` (a file this command writes, of any version), or `force`.
-fn check_replaceable(path: &Path, force: bool, magic: &str) -> Result<()> {
+/// The first words of a Multi-ProbCut table's title line.
+const PROBCUT_TITLE: &str = "Multi-ProbCut table";
+
+/// A Multi-ProbCut table (`probcut`): its first line is `# ` and the title.
+const PROBCUT_KIND: FileKind = FileKind {
+    name: "a Multi-ProbCut table",
+    start: "# Multi-ProbCut table",
+};
+
+/// The file `path` may be replaced only if there is none, or it is of
+/// `kind`, or `force`.
+fn check_replaceable(path: &Path, force: bool, kind: &FileKind) -> Result<()> {
     match fs::read(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Ok(bytes) if force || bytes.starts_with(magic.as_bytes()) => Ok(()),
+        Ok(bytes) if force || bytes.starts_with(kind.start.as_bytes()) => Ok(()),
         Ok(_) => usage(format!(
-            "{} exists and is not a file this command writes; not replacing it (use --force)",
-            path.display()
+            "{} exists and is not {}; not replacing it (use --force)",
+            path.display(),
+            kind.name
         )),
         Err(e) => usage(format!("cannot check {}: {e}", path.display())),
     }

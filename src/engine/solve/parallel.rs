@@ -58,7 +58,6 @@ impl<'p> Job<'p> {
     /// A job for the moves `rest` of the node `(p, o)` with `n` empties
     /// searched with the window `(alpha, beta)`, its eldest move giving
     /// `best`, after `nodes` positions.
-    #[allow(clippy::too_many_arguments)]
     fn new(
         (p, o, n): (u64, u64, u32),
         rest: Vec<(u8, u64)>,
