@@ -174,6 +174,28 @@ const BINARY_TO_TERNARY: [u16; 1024] = {
     table
 };
 
+/// A pattern known at compile time, so that its reading is inlined (a
+/// call through the table's function pointer costs more than the reading).
+struct Known<const T: usize>;
+
+impl<const T: usize> Known<T> {
+    const READ: fn(u64) -> u32 = PATTERNS[T].read;
+    const BASE: u32 = OFFSETS.0[T] as u32;
+
+    /// Writes the indices of pattern `T` on the eight images.
+    #[inline(always)]
+    fn indices(ps: &[u64; 8], os: &[u64; 8], out: &mut [u32; FEATURES]) {
+        for s in 0..8 {
+            let mine = BINARY_TO_TERNARY[(Self::READ)(ps[s]) as usize];
+            let theirs = BINARY_TO_TERNARY[(Self::READ)(os[s]) as usize];
+            out[8 * T + s] = Self::BASE + u32::from(mine) + 2 * u32::from(theirs);
+        }
+    }
+}
+
+// `features` lists the patterns one by one (0 to 10).
+const _: () = assert!(PATTERNS.len() == 11);
+
 /// The weight indices (within one phase) of the features of the position
 /// where the side to move has discs `p` and the other side `o`, on a full
 /// 8x8 board: each pattern read on each of the eight images, then the two
@@ -183,21 +205,23 @@ const BINARY_TO_TERNARY: [u16; 1024] = {
 pub fn features(p: u64, o: u64) -> [u32; FEATURES] {
     let (ps, os) = (symmetry::all(p), symmetry::all(o));
     let mut out = [0u32; FEATURES];
-    let mut k = 0;
-    for (t, pattern) in PATTERNS.iter().enumerate() {
-        let base = OFFSETS.0[t] as u32;
-        for s in 0..8 {
-            let mine = BINARY_TO_TERNARY[(pattern.read)(ps[s]) as usize];
-            let theirs = BINARY_TO_TERNARY[(pattern.read)(os[s]) as usize];
-            out[k] = base + u32::from(mine) + 2 * u32::from(theirs);
-            k += 1;
-        }
-    }
+    Known::<0>::indices(&ps, &os, &mut out);
+    Known::<1>::indices(&ps, &os, &mut out);
+    Known::<2>::indices(&ps, &os, &mut out);
+    Known::<3>::indices(&ps, &os, &mut out);
+    Known::<4>::indices(&ps, &os, &mut out);
+    Known::<5>::indices(&ps, &os, &mut out);
+    Known::<6>::indices(&ps, &os, &mut out);
+    Known::<7>::indices(&ps, &os, &mut out);
+    Known::<8>::indices(&ps, &os, &mut out);
+    Known::<9>::indices(&ps, &os, &mut out);
+    Known::<10>::indices(&ps, &os, &mut out);
     let mobility = |a: u64, b: u64| {
         bits::moves_scalar(a, b, u64::MAX)
             .count_ones()
             .min(MAX_MOBILITY as u32)
     };
+    let k = PATTERN_FEATURES;
     out[k] = (OFFSETS.0[PATTERNS.len()] as u32) + mobility(p, o);
     out[k + 1] = (OFFSETS.0[PATTERNS.len() + 1] as u32) + mobility(o, p);
     out
