@@ -104,6 +104,26 @@ fn solve_ffo_1_to_19() {
     }
 }
 
+/// FFO #47 has 25 empties: its solve runs the four selective passes of
+/// deep roots before the exact pass; the score is still the published one.
+#[test]
+fn solve_ffo_47_through_the_deep_passes() {
+    let file = data("ffo/fforum-40-59.obf");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let line = text
+        .lines()
+        .filter(|l| !l.starts_with('%'))
+        .nth(47 - 40)
+        .unwrap();
+    let board = &line[..line.find(';').unwrap() + 1];
+    assert_eq!(board.matches('-').count(), 25, "{board}");
+    let out = stdout_of(&["solve", "--obf", board, "--threads", "2", "-q"]);
+    // The published line lists one best move: G2:+4.
+    let best = line.split(';').nth(1).unwrap().trim().to_lowercase();
+    assert_eq!(out, format!("{}\n", best.replace(':', " ")));
+    assert_eq!(published_scores(line), vec![4]);
+}
+
 #[test]
 fn solve_obf_json_is_deterministic() {
     let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";

@@ -15,10 +15,20 @@ use crate::eval::pattern::SCALE;
 /// The confidence of each selective pass in standard deviations of the
 /// estimate's error (a cut is right about 73% and then 87% of the time if
 /// the error is normal); the exact pass follows. More passes (95%, 98%,
-/// 99%, as in Edax) cost more than they saved here: on FFO #40-#44 the
-/// passes 73%, 87% gave 161 M nodes in all, the five passes 257 M,
-/// 73% alone 193 M, none 249 M (with cuts from 12 empties on).
+/// 99%, as in Edax) cost more than they saved below [`DEEP_PASSES_MIN`]
+/// empties: on FFO #40-#44 the passes 73%, 87% gave 161 M nodes in all,
+/// the five passes 257 M, 73% alone 193 M, none 249 M (with cuts from 12
+/// empties on).
 const PASSES: [f64; 2] = [1.1, 1.5];
+
+/// The passes of roots with at least [`DEEP_PASSES_MIN`] empties: two more
+/// (95%, 99%), which there pay: FFO #50-#52 and #56 on two threads took
+/// 122 s instead of 134 s (#51 23 s instead of 36 s); a 99.9% pass
+/// more gained nothing.
+const DEEP_PASSES: [f64; 4] = [1.1, 1.5, 2.0, 2.6];
+
+/// Roots with at least this many empties get [`DEEP_PASSES`].
+const DEEP_PASSES_MIN: u32 = 24;
 
 /// 8x8 roots with at least this many empties get the selective passes
 /// (below, the passes cost more than they save).
@@ -67,8 +77,13 @@ impl EndgameSolver {
         if self.weights.is_none() || pos.empties().count_ones() < self.passes_min {
             return (0, None);
         }
+        let passes: &[f64] = if pos.empties().count_ones() >= DEEP_PASSES_MIN {
+            &DEEP_PASSES
+        } else {
+            &PASSES
+        };
         let (mut nodes, mut guess) = (0, None);
-        for (level, &t) in PASSES.iter().enumerate() {
+        for (level, &t) in passes.iter().enumerate() {
             self.selectivity = Some(t);
             self.level = level as u8;
             let s = self.solve_near(pos, guess, threads, &mut |_| {});
