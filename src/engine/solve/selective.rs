@@ -74,10 +74,11 @@ impl EndgameSolver {
         threads: usize,
     ) -> (u64, Option<i32>) {
         self.setup(pos.valid);
-        if self.weights.is_none() || pos.empties().count_ones() < self.passes_min {
+        let empties = pos.empties().count_ones();
+        if self.weights.is_none() || empties < self.passes_min {
             return (0, None);
         }
-        let passes: &[f64] = if pos.empties().count_ones() >= DEEP_PASSES_MIN {
+        let passes: &[f64] = if empties >= DEEP_PASSES_MIN {
             &DEEP_PASSES
         } else {
             &PASSES
