@@ -8,8 +8,8 @@
 //! (`f5`, any case) or `pass`. `genmove` plays the move it returns.
 //! Boards of 4, 6 and 8 are accepted (`boardsize`).
 
-use super::analysis::{Budget, MoveSearch};
 use crate::board::{Color, Square};
+use crate::engine::analyze::{Limits, MoveSearch};
 use crate::record::{color_name, GameRecord, RecordedMove};
 use crate::reversi::{Move, Position};
 use std::fmt::Write as _;
@@ -50,7 +50,7 @@ struct Clock {
 pub struct GtpSession<S: MoveSearch> {
     game: GameRecord,
     search: S,
-    budget: Budget,
+    limits: Limits,
     clock: Clock,
     stop: AtomicBool,
     name: String,
@@ -87,11 +87,11 @@ pub fn vertex(m: Move) -> String {
 impl<S: MoveSearch> GtpSession<S> {
     /// A session at the 8x8 start position; `name` and `version` are what
     /// the `name` and `version` commands answer.
-    pub fn new(search: S, budget: Budget, name: &str, version: &str) -> GtpSession<S> {
+    pub fn new(search: S, limits: Limits, name: &str, version: &str) -> GtpSession<S> {
         GtpSession {
             game: GameRecord::new(Position::start(8)),
             search,
-            budget,
+            limits,
             clock: Clock::default(),
             stop: AtomicBool::new(false),
             name: name.to_string(),
@@ -297,18 +297,18 @@ impl<S: MoveSearch> GtpSession<S> {
             self.play(color, Move::Pass)?;
             return Ok("pass".to_string());
         }
-        let mut budget = self.budget;
+        let mut limits = self.limits;
         if let Some(left) = self.clock.left[usize::from(color == Color::White)].or(self.clock.main)
         {
             // An even share of the time left over the moves still to play,
             // a little kept in reserve.
             let empties = p.board.empty().count_ones().max(2);
             let share = left.mul_f64(0.9) / (empties / 2 + 1);
-            budget.time = budget.time.min(share);
+            limits.time = Some(limits.time.map_or(share, |t| t.min(share)));
         }
         let values = self
             .search
-            .rank_moves(&p, 1, &budget, &self.stop, &mut |_| {});
+            .rank_moves(&p, 1, &limits, &self.stop, &mut |_| {});
         let mv = values.first().map_or(Move::Pass, |v| v.mv);
         self.play(color, mv)?;
         Ok(vertex(mv))
@@ -359,7 +359,7 @@ fn score_text(black_minus_white: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apps::analysis::{Certainty, MoveValue};
+    use crate::engine::analyze::{Certainty, MoveValue};
     use crate::game::Game;
     use crate::reversi::Reversi;
     use crate::rng::Rng;
@@ -372,7 +372,7 @@ mod tests {
             &mut self,
             p: &Position,
             _: usize,
-            _: &Budget,
+            _: &Limits,
             _: &AtomicBool,
             _: &mut dyn FnMut(&[MoveValue]),
         ) -> Vec<MoveValue> {
@@ -381,7 +381,7 @@ mod tests {
                 .take(1)
                 .map(|mv| MoveValue {
                     mv,
-                    value: 0.0,
+                    value: crate::eval::Discs(0.0),
                     certainty: Certainty::Estimate { depth: 1 },
                     line: vec![mv],
                 })
@@ -400,7 +400,7 @@ mod tests {
         let game = Reversi::DISC_DIFFERENCE;
         let mut passes = 0;
         for seed in 1..60 {
-            let mut s = GtpSession::new(First, Budget::default(), "t", "0");
+            let mut s = GtpSession::new(First, Limits::default(), "t", "0");
             let mut rng = Rng::new(seed);
             let mut p = Position::start(8);
             while !game.is_terminal(&p) {
@@ -465,7 +465,7 @@ mod tests {
             "é",
         ];
         let mut rng = Rng::new(5);
-        let mut s = GtpSession::new(First, Budget::default(), "t", "0");
+        let mut s = GtpSession::new(First, Limits::default(), "t", "0");
         for _ in 0..5000 {
             let n = 1 + rng.below(4);
             let line: Vec<&str> = (0..n).map(|_| *rng.pick(&words)).collect();

@@ -6,16 +6,13 @@
 //! - [`traced_game`]: the 8x8 game contract with its moves file and
 //!   traverse log.
 //! - [`study`]: matches, depth tables and tournaments.
-//! - [`analysis`]: the best moves of a position with values in discs
-//!   (exact near the end), behind a replaceable search trait, and the
-//!   analysis of whole games.
 //! - [`nboard`], [`gtp`]: the NBoard and GTP engine protocols as
-//!   line-in, lines-out sessions.
+//!   line-in, lines-out sessions over the engine's
+//!   [`crate::engine::analyze`].
 //! - [`train`]: training data for the pattern evaluation.
 //! - `serve` (feature `serve`, on by default): the local web server of
 //!   `reversi serve`: play, the search explorer, the study pages and their API.
 
-pub mod analysis;
 pub mod gtp;
 pub mod nboard;
 #[cfg(feature = "serve")]

@@ -16,7 +16,8 @@
 //! `analysis MOVES EVAL` per position), `quit`. Unknown lines are ignored;
 //! problems (an illegal move, a bad game) are reported as `status` lines.
 
-use super::analysis::{position_value, Budget, Certainty, MoveSearch, MoveValue};
+use crate::engine::analyze::{position_value, Certainty, Limits, MoveSearch, MoveValue};
+use crate::eval::Discs;
 use crate::record::{parse_ggf, GameRecord, RecordedMove};
 use crate::reversi::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,9 +44,9 @@ struct Running<S> {
 /// One NBoard conversation.
 pub struct NboardSession<S: MoveSearch + 'static> {
     game: GameRecord,
-    budget: Budget,
+    limits: Limits,
     /// Draw value for black in centi-discs (`set contempt`), given to the
-    /// search as [`Budget::contempt`] in discs.
+    /// search as [`Limits::contempt`] in discs.
     contempt: i32,
     out: Sender<String>,
     idle: Option<S>,
@@ -84,10 +85,10 @@ pub fn search_line(v: &MoveValue) -> String {
 
 impl<S: MoveSearch + 'static> NboardSession<S> {
     /// A session at the 8x8 start position whose replies go to `out`.
-    pub fn new(search: S, budget: Budget, out: Sender<String>) -> NboardSession<S> {
+    pub fn new(search: S, limits: Limits, out: Sender<String>) -> NboardSession<S> {
         NboardSession {
             game: GameRecord::new(Position::start(8)),
-            budget,
+            limits,
             contempt: 0,
             out,
             idle: Some(search),
@@ -182,7 +183,7 @@ impl<S: MoveSearch + 'static> NboardSession<S> {
             "depth" => {
                 if let Ok(d) = value.parse::<u32>() {
                     let d = d.clamp(1, 60);
-                    self.budget.depth = Some(d);
+                    self.limits.level = Some(d);
                     self.send(format!("set myname reversi{d}"));
                 }
             }
@@ -198,7 +199,7 @@ impl<S: MoveSearch + 'static> NboardSession<S> {
             "contempt" => {
                 if let Ok(c) = value.parse::<f64>() {
                     self.contempt = c.round().clamp(-6400.0, 6400.0) as i32;
-                    self.budget.contempt = f64::from(self.contempt) / 100.0;
+                    self.limits.contempt = Discs(f64::from(self.contempt) / 100.0);
                 }
             }
             _ => {}
@@ -237,9 +238,9 @@ impl<S: MoveSearch + 'static> NboardSession<S> {
         let flag = Arc::clone(&stop);
         let out = self.out.clone();
         let game = self.game.clone();
-        let budget = self.budget;
+        let limits = self.limits;
         let handle = std::thread::spawn(move || {
-            run(task, &mut search, &game, &budget, &flag, &out);
+            run(task, &mut search, &game, &limits, &flag, &out);
             search
         });
         self.running = Some(Running { stop, handle });
@@ -258,7 +259,7 @@ fn run(
     task: Task,
     search: &mut dyn MoveSearch,
     game: &GameRecord,
-    budget: &Budget,
+    limits: &Limits,
     stop: &AtomicBool,
     out: &Sender<String>,
 ) {
@@ -275,7 +276,7 @@ fn run(
                     send(search_line(v));
                 }
             };
-            let values = search.rank_moves(&p, n, budget, stop, &mut progress);
+            let values = search.rank_moves(&p, n, limits, stop, &mut progress);
             if values.is_empty() {
                 send("status the game is over".to_string());
             }
@@ -283,7 +284,7 @@ fn run(
             send("status".to_string());
         }
         Task::Go => {
-            let values = search.rank_moves(&p, 1, budget, stop, &mut |_| {});
+            let values = search.rank_moves(&p, 1, limits, stop, &mut |_| {});
             let seconds = start.elapsed().as_secs_f64();
             send(nodestats(search.nodes(), start));
             match values.first() {
@@ -303,7 +304,7 @@ fn run(
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let (v, _) = position_value(search, p, budget, stop);
+                let (v, _) = position_value(search, p, limits, stop);
                 send(format!("analysis {made} {v:.2}"));
             }
             send("status".to_string());
@@ -330,7 +331,7 @@ mod tests {
             &mut self,
             p: &Position,
             count: usize,
-            _: &Budget,
+            _: &Limits,
             _: &AtomicBool,
             progress: &mut dyn FnMut(&[MoveValue]),
         ) -> Vec<MoveValue> {
@@ -340,14 +341,14 @@ mod tests {
                 .map(|mv| MoveValue {
                     mv,
                     value: match mv {
-                        Move::Place(sq) => f64::from(sq.0),
-                        Move::Pass => -1.0,
+                        Move::Place(sq) => Discs(f64::from(sq.0)),
+                        Move::Pass => Discs(-1.0),
                     },
                     certainty: Certainty::Exact,
                     line: vec![mv],
                 })
                 .collect();
-            v.sort_by(|a, b| b.value.total_cmp(&a.value));
+            v.sort_by(|a, b| b.value.0.total_cmp(&a.value.0));
             v.truncate(count);
             progress(&v);
             v
@@ -360,7 +361,7 @@ mod tests {
 
     fn session() -> (NboardSession<Squares>, Receiver<String>) {
         let (tx, rx) = channel();
-        (NboardSession::new(Squares(0), Budget::default(), tx), rx)
+        (NboardSession::new(Squares(0), Limits::default(), tx), rx)
     }
 
     fn drain(s: &mut NboardSession<Squares>, rx: &Receiver<String>) -> Vec<String> {

@@ -2,12 +2,12 @@
 //! played, the best move and its value, the discs lost, and the total per
 //! player.
 
-use super::hint::{budget_args, budget_of, certainty_text, name, read_record, search_of};
+use super::hint::{certainty_text, limits_args, limits_of, name, read_record};
 use super::{flag, write_stdout};
 use anyhow::Result;
 use clap::{Arg, Command};
-use reversi::apps::analysis::analyze_game;
 use reversi::board::Color;
+use reversi::engine::analyze::{analyze_game, Analyzer};
 use reversi::record::color_name;
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
@@ -36,7 +36,7 @@ pub(super) fn command() -> Command {
                 .num_args(0..)
                 .help("More words of the record (the side to move, moves), joined with spaces"),
         )
-        .args(budget_args("0.5"))
+        .args(limits_args("0.5"))
         .arg(flag("json", "One JSON object"))
 }
 
@@ -48,10 +48,10 @@ pub fn run(args: &[String]) -> Result<()> {
         .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
         .collect();
     let game = read_record(&words.join(" "), 8)?;
-    let budget = budget_of(&m);
+    let limits = limits_of(&m);
     let quiet = AtomicBool::new(false);
-    let mut search = search_of(&m);
-    let a = analyze_game(&mut search, &game, &budget, &quiet, &mut |_| {});
+    let mut search = Analyzer::new();
+    let a = analyze_game(&mut search, &game, &limits, &quiet, &mut |_| {});
     let mut s = String::new();
     if m.get_flag("json") {
         let items: Vec<String> = a

@@ -1,10 +1,11 @@
 //! `reversi gtp`: the engine as a GTP (version 2) program, for GoGui and
 //! other GTP controllers, on stdin and stdout; each response is flushed.
 
-use super::hint::{budget_args, budget_of, read_command, search_of};
+use super::hint::{limits_args, limits_of, read_command};
 use anyhow::Result;
 use clap::Command;
 use reversi::apps::gtp::GtpSession;
+use reversi::engine::analyze::Analyzer;
 use std::io::{self, Write};
 
 /// `reversi gtp`'s arguments.
@@ -14,15 +15,15 @@ pub(super) fn command() -> Command {
             "Speak the Go Text Protocol (version 2) with the Othello conventions on \
              stdin/stdout, for GoGui and other GTP controllers",
         )
-        .args(budget_args("2"))
+        .args(limits_args("2"))
 }
 
 /// Runs `reversi gtp ...` (`args[0]` is `gtp`).
 pub fn run(args: &[String]) -> Result<()> {
     let m = super::parse(command(), &args[1..])?;
     let mut session = GtpSession::new(
-        search_of(&m),
-        budget_of(&m),
+        Analyzer::new(),
+        limits_of(&m),
         "reversi",
         env!("CARGO_PKG_VERSION"),
     );

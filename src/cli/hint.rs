@@ -5,10 +5,11 @@
 use super::{flag, option, usage, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
-use reversi::apps::analysis::{
-    Budget, Certainty, LevelSearch, MoveSearch, MoveValue, StandardSearch, DEFAULT_EXACT_EMPTIES,
+use reversi::engine::analyze::{
+    Analyzer, Certainty, Limits, MoveSearch, MoveValue, DEFAULT_EXACT_EMPTIES,
 };
 use reversi::engine::midgame::Level;
+use reversi::eval::Discs;
 use reversi::record::{parse_game, write_board_string, GameRecord};
 use reversi::reversi::Move;
 use std::sync::atomic::AtomicBool;
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 
 /// `--depth`, `--level`, `--time`, `--exact`, `--threads` with
 /// `time_default` seconds.
-pub(super) fn budget_args(time_default: &'static str) -> [Arg; 5] {
+pub(super) fn limits_args(time_default: &'static str) -> [Arg; 5] {
     [
         option(
             "depth",
@@ -66,30 +67,20 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     }
 }
 
-/// The budget given by [`budget_args`].
-pub(super) fn budget_of(m: &ArgMatches) -> Budget {
+/// The limits given by [`limits_args`].
+pub(super) fn limits_of(m: &ArgMatches) -> Limits {
     let exact = m
         .get_one::<u32>("exact")
         .copied()
         .unwrap_or(DEFAULT_EXACT_EMPTIES);
-    Budget {
-        depth: m.get_one("level").or(m.get_one("depth")).copied(),
-        time: value(m, "time"),
+    Limits {
+        depth: m.get_one("depth").copied(),
+        level: m.get_one("level").copied(),
+        time: Some(value(m, "time")),
         exact_empties: exact,
         wld_empties: exact + 2,
         threads: m.get_one::<u32>("threads").map_or(1, |&t| t as usize),
-        contempt: 0.0,
-    }
-}
-
-/// The search `--level` asks for: the midgame search at that level
-/// ([`LevelSearch`], the level travelling as the budget's depth), else the
-/// `strong` iterative search ([`StandardSearch`]).
-pub(super) fn search_of(m: &ArgMatches) -> Box<dyn MoveSearch> {
-    if m.get_one::<u32>("level").is_some() {
-        Box::new(LevelSearch::new())
-    } else {
-        Box::new(StandardSearch::new())
+        contempt: Discs(0.0),
     }
 }
 
@@ -173,7 +164,7 @@ pub(super) fn command() -> Command {
                 .num_args(0..)
                 .help("More words of the record (the side to move, moves), joined with spaces"),
         )
-        .args(budget_args("2"))
+        .args(limits_args("2"))
         .arg(flag("json", "One JSON object"))
 }
 
@@ -186,14 +177,14 @@ pub fn run(args: &[String]) -> Result<()> {
         .collect();
     let game = read_record(&words.join(" "), 8)?;
     let p = game.last();
-    let budget = budget_of(&m);
+    let limits = limits_of(&m);
     let count: usize = value(&m, "moves");
     let start = Instant::now();
-    let mut search = search_of(&m);
+    let mut search = Analyzer::new();
     let values = search.rank_moves(
         &p,
         count.max(1),
-        &budget,
+        &limits,
         &AtomicBool::new(false),
         &mut |_| {},
     );

@@ -1,14 +1,15 @@
 //! `reversi nboard`: the engine for the NBoard GUI (NBoard protocol 2) on
 //! stdin and stdout. The GUI's commands are read here while a worker
 //! thread searches; every reply line is flushed at once. The engine is
-//! the midgame search at a strength level ([`LevelSearch`]): the GUI's
+//! the engine's [`Analyzer`] at a strength level: the GUI's
 //! `set depth N` (or `--depth N`, `--level N`) is the level.
 
-use super::hint::{budget_args, budget_of, read_command};
+use super::hint::{limits_args, limits_of, read_command};
 use anyhow::Result;
 use clap::Command;
-use reversi::apps::analysis::LevelSearch;
 use reversi::apps::nboard::{Flow, NboardSession};
+use reversi::engine::analyze::Analyzer;
+use reversi::engine::midgame::Level;
 use std::io::{self, Write};
 use std::sync::mpsc;
 
@@ -19,7 +20,7 @@ pub(super) fn command() -> Command {
             "Speak the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI: \
              set the engine's command line to `reversi nboard`",
         )
-        .args(budget_args("5"))
+        .args(limits_args("5"))
         .mut_arg("depth", |a| {
             a.help(
                 "The strength level until the GUI sends `set depth N` (the level N; \
@@ -34,7 +35,10 @@ pub(super) fn command() -> Command {
 /// Runs `reversi nboard ...` (`args[0]` is `nboard`).
 pub fn run(args: &[String]) -> Result<()> {
     let m = super::parse(command(), &args[1..])?;
-    let budget = budget_of(&m);
+    let mut limits = limits_of(&m);
+    // Always at a level: the strongest until the GUI or --depth says.
+    limits.level = Some(limits.level.or(limits.depth).unwrap_or(Level::MAX));
+    limits.depth = None;
     let (tx, rx) = mpsc::channel::<String>();
     let printer = std::thread::spawn(move || -> io::Result<()> {
         let mut out = io::stdout().lock();
@@ -44,7 +48,7 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         Ok(())
     });
-    let mut session = NboardSession::new(LevelSearch::new(), budget, tx);
+    let mut session = NboardSession::new(Analyzer::new(), limits, tx);
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut buf = Vec::new();

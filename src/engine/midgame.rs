@@ -14,6 +14,7 @@ use super::solve::{EndgameSolver, Scoring};
 use crate::board::bits::{flips_scalar as flips_vec, moves_scalar as moves_vec, Bits};
 use crate::board::Square;
 use crate::eval::pattern::{self, PatternWeights, SCALE};
+use crate::eval::{Eval, Score};
 use crate::reversi::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -56,8 +57,8 @@ impl Level {
 pub struct Verdict {
     /// The best move (`None` when the game is over).
     pub best: Option<Move>,
-    /// Its value for the side to move, in 1/[`SCALE`] disc.
-    pub value: i32,
+    /// Its value for the side to move.
+    pub value: Eval,
     /// The depth of the last finished iteration (the empty squares when
     /// exact).
     pub depth: u32,
@@ -143,7 +144,7 @@ impl MidgameSearch {
         if pos.moves() == 0 && pos.pass().moves() == 0 {
             return Verdict {
                 best: None,
-                value: SCALE * final_score(pos.player, pos.opponent),
+                value: Score(final_score(pos.player, pos.opponent)).eval(),
                 depth: 0,
                 exact: true,
                 nodes: 1,
@@ -153,7 +154,7 @@ impl MidgameSearch {
             let s = self.solver.solve(pos);
             return Verdict {
                 best: s.best,
-                value: SCALE * s.score,
+                value: Score(s.score).eval(),
                 depth: empties,
                 exact: true,
                 nodes: s.nodes,
@@ -163,7 +164,7 @@ impl MidgameSearch {
         self.selectivity = level.selectivity;
         let mut verdict = Verdict {
             best: None,
-            value: 0,
+            value: Eval(0),
             depth: 0,
             exact: false,
             nodes: 0,
@@ -181,7 +182,7 @@ impl MidgameSearch {
                 break;
             }
             verdict.best = Some(best);
-            verdict.value = value;
+            verdict.value = Eval(value);
             verdict.depth = depth;
             if depth >= empties {
                 break;
@@ -437,7 +438,7 @@ mod tests {
             let exact = EndgameSolver::new(Scoring::Standard).solve(&pos).score;
             if pos.empties().count_ones() <= 16 {
                 assert!(v.exact);
-                assert_eq!(v.value, SCALE * exact);
+                assert_eq!(v.value, Score(exact).eval());
             }
         }
     }
@@ -480,7 +481,7 @@ mod tests {
                 selectivity: None,
             };
             let v = MidgameSearch::new(weights).search(&pos, level, None, None);
-            assert_eq!(v.value, negamax(weights, pos.player, pos.opponent, 3));
+            assert_eq!(v.value, Eval(negamax(weights, pos.player, pos.opponent, 3)));
         }
     }
 

@@ -4,6 +4,8 @@
 //! opponent's discs and the mask of valid squares); a move is a copy with
 //! three bit operations and a pass swaps the two words.
 //!
+//! - [`analyze`]: the engine as the front ends call it ([`analyze::Analyzer`]):
+//!   ranking and choosing moves within [`analyze::Limits`] on any board.
 //! - [`position`]: the relative position, OBF parsing, conversions.
 //! - [`iterative`]: the ordered, iterative-deepening, stoppable search of
 //!   [`crate::reversi::Position`]s with a time budget (the depth study's
@@ -15,6 +17,7 @@
 //! - [`solve`]: the exact endgame solver ([`EndgameSolver`]), negamax
 //!   alpha-beta with a transposition table, split by search phase.
 
+pub mod analyze;
 pub mod iterative;
 pub mod midgame;
 pub mod perft;

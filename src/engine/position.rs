@@ -3,6 +3,7 @@
 use crate::board::bits;
 use crate::board::{Board, Color};
 use crate::lines::{read_line_capped, LineRead};
+use crate::reversi::Position;
 use std::fmt;
 use std::io::BufRead;
 
@@ -17,6 +18,13 @@ pub struct RelativePosition {
     pub opponent: u64,
     /// Valid squares of the board.
     pub valid: u64,
+}
+
+/// The position as the engine sees it: the side to move's discs first.
+impl From<&Position> for RelativePosition {
+    fn from(p: &Position) -> RelativePosition {
+        RelativePosition::from_board(&p.board, p.to_move)
+    }
 }
 
 impl RelativePosition {

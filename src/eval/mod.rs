@@ -9,13 +9,17 @@
 //!   the engine (`disc`, `weights`, `strong`, `pattern`).
 //! - [`pattern`]: the trained pattern evaluation of 8x8 positions, its
 //!   weights file and its fitting.
+//! - [`units`]: the typed values of the engine ([`Score`], [`Eval`],
+//!   [`Discs`]) and their conversions.
 //!
 //! All score from black's (MAX's) point of view.
 
 pub mod heuristic;
 pub mod pattern;
+pub mod units;
 
 pub use heuristic::Heuristic;
+pub use units::{Discs, Eval, Score};
 
 use crate::board::{bits::Bits, Board, Color};
 use crate::game::{Evaluator, Game, Value};

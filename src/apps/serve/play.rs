@@ -4,15 +4,13 @@
 
 use crate::apps::study::selfplay::parse_move;
 use crate::board::{Color, Square};
-use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
-use crate::engine::midgame::{Level, MidgameSearch};
-use crate::engine::RelativePosition;
-use crate::eval::pattern::SCALE;
+use crate::engine::analyze::{Analyzer, Limits};
+use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::eval::Heuristic;
 use crate::game::{Game, Value};
 use crate::reversi::{Move, Position, Reversi};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A game replayed from its moves.
 #[derive(Clone, Debug)]
@@ -102,10 +100,10 @@ pub struct EngineSettings {
     pub prune: bool,
     /// The evaluation at the depth bound.
     pub eval: Heuristic,
-    /// A strength level: on 8x8 the engine's midgame search plays at it
-    /// (the time still capping it) instead of the iterative search, and
-    /// `depth`, `prune` and `eval` are not used.
-    pub level: Option<Level>,
+    /// A strength level (1 to 30): on 8x8 the engine's midgame search
+    /// plays at it (the time still capping it) instead of the iterative
+    /// search, and `depth`, `prune` and `eval` are not used.
+    pub level: Option<u32>,
 }
 
 /// The most empty squares a level solves exactly on the server: a solve
@@ -129,55 +127,35 @@ pub struct EngineMove {
 }
 
 /// The move of the study's ordered iterative-deepening engine in `p` (of
-/// the midgame search at the settings' level on 8x8), or `None` when the
-/// game is over. The search stops at the deadline `time`
-/// from now or when `stop` is set (depth 1 always finishes).
+/// the engine at the settings' level on 8x8, solving exactly from at most
+/// [`SERVER_EXACT_EMPTIES`]), or `None` when the game is over. The search
+/// stops at the deadline `time` from now or when `stop` is set (depth 1
+/// always finishes).
 #[must_use]
 pub fn engine_move(
     p: &Position,
     settings: EngineSettings,
     stop: &AtomicBool,
 ) -> Option<EngineMove> {
-    let start = Instant::now();
-    if let (Some(level), 8) = (settings.level, p.board.size()) {
-        let level = Level {
-            exact_empties: level.exact_empties.min(SERVER_EXACT_EMPTIES),
-            ..level
-        };
-        let mut search = MidgameSearch::default();
-        let pos = RelativePosition::from_board(&p.board, p.to_move);
-        let v = search.search(&pos, level, Some(start + settings.time), Some(stop));
-        let black = match p.to_move {
-            Color::Black => v.value,
-            Color::White => -v.value,
-        };
-        return Some(EngineMove {
-            mv: v.best?,
-            // Whole discs, rounded half away from zero.
-            value: (black + black.signum() * SCALE / 2) / SCALE,
-            nodes: v.nodes,
-            depth: v.depth,
-            time: start.elapsed(),
-        });
-    }
-    let engine = IterativeSearch {
+    let limits = Limits {
+        depth: settings.depth,
+        level: settings.level,
+        time: Some(settings.time),
+        exact_empties: SERVER_EXACT_EMPTIES,
+        ..Limits::default()
+    };
+    let mut engine = Analyzer::with_iterative(IterativeSearch {
         order: MoveOrder::Best,
         prune: settings.prune,
         eval: settings.eval,
-    };
-    let found = engine.deepen_stoppable(
-        p,
-        settings.depth,
-        Some(start + settings.time),
-        Some(stop),
-        &mut SearchMemory::default(),
-    );
+    });
+    let c = engine.choose(p, &limits, Some(stop))?;
     Some(EngineMove {
-        mv: found.best?,
-        value: found.value,
-        nodes: found.nodes,
-        depth: found.depth,
-        time: start.elapsed(),
+        mv: c.mv,
+        value: c.black_value,
+        nodes: c.nodes,
+        depth: c.depth,
+        time: c.time,
     })
 }
 

@@ -8,10 +8,8 @@
 //! deepening, ordered).
 
 use crate::board::Square;
-use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
-use crate::engine::midgame::{Level, MidgameSearch};
-use crate::engine::RelativePosition;
-use crate::eval::pattern::SCALE;
+use crate::engine::analyze::{Analyzer, Limits};
+use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::eval::Heuristic;
 use crate::game::{Game, Value};
 use crate::reversi::{Move, Position, Reversi};
@@ -31,19 +29,29 @@ pub struct Player {
     pub order: MoveOrder,
     /// The evaluation at the depth bound.
     pub eval: Heuristic,
-    /// A playing-engine level: on 8x8 the move is chosen by the engine's
-    /// midgame search ([`MidgameSearch`]) at this level (with the time
-    /// budget, if any) instead of the study's counted searches.
-    pub level: Option<Level>,
+    /// A playing-engine level (1 to 30): on 8x8 the move is chosen by the
+    /// engine ([`Analyzer::choose`]) at this level (with the time budget,
+    /// if any) instead of the study's counted searches.
+    pub level: Option<u32>,
 }
 
-/// What one side remembers between its moves of a game: the iterative
-/// search's table, and the midgame search once a level uses it.
+/// What one side remembers between its moves of a game: the engine with
+/// its tables (made at the side's first move).
 #[derive(Debug, Default)]
-pub struct SideMemory {
-    /// The iterative search's table.
-    pub iterative: SearchMemory,
-    midgame: Option<Box<MidgameSearch>>,
+pub struct SideMemory(Option<(IterativeSearch<Heuristic>, Analyzer)>);
+
+impl SideMemory {
+    /// The engine for a side searching with `settings`, kept while the
+    /// settings stay the same.
+    fn analyzer(&mut self, settings: IterativeSearch<Heuristic>) -> &mut Analyzer {
+        let same = self.0.as_ref().is_some_and(|(s, _)| {
+            (s.order, s.prune, s.eval) == (settings.order, settings.prune, settings.eval)
+        });
+        if !same {
+            self.0 = Some((settings, Analyzer::with_iterative(settings)));
+        }
+        &mut self.0.as_mut().expect("just made").1
+    }
 }
 
 impl Player {
@@ -60,10 +68,9 @@ impl Player {
         }
     }
 
-    /// Chooses a move in the non-terminal position `p`, with a
-    /// [`SearchMemory`] of this side's earlier searches in the same game
-    /// (the iterative search's move ordering uses it; a fresh
-    /// `SearchMemory::default()` for a lone position).
+    /// Chooses a move in the non-terminal position `p`, with this side's
+    /// [`SideMemory`] of its earlier searches in the same game (a fresh
+    /// `SideMemory::default()` for a lone position).
     ///
     /// # Panics
     /// If `p` is terminal, or neither a depth nor a time is set.
@@ -71,57 +78,46 @@ impl Player {
     pub fn choose_in(&self, p: &Position, memory: &mut SideMemory) -> Choice {
         let game = Reversi::DISC_DIFFERENCE;
         let start = Instant::now();
-        if let (Some(level), 8) = (self.level, p.board.size()) {
-            let search = memory.midgame.get_or_insert_with(Box::default);
-            let deadline = self.time.map(|t| start + t.mul_f64(0.95));
-            let v = search.search(
-                &RelativePosition::from_board(&p.board, p.to_move),
-                level,
-                deadline,
-                None,
-            );
-            let black = match p.to_move {
-                crate::board::Color::Black => v.value,
-                crate::board::Color::White => -v.value,
-            };
-            return Choice {
-                mv: v.best.expect("a non-terminal position has a move"),
-                value: (black + black.signum() * SCALE / 2) / SCALE,
-                nodes: v.nodes,
-                time: start.elapsed(),
-                depth: v.depth,
-            };
-        }
-        let memory = &mut memory.iterative;
-        let (value, best, nodes, depth) = if self.time.is_none() && self.order == MoveOrder::Natural
-        {
+        let counted = self.time.is_none() && self.order == MoveOrder::Natural;
+        if counted && (self.level.is_none() || p.board.size() != 8) {
+            // The contracts' counted searches, node for node.
             let depth = self.depth.expect("a depth or a time");
             let out =
                 self.algorithm
                     .run(&game, p, &Limit::depth(depth, self.eval), &mut NoObserver);
-            (out.value, out.best, out.nodes, depth)
-        } else {
-            let engine = IterativeSearch {
-                order: self.order,
-                prune: self.algorithm == Algorithm::AlphaBeta,
-                eval: self.eval,
+            return Choice {
+                mv: out.best.expect("a non-terminal position has a move"),
+                value: out.value,
+                nodes: out.nodes,
+                time: start.elapsed(),
+                depth,
             };
+        }
+        let limits = Limits {
+            depth: self.depth,
+            level: self.level,
             // Stop a little early: returning the move costs a few
             // microseconds, and the budget is a hard limit.
-            let deadline = self.time.map(|t| start + t.mul_f64(0.95));
-            let f = match (self.time, self.depth) {
-                // A fixed depth: one ordered search (deepening would only add nodes).
-                (None, Some(d)) => engine.fixed_in(p, d, memory),
-                _ => engine.deepen_in(p, self.depth, deadline, memory),
-            };
-            (f.value, f.best, f.nodes, f.depth)
+            time: self.time.map(|t| t.mul_f64(0.95)),
+            // A level solves from its own number of empty squares.
+            exact_empties: u32::MAX,
+            ..Limits::default()
         };
+        let settings = IterativeSearch {
+            order: self.order,
+            prune: self.algorithm == Algorithm::AlphaBeta,
+            eval: self.eval,
+        };
+        let c = memory
+            .analyzer(settings)
+            .choose(p, &limits, None)
+            .expect("a non-terminal position has a move");
         Choice {
-            mv: best.expect("a non-terminal position has a move"),
-            value,
-            nodes,
+            mv: c.mv,
+            value: c.black_value,
+            nodes: c.nodes,
             time: start.elapsed(),
-            depth,
+            depth: c.depth,
         }
     }
 }

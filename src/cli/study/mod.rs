@@ -269,7 +269,7 @@ fn player(
         algorithm: algorithm.get(),
         order: order.get(),
         eval: eval.get(),
-        level: level.map(Level::new),
+        level,
     }
 }
 
@@ -277,7 +277,7 @@ fn player(
 fn describe(p: &Player) -> String {
     let mut s = String::new();
     if let Some(level) = p.level {
-        let _ = write!(s, "level {}", level.depth);
+        let _ = write!(s, "level {level}");
         if let Some(t) = p.time {
             let _ = write!(s, ", time {} s", t.as_secs_f64());
         }

@@ -455,7 +455,7 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         time: Duration::from_millis(time),
         prune: algorithm_param(&q)? == Algorithm::AlphaBeta,
         eval: eval_param(&q)?,
-        level: level.map(Level::new),
+        level,
     };
     let p = g.position;
     let found = blocking(&state, move |cancel| {

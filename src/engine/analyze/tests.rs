@@ -1,6 +1,8 @@
 //! Tests of the parent module.
 use super::*;
 use crate::board::Color;
+use crate::engine::RelativePosition;
+use crate::eval::Discs;
 use crate::rng::Rng;
 
 /// Negamax over the plain rules, standard scoring, for the side to move.
@@ -25,12 +27,12 @@ fn late_positions(empties: u32, count: usize) -> Vec<Position> {
     out
 }
 
-fn budget(exact: u32, wld: u32) -> Budget {
-    Budget {
+fn limits(exact: u32, wld: u32) -> Limits {
+    Limits {
         depth: Some(2),
         exact_empties: exact,
         wld_empties: wld,
-        ..Budget::default()
+        ..Limits::default()
     }
 }
 
@@ -38,19 +40,19 @@ fn budget(exact: u32, wld: u32) -> Budget {
 fn exact_values_agree_with_brute_force() {
     let stop = AtomicBool::new(false);
     for p in late_positions(8, 20) {
-        let mut s = StandardSearch::new();
-        let all = s.rank_moves(&p, 64, &budget(8, 8), &stop, &mut |_| {});
+        let mut s = Analyzer::new();
+        let all = s.rank_moves(&p, 64, &limits(8, 8), &stop, &mut |_| {});
         assert_eq!(all.len(), children(&p).len());
         for v in &all {
             assert_eq!(v.certainty, Certainty::Exact);
             let child = Reversi::DISC_DIFFERENCE.play(&p, v.mv);
-            assert_eq!(v.value, f64::from(-brute(&child)), "{p:?} {}", v.mv);
+            assert_eq!(v.value, Discs(f64::from(-brute(&child))), "{p:?} {}", v.mv);
             assert_eq!(v.line[0], v.mv);
         }
         assert!(all.windows(2).all(|w| w[0].value >= w[1].value));
-        let best = s.rank_moves(&p, 1, &budget(8, 8), &stop, &mut |_| {});
+        let best = s.rank_moves(&p, 1, &limits(8, 8), &stop, &mut |_| {});
         assert_eq!(best.len(), 1);
-        assert_eq!(best[0].value, f64::from(brute(&p)));
+        assert_eq!(best[0].value, Discs(f64::from(brute(&p))));
     }
 }
 
@@ -68,23 +70,23 @@ fn contempt_makes_a_draw_worth_it_for_black() {
             continue;
         }
         seen += 1;
-        let contempt = if p.to_move == Color::Black { 3.0 } else { -3.0 };
-        let mut s = StandardSearch::new();
-        let b = Budget {
+        let contempt = Discs(if p.to_move == Color::Black { 3.0 } else { -3.0 });
+        let mut s = Analyzer::new();
+        let b = Limits {
             contempt,
-            ..budget(8, 8)
+            ..limits(8, 8)
         };
         let v = s.rank_moves(&p, 1, &b, &stop, &mut |_| {});
-        assert_eq!(v[0].value, 3.0, "{p:?}");
+        assert_eq!(v[0].value, Discs(3.0), "{p:?}");
         let child = Reversi::DISC_DIFFERENCE.play(&p, v[0].mv);
         assert_eq!(brute(&child), 0);
         // The other way round the draw is worth -3: the win stays best.
-        let b = Budget {
+        let b = Limits {
             contempt: -contempt,
-            ..budget(8, 8)
+            ..limits(8, 8)
         };
         let v = s.rank_moves(&p, 1, &b, &stop, &mut |_| {});
-        assert_eq!(v[0].value, f64::from(best));
+        assert_eq!(v[0].value, Discs(f64::from(best)));
     }
     assert!(seen > 0);
 }
@@ -93,15 +95,15 @@ fn contempt_makes_a_draw_worth_it_for_black() {
 fn win_loss_draw_has_the_sign_of_the_exact_value() {
     let stop = AtomicBool::new(false);
     for p in late_positions(9, 15) {
-        let mut s = StandardSearch::new();
-        let all = s.rank_moves(&p, 64, &budget(0, 9), &stop, &mut |_| {});
+        let mut s = Analyzer::new();
+        let all = s.rank_moves(&p, 64, &limits(0, 9), &stop, &mut |_| {});
         for v in &all {
             assert_eq!(v.certainty, Certainty::WinLossDraw);
             let child = Reversi::DISC_DIFFERENCE.play(&p, v.mv);
-            assert_eq!(v.value, f64::from((-brute(&child)).signum()));
+            assert_eq!(v.value, Discs(f64::from((-brute(&child)).signum())));
         }
-        let best = s.rank_moves(&p, 1, &budget(0, 9), &stop, &mut |_| {});
-        assert_eq!(best[0].value, f64::from(brute(&p).signum()));
+        let best = s.rank_moves(&p, 1, &limits(0, 9), &stop, &mut |_| {});
+        assert_eq!(best[0].value, Discs(f64::from(brute(&p).signum())));
     }
 }
 
@@ -112,16 +114,16 @@ fn a_forced_pass_is_the_one_move_and_a_finished_game_has_none() {
     let mut found = 0;
     for _ in 0..400 {
         let p = crate::reversi::random_position(8, 50 + rng.below(10), &mut rng);
-        let mut s = StandardSearch::new();
-        let v = s.rank_moves(&p, 3, &budget(12, 12), &stop, &mut |_| {});
+        let mut s = Analyzer::new();
+        let v = s.rank_moves(&p, 3, &limits(12, 12), &stop, &mut |_| {});
         if p.board.is_game_over() {
             assert!(v.is_empty());
         } else if p.board.moves(p.to_move) == 0 {
             found += 1;
             assert_eq!(v.len(), 1);
             assert_eq!(v[0].mv, Move::Pass);
-            assert_eq!(v[0].value, f64::from(brute(&p)));
-            assert!(v[0].value.is_finite());
+            assert_eq!(v[0].value, Discs(f64::from(brute(&p))));
+            assert!(v[0].value.0.is_finite());
         }
     }
     assert!(found > 0);
@@ -138,16 +140,16 @@ fn analysis_losses_are_best_minus_played() {
         g.push(crate::record::RecordedMove::plain(rng.pick(&kids).0))
             .unwrap();
     }
-    let mut s = StandardSearch::new();
-    let a = analyze_game(&mut s, &g, &budget(10, 10), &stop, &mut |_| {});
+    let mut s = Analyzer::new();
+    let a = analyze_game(&mut s, &g, &limits(10, 10), &stop, &mut |_| {});
     assert_eq!(a.moves.len(), g.moves.len());
     let positions = g.positions();
-    let mut totals = [0.0, 0.0];
+    let mut totals = [Discs(0.0), Discs(0.0)];
     for m in &a.moves {
         let before = positions[m.index];
-        assert_eq!(m.best.value, f64::from(brute(&before)));
+        assert_eq!(m.best.value, Discs(f64::from(brute(&before))));
         let after = positions[m.index + 1];
-        assert_eq!(m.played_value, f64::from(-brute(&after)));
+        assert_eq!(m.played_value, Discs(f64::from(-brute(&after))));
         assert_eq!(m.loss, m.best.value - m.played_value);
         assert!(m.exact);
         totals[usize::from(before.to_move == Color::White)] += m.loss;
@@ -165,7 +167,7 @@ fn pattern_negamax(p: &Position, depth: u32) -> i32 {
         return SCALE * if p.to_move == Color::Black { s } else { -s };
     }
     if depth == 0 && kids[0].0 != Move::Pass {
-        let r = RelativePosition::from_board(&p.board, p.to_move);
+        let r = RelativePosition::from(p);
         return active_weights().evaluate(r.player, r.opponent);
     }
     kids.iter()
@@ -178,20 +180,20 @@ fn pattern_negamax(p: &Position, depth: u32) -> i32 {
 fn the_level_search_is_the_solver_near_the_end() {
     let stop = AtomicBool::new(false);
     for p in late_positions(8, 10) {
-        let mut s = LevelSearch::new();
-        let b = Budget {
-            depth: Some(12),
-            ..budget(8, 8)
+        let mut s = Analyzer::new();
+        let b = Limits {
+            level: Some(12),
+            ..limits(8, 8)
         };
         let all = s.rank_moves(&p, 64, &b, &stop, &mut |_| {});
         assert_eq!(all.len(), children(&p).len());
         for v in &all {
             assert_eq!(v.certainty, Certainty::Exact);
             let child = Reversi::DISC_DIFFERENCE.play(&p, v.mv);
-            assert_eq!(v.value, f64::from(-brute(&child)));
+            assert_eq!(v.value, Discs(f64::from(-brute(&child))));
         }
         let best = s.rank_moves(&p, 1, &b, &stop, &mut |_| {});
-        assert_eq!(best[0].value, f64::from(brute(&p)));
+        assert_eq!(best[0].value, Discs(f64::from(brute(&p))));
     }
 }
 
@@ -208,12 +210,12 @@ fn the_level_search_ranks_legal_moves_in_the_midgame() {
         tried += 1;
         let legal: Vec<Move> = children(&p).iter().map(|k| k.0).collect();
         for level in [1, 2, 3] {
-            let b = Budget {
-                depth: Some(level),
-                time: Duration::from_secs(600),
-                ..budget(8, 8)
+            let b = Limits {
+                level: Some(level),
+                time: Some(Duration::from_secs(600)),
+                ..limits(8, 8)
             };
-            let mut s = LevelSearch::new();
+            let mut s = Analyzer::new();
             let one = s.rank_moves(&p, 1, &b, &stop, &mut |_| {});
             assert_eq!(one.len(), 1);
             assert!(legal.contains(&one[0].mv));
@@ -222,7 +224,11 @@ fn the_level_search_ranks_legal_moves_in_the_midgame() {
             if legal.len() > 1 {
                 let want = pattern_negamax(&p, level);
                 let scale = f64::from(crate::eval::pattern::SCALE);
-                assert_eq!(one[0].value, f64::from(want) / scale, "{p:?} level {level}");
+                assert_eq!(
+                    one[0].value,
+                    Discs(f64::from(want) / scale),
+                    "{p:?} level {level}"
+                );
             }
             let all = s.rank_moves(&p, 64, &b, &stop, &mut |_| {});
             let mut moves: Vec<Move> = all.iter().map(|v| v.mv).collect();
@@ -232,7 +238,7 @@ fn the_level_search_ranks_legal_moves_in_the_midgame() {
             });
             assert_eq!(moves, legal);
             assert!(all.windows(2).all(|w| w[0].value >= w[1].value));
-            assert!(all.iter().all(|v| v.value.is_finite()));
+            assert!(all.iter().all(|v| v.value.0.is_finite()));
         }
     }
 }
@@ -241,14 +247,14 @@ fn the_level_search_ranks_legal_moves_in_the_midgame() {
 fn a_set_stop_flag_ends_the_level_search_at_its_first_iteration() {
     let p = Position::start(8);
     let stop = AtomicBool::new(true);
-    let b = Budget {
-        depth: Some(30),
-        time: Duration::from_secs(600),
-        ..Budget::default()
+    let b = Limits {
+        level: Some(30),
+        time: Some(Duration::from_secs(600)),
+        ..Limits::default()
     };
-    let v = LevelSearch::new().rank_moves(&p, 1, &b, &stop, &mut |_| {});
+    let v = Analyzer::new().rank_moves(&p, 1, &b, &stop, &mut |_| {});
     assert_eq!(v[0].certainty, Certainty::Estimate { depth: 1 });
-    let all = LevelSearch::new().rank_moves(&p, 4, &b, &stop, &mut |_| {});
+    let all = Analyzer::new().rank_moves(&p, 4, &b, &stop, &mut |_| {});
     assert_eq!(all.len(), 4);
     assert!(all
         .iter()

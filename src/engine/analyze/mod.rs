@@ -1,0 +1,448 @@
+//! The engine as the front ends use it: rank the moves of a position, or
+//! choose one to play, on any board size, within [`Limits`].
+//!
+//! Every front end (play, match, hint, analyze, NBoard, GTP, the web
+//! server) calls [`Analyzer`]; this module alone picks the search by the
+//! board size, the empty squares and the limits, runs the root loops,
+//! proves exact and win/loss/draw values with the endgame solver, and turns
+//! each search's unit into [`Discs`] for the side to move.
+//!
+//! - Without a level ([`Limits::level`] `None`) the moves are estimated by
+//!   the ordered iterative search ([`crate::engine::iterative`], by default
+//!   with the `strong` evaluation), deepening until [`Limits::depth`], the
+//!   time or the stop flag; then, with at most [`Limits::wld_empties`]
+//!   empty squares, the solver proves the values: exact with at most
+//!   [`Limits::exact_empties`], else win/loss/draw.
+//! - With a level on 8x8 the moves are ranked by the midgame search
+//!   ([`crate::engine::midgame::MidgameSearch`]) at that level; near the end
+//!   (and on the smaller boards) the proofs above answer, so exact values
+//!   never depend on the level.
+//! - [`Analyzer::choose`] plays one move: at a level, the midgame search with
+//!   the level's own exact solving; otherwise the iterative search alone.
+
+use crate::board::Color;
+use crate::engine::iterative::{IterativeSearch, MoveOrder};
+use crate::engine::midgame::{Level, MidgameSearch};
+use crate::eval::{Discs, Heuristic};
+use crate::game::{Game, Value};
+use crate::record::GameRecord;
+use crate::reversi::{Move, Position, Reversi};
+use std::cmp::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::time::{Duration, Instant};
+
+mod level;
+mod standard;
+
+use standard::StandardSearch;
+
+/// How far a value is to be trusted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Certainty {
+    /// An estimate of a search this many plies deep.
+    Estimate {
+        /// Plies searched.
+        depth: u32,
+    },
+    /// The sign is proven (win, loss or draw with perfect play); the value
+    /// is +1, 0 or -1.
+    WinLossDraw,
+    /// The exact final disc difference with perfect play.
+    Exact,
+}
+
+/// One move with its value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveValue {
+    /// The move (a forced pass is a move).
+    pub mv: Move,
+    /// Its value for the side to move (the final disc difference, empty
+    /// squares to the winner, when exact).
+    pub value: Discs,
+    /// How sure the value is.
+    pub certainty: Certainty,
+    /// The expected line, starting with `mv`.
+    pub line: Vec<Move>,
+}
+
+/// What a search may spend, and where its values must be exact.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// The depth bound of the iterative search in plies (`None`: the time
+    /// decides). Not used at a level.
+    pub depth: Option<u32>,
+    /// A strength level (1 to [`Level::MAX`]; larger is the strongest): on
+    /// 8x8 the midgame search at this level ranks and chooses the moves.
+    pub level: Option<u32>,
+    /// The time for the search of one position (`None`: no clock).
+    pub time: Option<Duration>,
+    /// Values are exact with at most this many empty squares.
+    pub exact_empties: u32,
+    /// Values are proven win/loss/draw with at most this many.
+    pub wld_empties: u32,
+    /// Threads of the endgame solver.
+    pub threads: usize,
+    /// What a proven draw is worth to black (NBoard's contempt; white's
+    /// draws are worth the opposite). 0: a draw is a draw.
+    pub contempt: Discs,
+}
+
+/// Empty squares up to which a hint's values are exact by default. Measured
+/// on the FFO positions #20-#39 (17-22 empties) on one thread: a solve
+/// takes 0.07-0.3 s at 18-19 empties and 0.15-1.4 s at 20; a hint solves
+/// every move.
+pub const DEFAULT_EXACT_EMPTIES: u32 = 18;
+
+/// Empty squares up to which win/loss/draw is proven by default (two more:
+/// a null-window search around 0 is several times cheaper than a full one).
+pub const DEFAULT_WLD_EMPTIES: u32 = 20;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            depth: None,
+            level: None,
+            time: Some(Duration::from_secs(2)),
+            exact_empties: DEFAULT_EXACT_EMPTIES,
+            wld_empties: DEFAULT_WLD_EMPTIES,
+            threads: 1,
+            contempt: Discs(0.0),
+        }
+    }
+}
+
+impl Limits {
+    /// The deadline of a search started at `start` (`None`: no clock, or
+    /// a time beyond any clock).
+    fn deadline(&self, start: Instant) -> Option<Instant> {
+        self.time.and_then(|t| start.checked_add(t))
+    }
+
+    /// The level asked for (the strongest when the number is beyond it),
+    /// with exact solving left to the limits.
+    fn ranking_level(&self) -> Option<Level> {
+        self.level.map(|n| Level {
+            exact_empties: 0,
+            ..Level::new(n.clamp(1, Level::MAX))
+        })
+    }
+}
+
+/// A search that ranks the moves of a position. [`Analyzer`] is the
+/// engine's; the protocols take any, so that tests can drive them with a
+/// scripted one.
+pub trait MoveSearch: Send {
+    /// The best `count` moves of `position` (all of them if fewer), best
+    /// first, ties in reading order; a forced pass is the one move; empty
+    /// when the game is over. Each value is the move's own (not a bound).
+    /// Calls `progress` with the ranking so far whenever a deeper one is
+    /// known. Ends early, returning what it has, once `stop` is set.
+    fn rank_moves(
+        &mut self,
+        position: &Position,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue>;
+
+    /// Positions visited by the last [`MoveSearch::rank_moves`].
+    fn nodes(&self) -> u64;
+
+    /// Forgets what earlier searches learned (a new game).
+    fn clear(&mut self);
+}
+
+/// A move chosen to be played, with what it cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice {
+    /// The move.
+    pub mv: Move,
+    /// Its value from black's point of view: whole discs (rounded half away
+    /// from zero) at a level, else the iterative search's evaluation in
+    /// its own unit ([`Heuristic`] points; discs for `disc`).
+    pub black_value: Value,
+    /// Positions visited.
+    pub nodes: u64,
+    /// The depth of the deepest finished iteration (the empty squares when
+    /// solved exactly).
+    pub depth: u32,
+    /// Time taken.
+    pub time: Duration,
+}
+
+/// The engine: the searches and the memory they keep between the positions
+/// of one game. Keep one per game (or per side of a game) so that later
+/// searches reuse what earlier ones learned.
+pub struct Analyzer {
+    iterative: IterativeSearch<Heuristic>,
+    standard: StandardSearch,
+    midgame: Option<Box<MidgameSearch>>,
+    nodes: u64,
+}
+
+impl Default for Analyzer {
+    fn default() -> Self {
+        Analyzer::new()
+    }
+}
+
+impl std::fmt::Debug for Analyzer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Analyzer({:?})", self.iterative)
+    }
+}
+
+impl Analyzer {
+    /// The engine with the iterative search ordered best first, pruned, and
+    /// evaluating with `strong`; its tables are made when first needed.
+    #[must_use]
+    pub fn new() -> Analyzer {
+        Analyzer::with_iterative(IterativeSearch {
+            order: MoveOrder::Best,
+            prune: true,
+            eval: Heuristic::Strong,
+        })
+    }
+
+    /// The engine with these settings of the iterative search (the depth
+    /// study's players; the analysis always uses [`Analyzer::new`]'s).
+    #[must_use]
+    pub fn with_iterative(iterative: IterativeSearch<Heuristic>) -> Analyzer {
+        Analyzer {
+            iterative,
+            standard: StandardSearch::new(iterative),
+            midgame: None,
+            nodes: 0,
+        }
+    }
+
+    /// The midgame search, made when first needed (its table is 32 MiB).
+    fn midgame(&mut self) -> &mut MidgameSearch {
+        self.midgame.get_or_insert_with(Box::default)
+    }
+
+    /// Chooses a move to play in `p`, or `None` when the game is over.
+    ///
+    /// At a level on 8x8, the midgame search at that level (solving
+    /// exactly from the level's empty squares, at most
+    /// [`Limits::exact_empties`]); otherwise the iterative search with this
+    /// analyzer's settings: to [`Limits::depth`] in one search when there is
+    /// no clock, else deepening until the depth, the time or `stop`. The
+    /// first iteration always finishes.
+    pub fn choose(
+        &mut self,
+        p: &Position,
+        limits: &Limits,
+        stop: Option<&AtomicBool>,
+    ) -> Option<Choice> {
+        let start = Instant::now();
+        let deadline = limits.deadline(start);
+        if let (Some(n), 8) = (limits.level, p.board.size()) {
+            let level = Level::new(n.clamp(1, Level::MAX));
+            let level = Level {
+                exact_empties: level.exact_empties.min(limits.exact_empties),
+                ..level
+            };
+            let v = self.midgame().search(&p.into(), level, deadline, stop);
+            return Some(Choice {
+                mv: v.best?,
+                black_value: v.value.for_color(p.to_move).round_discs(),
+                nodes: v.nodes,
+                depth: v.depth,
+                time: start.elapsed(),
+            });
+        }
+        let memory = self.standard.memory();
+        let found = match (limits.time, limits.depth) {
+            // A fixed depth: one ordered search (deepening would only add nodes).
+            (None, Some(depth)) => self.iterative.fixed_in(p, depth, memory),
+            _ => self
+                .iterative
+                .deepen_stoppable(p, limits.depth, deadline, stop, memory),
+        };
+        Some(Choice {
+            mv: found.best?,
+            black_value: found.value,
+            nodes: found.nodes,
+            depth: found.depth,
+            time: start.elapsed(),
+        })
+    }
+}
+
+impl MoveSearch for Analyzer {
+    fn rank_moves(
+        &mut self,
+        position: &Position,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue> {
+        self.nodes = 0;
+        let empties = position.board.empty().count_ones();
+        let values = match limits.ranking_level() {
+            Some(level) if position.board.size() == 8 && empties > limits.wld_empties => {
+                let deadline = limits.deadline(Instant::now());
+                let midgame = self.midgame.get_or_insert_with(Box::default);
+                let (values, nodes) =
+                    level::rank_at_level(midgame, position, count, level, deadline, stop, progress);
+                self.nodes = nodes;
+                return values;
+            }
+            // The level's number bounds the iterative search off 8x8.
+            Some(_) => {
+                let limits = Limits {
+                    depth: limits.depth.or(limits.level),
+                    ..*limits
+                };
+                self.standard
+                    .rank_moves(position, count, &limits, stop, progress)
+            }
+            None => self
+                .standard
+                .rank_moves(position, count, limits, stop, progress),
+        };
+        self.nodes = self.standard.nodes();
+        values
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn clear(&mut self) {
+        self.midgame = None;
+        self.standard.clear();
+    }
+}
+
+/// The legal moves of `p` and the positions after them (a forced pass is
+/// the one move; none when the game is over).
+fn children(p: &Position) -> Vec<(Move, Position)> {
+    let game = Reversi::DISC_DIFFERENCE;
+    game.moves(p).map(|m| (m, game.play(p, m))).collect()
+}
+
+/// Best first; equal values in the order of the moves (reading order, the
+/// pass last).
+fn rank(values: &mut [MoveValue]) {
+    let key = |m: &MoveValue| match m.mv {
+        Move::Place(sq) => u32::from(sq.0),
+        Move::Pass => 64,
+    };
+    values.sort_by(|a, b| {
+        b.value
+            .partial_cmp(&a.value)
+            .unwrap_or(Ordering::Equal)
+            .then(key(a).cmp(&key(b)))
+    });
+}
+
+/// One move of an analysed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveAnalysis {
+    /// 0-based index of the move in the game.
+    pub index: usize,
+    /// The position before it.
+    pub position: Position,
+    /// The move played.
+    pub played: Move,
+    /// The value of the move played (mover's view).
+    pub played_value: Discs,
+    /// The best move and its value.
+    pub best: MoveValue,
+    /// How many discs the move played loses against the best (0 or more).
+    pub loss: Discs,
+    /// Whether both values are exact.
+    pub exact: bool,
+}
+
+/// The analysis of a whole game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameAnalysis {
+    /// One entry per move (forced passes included).
+    pub moves: Vec<MoveAnalysis>,
+    /// Total discs lost by black's and by white's moves.
+    pub total_loss: [Discs; 2],
+    /// The final score (black minus white, empties to the winner) if the
+    /// game is over.
+    pub final_score: Option<i32>,
+}
+
+/// Analyses every move of `game`: the value of the move played, the best
+/// move and its value, and the loss. The positions are searched from the
+/// last to the first, each within `limits`. `on_move` is called after each.
+/// Stops early (returning the moves done) once `stop` is set.
+pub fn analyze_game(
+    search: &mut dyn MoveSearch,
+    game: &GameRecord,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_move: &mut dyn FnMut(&MoveAnalysis),
+) -> GameAnalysis {
+    let positions = game.positions();
+    let mut out = Vec::new();
+    for (index, m) in game.moves.iter().enumerate().rev() {
+        if stop.load(AtomicOrdering::Relaxed) {
+            break;
+        }
+        let p = positions[index];
+        let values = search.rank_moves(&p, usize::MAX, limits, stop, &mut |_| {});
+        let Some(best) = values.first().cloned() else {
+            continue;
+        };
+        let played = values.iter().find(|v| v.mv == m.mv);
+        let played_value = played.map_or(best.value, |v| v.value);
+        let exact = best.certainty == Certainty::Exact
+            && played.is_some_and(|v| v.certainty == Certainty::Exact);
+        let a = MoveAnalysis {
+            index,
+            position: p,
+            played: m.mv,
+            played_value,
+            loss: Discs((best.value.0 - played_value.0).max(0.0)),
+            best,
+            exact,
+        };
+        on_move(&a);
+        out.push(a);
+    }
+    out.reverse();
+    let mut total_loss = [Discs(0.0), Discs(0.0)];
+    for a in &out {
+        let side = usize::from(a.position.to_move != Color::Black);
+        total_loss[side] += a.loss;
+    }
+    GameAnalysis {
+        moves: out,
+        total_loss,
+        final_score: game.final_score(),
+    }
+}
+
+/// The value of a position for the side to move: its best move's value,
+/// or the final score when the game is over (standard scoring).
+pub fn position_value(
+    search: &mut dyn MoveSearch,
+    p: &Position,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> (Discs, Certainty) {
+    if p.board.is_game_over() {
+        let black = crate::record::standard_score(&p.board);
+        return (
+            Discs(f64::from(black)).for_color(p.to_move),
+            Certainty::Exact,
+        );
+    }
+    let v = search.rank_moves(p, 1, limits, stop, &mut |_| {});
+    v.first()
+        .map_or((Discs(0.0), Certainty::Estimate { depth: 0 }), |m| {
+            (m.value, m.certainty)
+        })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,369 @@
+//! The analysis without a level: the ordered iterative search estimates
+//! the moves, deepening until the depth, the time or the stop flag; near
+//! the end the endgame solver proves their values, exact or win/loss/draw
+//! (see the parent module).
+
+use super::{children, rank, Certainty, Limits, MoveValue};
+use crate::engine::iterative::{IterativeSearch, SearchMemory};
+use crate::engine::{EndgameSolver, RelativePosition, Scoring};
+use crate::eval::{Discs, Heuristic};
+use crate::reversi::{Move, Position};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::time::{Duration, Instant};
+
+/// Points of the `strong` evaluation per disc, to read its values as discs.
+/// Measured by `cargo run --release --example eval_scale`: on 120
+/// positions with 20-22 empties, a depth-4 search against the exact score,
+/// least squares gives 7.2 points per disc with a mean absolute error of
+/// 11.6 discs; 8 (one move of mobility) errs by 11.8, 6 by 12.1, 4 by 20.7.
+pub(super) const EVAL_PER_DISC: f64 = 8.0;
+
+/// The iterative search, then the exact solver near the end (see the
+/// module documentation).
+pub(super) struct StandardSearch {
+    engine: IterativeSearch<Heuristic>,
+    memory: SearchMemory,
+    solver: Option<EndgameSolver>,
+    nodes: u64,
+}
+
+impl StandardSearch {
+    /// A search with `engine`'s settings and empty memory; the solver's
+    /// table (24 MiB) is made when first needed.
+    pub(super) fn new(engine: IterativeSearch<Heuristic>) -> StandardSearch {
+        StandardSearch {
+            engine,
+            memory: SearchMemory::default(),
+            solver: None,
+            nodes: 0,
+        }
+    }
+
+    /// The iterative search's memory (shared with the moves the analyzer
+    /// chooses, whose search has the same settings).
+    pub(super) fn memory(&mut self) -> &mut SearchMemory {
+        &mut self.memory
+    }
+
+    fn solver(&mut self) -> &mut EndgameSolver {
+        self.solver
+            .get_or_insert_with(|| EndgameSolver::with_table_bits(Scoring::Standard, 20))
+    }
+}
+
+/// The mover's value of a value of the iterative search (black's view,
+/// in the evaluation's points).
+fn discs_for(p: &Position, black_value: i32) -> Discs {
+    Discs::from_black_points(black_value, EVAL_PER_DISC, p.to_move)
+}
+
+/// What one round of the iterative estimate gave.
+enum Round {
+    /// The values of this depth (the best `count`), and whether the search
+    /// reached the end of the game (deeper rounds would change nothing).
+    Done(Vec<MoveValue>, bool),
+    /// Stopped before finishing: keep the previous round's values.
+    Abandoned,
+}
+
+impl StandardSearch {
+    /// The iterative search's values of the best `count` moves, deepening
+    /// until the budget's depth or time, the stop flag, or the end of the
+    /// game; `progress` hears each finished round.
+    #[allow(clippy::too_many_arguments)]
+    fn estimate(
+        &mut self,
+        position: &Position,
+        kids: &[(Move, Position)],
+        count: usize,
+        limits: &Limits,
+        exact: bool,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue> {
+        let start = Instant::now();
+        // No clock (or a time beyond any clock) is a year.
+        let deadline = limits
+            .deadline(start)
+            .unwrap_or_else(|| start + Duration::from_secs(365 * 86_400));
+        let stopped = || stop.load(AtomicOrdering::Relaxed) || Instant::now() >= deadline;
+        let empties = position.board.empty().count_ones();
+        let max_depth = if exact {
+            Some(limits.depth.unwrap_or(4).min(4))
+        } else {
+            limits.depth
+        };
+        let mut best: Vec<MoveValue> = Vec::new();
+        // One search of the root when only the best move counts; else one
+        // per move, each a ply shallower (so the first round is depth 2).
+        let mut depth = if count == 1 && kids.len() > 1 { 1 } else { 2 };
+        loop {
+            let complete = match self.round(
+                position,
+                kids,
+                count,
+                depth,
+                deadline,
+                stop,
+                !best.is_empty(),
+            ) {
+                Round::Abandoned => break,
+                Round::Done(values, complete) => {
+                    best = values;
+                    complete
+                }
+            };
+            progress(&best);
+            if complete || stopped() || max_depth.is_some_and(|d| depth >= d) || depth >= empties {
+                break;
+            }
+            depth += 1;
+        }
+        best
+    }
+
+    /// One round at `depth`: a search of the root when only the best move
+    /// counts, else one search per move. A round stopped by the deadline or
+    /// the flag is abandoned when an earlier round's values exist.
+    #[allow(clippy::too_many_arguments)]
+    fn round(
+        &mut self,
+        position: &Position,
+        kids: &[(Move, Position)],
+        count: usize,
+        depth: u32,
+        deadline: Instant,
+        stop: &AtomicBool,
+        have_earlier: bool,
+    ) -> Round {
+        let engine = self.engine;
+        let stopped = || stop.load(AtomicOrdering::Relaxed) || Instant::now() >= deadline;
+        if count == 1 && kids.len() > 1 {
+            let f = engine.deepen_stoppable(
+                position,
+                Some(depth),
+                Some(deadline),
+                Some(stop),
+                &mut self.memory,
+            );
+            self.nodes += f.nodes;
+            if f.depth < depth && stopped() && have_earlier {
+                return Round::Abandoned;
+            }
+            let mv = f.best.unwrap_or(kids[0].0);
+            let value = MoveValue {
+                mv,
+                value: discs_for(position, f.value),
+                certainty: Certainty::Estimate { depth: f.depth },
+                line: vec![mv],
+            };
+            return Round::Done(vec![value], f.depth < depth);
+        }
+        let mut values = Vec::with_capacity(kids.len());
+        let mut complete = true;
+        for (mv, child) in kids {
+            let f = engine.deepen_stoppable(
+                child,
+                Some(depth - 1),
+                Some(deadline),
+                Some(stop),
+                &mut self.memory,
+            );
+            self.nodes += f.nodes;
+            if f.depth + 1 < depth && stopped() {
+                if have_earlier {
+                    return Round::Abandoned;
+                }
+                break;
+            }
+            complete &= f.depth + 1 < depth;
+            values.push(MoveValue {
+                mv: *mv,
+                value: discs_for(position, f.value),
+                certainty: Certainty::Estimate { depth: f.depth + 1 },
+                line: vec![*mv],
+            });
+        }
+        rank(&mut values);
+        values.truncate(count);
+        Round::Done(values, complete)
+    }
+
+    /// The solver's values of the moves (exact, or win/loss/draw), tried
+    /// in the estimate's order, contempt applied; `None` if stopped.
+    fn prove(
+        &mut self,
+        position: &Position,
+        kids: &[(Move, Position)],
+        estimate: &[MoveValue],
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Option<Vec<MoveValue>> {
+        let order: Vec<Move> = estimate.iter().map(|m| m.mv).collect();
+        let draw = limits.contempt.for_color(position.to_move);
+        // With a draw worth something, every move's value is needed to
+        // rank them.
+        let wanted = if draw == Discs(0.0) {
+            count
+        } else {
+            kids.len()
+        };
+        let empties = position.board.empty().count_ones();
+        let mut proven = if empties <= limits.exact_empties {
+            self.solve_moves(kids, &order, wanted, limits.threads, stop)
+        } else {
+            self.prove_moves(kids, &order, wanted, limits.threads, stop)
+        }?;
+        if draw != Discs(0.0) {
+            for v in proven.iter_mut().filter(|v| v.value == Discs(0.0)) {
+                v.value = draw;
+            }
+            rank(&mut proven);
+            proven.truncate(count);
+        }
+        Some(proven)
+    }
+}
+
+impl StandardSearch {
+    /// The ranking of the moves (see the parent module's
+    /// [`super::MoveSearch::rank_moves`]).
+    pub(super) fn rank_moves(
+        &mut self,
+        position: &Position,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue> {
+        self.nodes = 0;
+        let kids = children(position);
+        if kids.is_empty() {
+            return Vec::new();
+        }
+        let count = count.clamp(1, kids.len());
+        let empties = position.board.empty().count_ones();
+        // Near the end the midgame search only orders the moves for the
+        // solver: a short one.
+        let exact = empties <= limits.wld_empties;
+        let mut best = self.estimate(position, &kids, count, limits, exact, stop, progress);
+        if exact && !stop.load(AtomicOrdering::Relaxed) {
+            if let Some(proven) = self.prove(position, &kids, &best, count, limits, stop) {
+                best = proven;
+                progress(&best);
+            }
+        }
+        best
+    }
+
+    /// Positions visited by the last ranking.
+    pub(super) fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Forgets the iterative search's memory.
+    pub(super) fn clear(&mut self) {
+        self.memory = SearchMemory::default();
+    }
+}
+
+impl StandardSearch {
+    /// Exact values: of every move when `count > 1`; otherwise of the best
+    /// move, found by a full solve of the first move (in the midgame
+    /// order) and null-window tests of the others. `None` if stopped.
+    fn solve_moves(
+        &mut self,
+        kids: &[(Move, Position)],
+        order: &[Move],
+        count: usize,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Option<Vec<MoveValue>> {
+        let mut ordered: Vec<&(Move, Position)> = Vec::with_capacity(kids.len());
+        for m in order {
+            ordered.extend(kids.iter().filter(|k| k.0 == *m));
+        }
+        ordered.extend(kids.iter().filter(|k| !order.contains(&k.0)));
+        let mut values = Vec::new();
+        let mut best: Option<(i32, usize)> = None;
+        for (i, (mv, child)) in ordered.iter().enumerate() {
+            if stop.load(AtomicOrdering::Relaxed) {
+                return None;
+            }
+            let rel = RelativePosition::from(child);
+            let b = best.map(|b| b.0);
+            let solver = self.solver();
+            let mut nodes = 0;
+            if let (1, Some(b)) = (count, b) {
+                // Better than the best so far? The child's score must be
+                // below -b: a null window at -b answers.
+                solver.clear();
+                let s = solver.solve_window(&rel, -b - 1, -b, threads, &mut |_| {});
+                nodes += s.nodes;
+                if s.score >= -b {
+                    self.nodes += nodes;
+                    continue;
+                }
+            }
+            let s = solver.solve_parallel(&rel, threads, &mut |_| {});
+            nodes += s.nodes;
+            let score = -s.score;
+            let mut line = vec![*mv];
+            line.extend(solver.principal_line(&rel, s.score));
+            self.nodes += nodes;
+            if best.is_none_or(|b| score > b.0) {
+                best = Some((score, i));
+            }
+            values.push(MoveValue {
+                mv: *mv,
+                value: Discs(f64::from(score)),
+                certainty: Certainty::Exact,
+                line,
+            });
+        }
+        rank(&mut values);
+        values.truncate(count);
+        Some(values)
+    }
+
+    /// Win/loss/draw of the moves in the midgame order: each move's sign by
+    /// one search with the window (-1, 1); with `count == 1`, the first
+    /// winning move ends the search. `None` if stopped.
+    fn prove_moves(
+        &mut self,
+        kids: &[(Move, Position)],
+        order: &[Move],
+        count: usize,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Option<Vec<MoveValue>> {
+        let mut values = Vec::new();
+        let mut ordered: Vec<Move> = order.to_vec();
+        ordered.extend(kids.iter().map(|k| k.0).filter(|m| !order.contains(m)));
+        for mv in ordered {
+            if stop.load(AtomicOrdering::Relaxed) {
+                return None;
+            }
+            let child = kids.iter().find(|k| k.0 == mv).map(|k| k.1)?;
+            let rel = RelativePosition::from(&child);
+            let solver = self.solver();
+            solver.clear();
+            let s = solver.solve_window(&rel, -1, 1, threads, &mut |_| {});
+            self.nodes += s.nodes;
+            let sign = -s.score.signum();
+            values.push(MoveValue {
+                mv,
+                value: Discs(f64::from(sign)),
+                certainty: Certainty::WinLossDraw,
+                line: vec![mv],
+            });
+            if count == 1 && sign > 0 {
+                break;
+            }
+        }
+        rank(&mut values);
+        values.truncate(count);
+        Some(values)
+    }
+}
