@@ -10,7 +10,7 @@
 
 use crate::board::{Color, Square};
 use crate::engine::analyze::{Limits, MoveSearch};
-use crate::record::{color_name, GameRecord, RecordedMove};
+use crate::record::{GameRecord, RecordedMove};
 use crate::reversi::{Move, Position};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
@@ -239,12 +239,12 @@ impl<S: MoveSearch> GtpSession<S> {
     }
 
     fn parse_move(&self, m: &str) -> Result<Move, String> {
-        if m.eq_ignore_ascii_case("pass") || m.eq_ignore_ascii_case("pa") {
-            return Ok(Move::Pass);
-        }
-        match m.to_ascii_lowercase().parse::<Square>() {
-            Ok(sq) if sq.row() < self.size() && sq.col() < self.size() => Ok(Move::Place(sq)),
-            _ => Err(format!("invalid coordinate {m}")),
+        match m.parse::<Move>() {
+            Ok(Move::Place(sq)) if sq.row() >= self.size() || sq.col() >= self.size() => {
+                Err(format!("invalid coordinate {m}"))
+            }
+            Ok(mv) => Ok(mv),
+            Err(_) => Err(format!("invalid coordinate {m}")),
         }
     }
 
@@ -255,10 +255,7 @@ impl<S: MoveSearch> GtpSession<S> {
         if p.to_move != color {
             let forced = p.board.moves(p.to_move) == 0 && !p.board.is_game_over();
             if !forced {
-                return Err(format!(
-                    "illegal move: {} is to move",
-                    color_name(p.to_move)
-                ));
+                return Err(format!("illegal move: {} is to move", p.to_move.name()));
             }
             if mv == Move::Pass {
                 // Both passing: the game is over, nothing to record.
@@ -285,7 +282,7 @@ impl<S: MoveSearch> GtpSession<S> {
         }
         if p.to_move != color {
             if p.board.moves(p.to_move) != 0 {
-                return Err(format!("{} is to move", color_name(p.to_move)));
+                return Err(format!("{} is to move", p.to_move.name()));
             }
             // The side to move must pass: play that pass, then move.
             self.game
@@ -341,7 +338,7 @@ impl<S: MoveSearch> GtpSession<S> {
             "X {} O {}, {} to move",
             p.board.count(Color::Black),
             p.board.count(Color::White),
-            color_name(p.to_move)
+            p.to_move.name()
         );
         s
     }

@@ -211,12 +211,7 @@ impl<S: MoveSearch + 'static> NboardSession<S> {
         let name = parts.next().unwrap_or("").trim();
         let eval = parts.next().and_then(|e| e.trim().parse::<f64>().ok());
         let seconds = parts.next().and_then(|e| e.trim().parse::<f64>().ok());
-        let mv = if name.eq_ignore_ascii_case("pa") || name.eq_ignore_ascii_case("pass") {
-            Some(Move::Pass)
-        } else {
-            name.to_ascii_lowercase().parse().ok().map(Move::Place)
-        };
-        let Some(mv) = mv else {
+        let Ok(mv) = name.parse::<Move>() else {
             self.send(format!("status cannot read the move {name:?}"));
             return;
         };

@@ -20,7 +20,23 @@ pub enum Color {
     White,
 }
 
+/// `black` or `white`.
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Color {
+    /// `black` or `white`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+
     /// The other colour.
     #[must_use]
     pub const fn other(self) -> Color {

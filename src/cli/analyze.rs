@@ -8,7 +8,6 @@ use anyhow::Result;
 use clap::{Arg, Command};
 use reversi::board::Color;
 use reversi::engine::analyze::{analyze_game, Analyzer};
-use reversi::record::color_name;
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
@@ -61,7 +60,7 @@ pub fn run(args: &[String]) -> Result<()> {
                 format!(
                     "{{\"number\":{},\"color\":\"{}\",\"played\":\"{}\",\"value\":{:.2},\"best\":\"{}\",\"best_value\":{:.2},\"loss\":{:.2},\"exact\":{},\"certainty\":\"{}\"}}",
                     x.index + 1,
-                    color_name(x.position.to_move),
+                    x.position.to_move.name(),
                     name(x.played),
                     x.played_value,
                     name(x.best.mv),
@@ -90,7 +89,7 @@ pub fn run(args: &[String]) -> Result<()> {
                 s,
                 "{:>3}  {:<6}  {:<5} {:>+7.2}   {:<5} {:>+7.2}  {:>6.2}  {}",
                 x.index + 1,
-                color_name(x.position.to_move),
+                x.position.to_move.name(),
                 name(x.played),
                 x.played_value,
                 name(x.best.mv),
@@ -104,7 +103,7 @@ pub fn run(args: &[String]) -> Result<()> {
             let _ = writeln!(
                 s,
                 "{}: {n} moves, total loss {:.2} discs",
-                color_name(c),
+                c.name(),
                 a.total_loss[i]
             );
         }

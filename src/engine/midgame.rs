@@ -8,10 +8,11 @@
 //! evaluation at the depth bound, the exact final disc difference (times
 //! `SCALE`, empty squares to the winner) at the end of the game.
 
-use super::position::RelativePosition as Position;
+use super::position::RelativePosition;
 use super::probcut::{shallow_depth, ProbCutTable};
 use super::solve::{EndgameSolver, Scoring};
-use crate::board::bits::{flips_scalar as flips_vec, moves_scalar as moves_vec, Bits};
+use crate::board::bits::after;
+use crate::board::bits::{flips_scalar, moves_scalar, Bits};
 use crate::board::Square;
 use crate::eval::pattern::{self, PatternWeights, SCALE};
 use crate::eval::{Eval, Score};
@@ -133,7 +134,7 @@ impl MidgameSearch {
     /// If `pos` is not an 8x8 position.
     pub fn search(
         &mut self,
-        pos: &Position,
+        pos: &RelativePosition,
         level: Level,
         deadline: Option<Instant>,
         stop: Option<&AtomicBool>,
@@ -195,7 +196,7 @@ impl MidgameSearch {
     /// The root value of each iteration 1, 2, ... `max_depth` of a full
     /// (non-selective) search of the 8x8 position `pos`, with the table
     /// cleared first: the data Multi-ProbCut is fitted on.
-    pub fn iteration_values(&mut self, pos: &Position, max_depth: u32) -> Vec<i32> {
+    pub fn iteration_values(&mut self, pos: &RelativePosition, max_depth: u32) -> Vec<i32> {
         self.table.fill(Slot::default());
         self.selectivity = None;
         self.stopped = false;
@@ -206,9 +207,14 @@ impl MidgameSearch {
     }
 
     /// One iteration at the root: the value and best move.
-    fn root(&mut self, pos: &Position, depth: u32, stop: Option<&AtomicBool>) -> (i32, Move) {
+    fn root(
+        &mut self,
+        pos: &RelativePosition,
+        depth: u32,
+        stop: Option<&AtomicBool>,
+    ) -> (i32, Move) {
         let (p, o) = (pos.player, pos.opponent);
-        if moves_vec(p, o, u64::MAX) == 0 {
+        if moves_scalar(p, o, u64::MAX) == 0 {
             let v = -self.pvs(o, p, depth, (-INF, INF), stop);
             return (v, Move::Pass);
         }
@@ -216,7 +222,7 @@ impl MidgameSearch {
         let best = self.probe(p, o).map_or(NO_MOVE, |s| s.best);
         let mv = if best == NO_MOVE {
             Move::Place(Square(
-                Bits(moves_vec(p, o, u64::MAX)).next().expect("a move"),
+                Bits(moves_scalar(p, o, u64::MAX)).next().expect("a move"),
             ))
         } else {
             Move::Place(Square(best))
@@ -282,9 +288,9 @@ impl MidgameSearch {
         if self.out_of_time(stop) {
             return 0;
         }
-        let moves = moves_vec(p, o, u64::MAX);
+        let moves = moves_scalar(p, o, u64::MAX);
         if moves == 0 {
-            if moves_vec(o, p, u64::MAX) == 0 {
+            if moves_scalar(o, p, u64::MAX) == 0 {
                 return SCALE * final_score(p, o);
             }
             return -self.pvs(o, p, depth, (-beta, -alpha), stop);
@@ -316,7 +322,7 @@ impl MidgameSearch {
         let alpha0 = alpha;
         let (mut best, mut best_move) = (-INF, NO_MOVE);
         for (i, &(sq, f)) in list.iter().enumerate() {
-            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let (np, no) = after(p, o, sq, f);
             let v = if i == 0 {
                 -self.pvs(np, no, depth - 1, (-beta, -alpha), stop)
             } else {
@@ -392,14 +398,14 @@ impl MidgameSearch {
     fn ordered(&mut self, p: u64, o: u64, moves: u64, hash: u8, depth: u32) -> Vec<(u8, u64)> {
         let mut keyed: Vec<(i32, u8, u64)> = Bits(moves)
             .map(|sq| {
-                let f = flips_vec(p, o, sq);
-                let (np, no) = (o & !f, p | f | (1u64 << sq));
+                let f = flips_scalar(p, o, sq);
+                let (np, no) = after(p, o, sq, f);
                 let key = if sq == hash {
                     i32::MIN
                 } else if depth >= 3 {
                     self.weights.evaluate(np, no)
                 } else {
-                    let replies = moves_vec(np, no, u64::MAX).count_ones() as i32;
+                    let replies = moves_scalar(np, no, u64::MAX).count_ones() as i32;
                     let corner = i32::from(CORNERS >> sq & 1 == 1);
                     16 * replies - 64 * corner
                 };
@@ -433,7 +439,7 @@ mod tests {
         let mut search = MidgameSearch::default();
         for _ in 0..20 {
             let p = random_position(8, 50, &mut rng);
-            let pos = Position::from_board(&p.board, p.to_move);
+            let pos = RelativePosition::from_board(&p.board, p.to_move);
             let v = search.search(&pos, Level::new(8), None, None);
             let exact = EndgameSolver::new(Scoring::Standard).solve(&pos).score;
             if pos.empties().count_ones() <= 16 {
@@ -449,9 +455,9 @@ mod tests {
         // the negamax value with the same leaves: compare with a plain
         // recursion on random middle-game positions.
         fn negamax(w: &PatternWeights, p: u64, o: u64, depth: u32) -> i32 {
-            let moves = moves_vec(p, o, u64::MAX);
+            let moves = moves_scalar(p, o, u64::MAX);
             if moves == 0 {
-                if moves_vec(o, p, u64::MAX) == 0 {
+                if moves_scalar(o, p, u64::MAX) == 0 {
                     return SCALE * final_score(p, o);
                 }
                 return -negamax(w, o, p, depth);
@@ -461,8 +467,11 @@ mod tests {
             }
             Bits(moves)
                 .map(|sq| {
-                    let f = flips_vec(p, o, sq);
-                    -negamax(w, o & !f, p | f | (1u64 << sq), depth - 1)
+                    let f = flips_scalar(p, o, sq);
+                    {
+                        let (np, no) = after(p, o, sq, f);
+                        -negamax(w, np, no, depth - 1)
+                    }
                 })
                 .max()
                 .expect("a move")
@@ -471,7 +480,7 @@ mod tests {
         let weights = pattern::active_weights();
         for _ in 0..15 {
             let p = random_position(8, 20 + rng.below(20), &mut rng);
-            let pos = Position::from_board(&p.board, p.to_move);
+            let pos = RelativePosition::from_board(&p.board, p.to_move);
             if pos.moves() == 0 {
                 continue;
             }
@@ -488,7 +497,7 @@ mod tests {
     #[test]
     fn a_set_stop_flag_ends_the_search_after_the_first_iteration() {
         let stop = AtomicBool::new(true);
-        let pos = Position::start(8);
+        let pos = RelativePosition::start(8);
         let v = MidgameSearch::default().search(&pos, Level::new(20), None, Some(&stop));
         assert_eq!(v.depth, 1);
         assert!(v.best.is_some());

@@ -3,6 +3,7 @@
 //! leaf at every deeper depth.
 
 use super::position::RelativePosition;
+use crate::board::bits::after;
 use crate::board::bits::{kernel_entries, with_best_kernel, Bits};
 use crate::board::Square;
 
@@ -52,7 +53,10 @@ fn count<K: PerftKernel>(k: K, p: u64, o: u64, valid: u64, depth: u32) -> u64 {
     let mut total = 0;
     for sq in Bits(moves) {
         let f = k.flips(p, o, sq);
-        total += k.count(o & !f, p | f | (1u64 << sq), valid, depth - 1);
+        total += {
+            let (np, no) = after(p, o, sq, f);
+            k.count(np, no, valid, depth - 1)
+        };
     }
     total
 }

@@ -83,10 +83,19 @@ impl RelativePosition {
     #[inline]
     #[must_use]
     pub fn play(&self, sq: u8) -> RelativePosition {
-        let f = bits::flips_scalar(self.player, self.opponent, sq);
+        self.after(sq, bits::flips_scalar(self.player, self.opponent, sq))
+    }
+
+    /// The position after the side to move plays on `sq` turning the discs
+    /// `flips` (computed by the caller's move generator), seen from the
+    /// new side to move.
+    #[inline]
+    #[must_use]
+    pub fn after(&self, sq: u8, flips: u64) -> RelativePosition {
+        let (player, opponent) = bits::after(self.player, self.opponent, sq, flips);
         RelativePosition {
-            player: self.opponent & !f,
-            opponent: self.player | f | (1u64 << sq),
+            player,
+            opponent,
             valid: self.valid,
         }
     }

@@ -11,7 +11,7 @@ use super::{
     check_move, parse_board_string, GameInfo, GameRecord, RecordError, RecordErrorKind,
     RecordedMove,
 };
-use crate::board::{Color, Square};
+use crate::board::Color;
 use crate::game::Game;
 use crate::reversi::{Move, Position, Reversi};
 use std::fmt::Write as _;
@@ -155,14 +155,8 @@ pub fn parse_ggf(text: &str) -> Result<GameRecord, RecordError> {
         let square = parts.next().unwrap_or("").trim();
         let eval = parts.next().and_then(|e| e.trim().parse::<f64>().ok());
         let seconds = parts.next().and_then(|e| e.trim().parse::<f64>().ok());
-        let mv = if square.eq_ignore_ascii_case("pa") || square.eq_ignore_ascii_case("pass") {
-            Move::Pass
-        } else {
-            match square.to_ascii_lowercase().parse::<Square>() {
-                Ok(sq) if sq.row() < 8 && sq.col() < 8 => Move::Place(sq),
-                Ok(_) => return Err(err(RecordErrorKind::OffBoard(square.to_string()))),
-                Err(_) => return Err(err(RecordErrorKind::NotAMove(square.to_string()))),
-            }
+        let Ok(mv) = square.parse::<Move>() else {
+            return Err(err(RecordErrorKind::NotAMove(square.to_string())));
         };
         if color != p.to_move {
             // Passes are usually written, but a side without a move may

@@ -176,28 +176,19 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::GameOver => f.write_str("the game is already over"),
             MoveError::Illegal { square, color } => {
-                write!(f, "{square} is not a legal move for {}", color_name(*color))
+                write!(f, "{square} is not a legal move for {}", color.name())
             }
             MoveError::PassNotForced { color } => {
-                write!(f, "{} cannot pass: it has a legal move", color_name(*color))
+                write!(f, "{} cannot pass: it has a legal move", color.name())
             }
             MoveError::MustPass { color } => {
-                write!(f, "{} has no legal move and must pass", color_name(*color))
+                write!(f, "{} has no legal move and must pass", color.name())
             }
         }
     }
 }
 
 impl std::error::Error for MoveError {}
-
-/// `black` or `white`.
-#[must_use]
-pub const fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
 
 /// Checks that `mv` is legal in `p`.
 ///
@@ -298,8 +289,8 @@ impl fmt::Display for RecordErrorKind {
             RecordErrorKind::WrongColor { played, to_move } => write!(
                 f,
                 "a move by {} but {} is to move",
-                color_name(*played),
-                color_name(*to_move)
+                played.name(),
+                to_move.name()
             ),
             RecordErrorKind::NotOthello(g) => write!(f, "GM[{g}] is not an Othello game"),
             RecordErrorKind::Empty => f.write_str("the record is empty"),

@@ -4,6 +4,7 @@
 //! for [`Reversi`](super::Reversi).
 
 use super::{Position, Utility};
+use crate::board::bits::after;
 use crate::board::bits::{kernel_entries, with_best_kernel, Bits, LastFlips};
 use crate::board::Color;
 use crate::game::{Value, INFINITY};
@@ -119,8 +120,8 @@ impl FewEmpties {
         let (mut best, mut nodes) = (-INFINITY, 1);
         for sq in Bits(moves) {
             let f = k.flips(p, o, sq);
-            let bit = 1u64 << sq;
-            let (v, n) = child(k, self, o & !f, p | f | bit, empty & !bit);
+            let (np, no) = after(p, o, sq, f);
+            let (v, n) = child(k, self, np, no, empty & !(1u64 << sq));
             best = best.max(-v);
             nodes += n;
         }
@@ -141,8 +142,14 @@ impl FewEmpties {
             let (v, n) = k.two(self, o, p, empty);
             return (-v, n + 1);
         }
-        let (va, na) = self.one(k, o & !fa, p | fa | (1u64 << a), b);
-        let (vb, nb) = self.one(k, o & !fb, p | fb | (1u64 << b), a);
+        let (va, na) = {
+            let (np, no) = after(p, o, a, fa);
+            self.one(k, np, no, b)
+        };
+        let (vb, nb) = {
+            let (np, no) = after(p, o, b, fb);
+            self.one(k, np, no, a)
+        };
         let (va, na) = if fa != 0 { (-va, na) } else { (-INFINITY, 0) };
         let (vb, nb) = if fb != 0 { (-vb, nb) } else { (-INFINITY, 0) };
         (va.max(vb), 1 + na + nb)

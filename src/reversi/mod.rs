@@ -8,10 +8,11 @@
 mod few_empties;
 pub mod no_pass;
 
-use crate::board::{bits::Bits, Board, Color, Square};
+use crate::board::{bits::Bits, Board, Color, ParseSquareError, Square};
 use crate::game::{Game, Side, Value};
 use crate::rng::Rng;
 use std::fmt;
+use std::str::FromStr;
 
 /// A board with the colour to move: one state of the game.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,6 +65,21 @@ impl fmt::Display for Move {
         match self {
             Move::Place(sq) => sq.fmt(f),
             Move::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+impl FromStr for Move {
+    type Err = ParseSquareError;
+
+    /// Parses a square name (`c4`, either case) or a pass (`pass` or
+    /// NBoard's and GGF's `pa`, either case). Whether the square is on the
+    /// board and the move legal is the caller's to check.
+    fn from_str(s: &str) -> Result<Move, ParseSquareError> {
+        if s.eq_ignore_ascii_case("pass") || s.eq_ignore_ascii_case("pa") {
+            Ok(Move::Pass)
+        } else {
+            s.parse().map(Move::Place)
         }
     }
 }
@@ -204,6 +220,22 @@ pub fn random_position(size: u8, plies: usize, rng: &mut Rng) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_names_parse_and_print() {
+        assert_eq!("c4".parse::<Move>(), Ok(Move::Place(Square(26))));
+        assert_eq!("C4".parse::<Move>(), Ok(Move::Place(Square(26))));
+        for pass in ["pass", "PASS", "pa", "PA"] {
+            assert_eq!(pass.parse::<Move>(), Ok(Move::Pass));
+        }
+        for bad in ["", "c", "i1", "a9", "c44", "passe"] {
+            assert!(bad.parse::<Move>().is_err(), "{bad}");
+        }
+        for m in [Move::Pass, Move::Place(Square(0)), Move::Place(Square(63))] {
+            assert_eq!(m.to_string().parse::<Move>(), Ok(m));
+        }
+        assert_eq!(format!("{} {}", Color::Black, Color::White), "black white");
+    }
 
     #[test]
     fn pass_is_a_successor() {

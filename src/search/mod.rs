@@ -9,8 +9,8 @@
 //!
 //! Both take an optional depth [`Limit`] (plies from the root; a node at the
 //! limit is scored by an [`Evaluator`]) and an [`Observer`] that sees every
-//! node entered and left, which is how traversal logs ([`TraverseLog`]) and
-//! tree pictures ([`DotTree`]) are produced without touching the search. Engine searches (ordering,
+//! node entered and left, which is how traversal logs
+//! ([`crate::apps::traced_game::TraverseLog`]) and tree pictures ([`DotTree`]) are produced without touching the search. Engine searches (ordering,
 //! iterative deepening, transposition tables) live elsewhere and never
 //! change these counts.
 
@@ -20,13 +20,11 @@ mod minimax;
 mod observer;
 #[cfg(test)]
 mod tests;
-pub mod traverse_log;
 
 pub use alphabeta::{alphabeta, alphabeta_with};
 pub use dot_tree::DotTree;
 pub use minimax::{minimax, minimax_with};
 pub use observer::{NoObserver, Node, Observer, Window};
-pub use traverse_log::TraverseLog;
 
 use crate::game::{Evaluator, Game, UtilityEval, Value};
 

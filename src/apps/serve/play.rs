@@ -3,7 +3,7 @@
 //! one and the server keeps no game state), and the engine's move.
 
 use crate::apps::study::selfplay::parse_move;
-use crate::board::{Color, Square};
+use crate::board::Square;
 use crate::engine::analyze::{Analyzer, Limits};
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::eval::Heuristic;
@@ -159,15 +159,6 @@ pub fn engine_move(
     })
 }
 
-/// The name of the side to move (`black`/`white`).
-#[must_use]
-pub const fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,7 +167,7 @@ mod tests {
     fn replay_reports_flips_and_rejects_illegal_moves() {
         let g = replay(8, "d3").unwrap();
         assert_eq!(g.flipped, vec!["d4".parse::<Square>().unwrap()]);
-        assert_eq!(g.position.board.count(Color::Black), 4);
+        assert_eq!(g.position.board.count(crate::board::Color::Black), 4);
         assert_eq!(g.transcript(), "d3");
         assert!(replay(8, "a1").unwrap_err().contains("move 1"));
         assert!(replay(5, "").is_err());

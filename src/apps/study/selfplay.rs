@@ -7,7 +7,6 @@
 //! [`MoveOrder::Best`] or a time budget by the study's [`IterativeSearch`] (iterative
 //! deepening, ordered).
 
-use crate::board::Square;
 use crate::engine::analyze::{Analyzer, Limits};
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::eval::Heuristic;
@@ -167,13 +166,8 @@ impl Record {
 pub fn parse_move(p: &Position, text: &str) -> Result<Move, String> {
     let game = Reversi::DISC_DIFFERENCE;
     let legal: Vec<Move> = game.moves(p).collect();
-    let mv = if text.eq_ignore_ascii_case("pass") {
-        Some(Move::Pass)
-    } else {
-        text.parse::<Square>().ok().map(Move::Place)
-    };
-    match mv {
-        Some(m) if legal.contains(&m) => Ok(m),
+    match text.parse::<Move>() {
+        Ok(m) if legal.contains(&m) => Ok(m),
         _ => Err(format!(
             "{text:?} is not a legal move here (legal: {})",
             if legal.is_empty() {

@@ -23,11 +23,14 @@ use crate::eval::{DiscDifference, PositionalWeights};
 use crate::game::UtilityEval;
 use crate::reversi::no_pass::NoPassReversi;
 use crate::reversi::Position;
-use crate::search::{Algorithm, Limit, Observer, SearchResult, TraverseLog};
+use crate::search::{Algorithm, Limit, Observer, SearchResult};
 use std::fmt;
 
 mod report;
+pub mod traverse_log;
+
 pub use report::comparison_report;
+pub use traverse_log::TraverseLog;
 
 /// The assignment's three tasks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -45,6 +45,15 @@ pub const fn valid_mask(n: u8) -> u64 {
     }
 }
 
+/// The position after the side with discs `p` plays on `sq`, turning the
+/// discs `flips` (a legal move's), as the pair (new mover's discs, their
+/// opponent's): the one place the engine's searches write a move.
+#[inline(always)]
+#[must_use]
+pub const fn after(p: u64, o: u64, sq: u8, flips: u64) -> (u64, u64) {
+    (o & !flips, p | flips | (1u64 << sq))
+}
+
 /// The legal moves of the player owning `p` against `o`: every empty valid
 /// square from which some line of opponent discs ends in one of `p`. The
 /// portable reference (propagation one square at a time, six steps per

@@ -332,14 +332,6 @@ fn board_picture(board: &Board, marks: u64) -> String {
     s
 }
 
-/// `black` or `white`.
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
 /// Who won a game with final `score` (black minus white).
 fn verdict(score: i32) -> &'static str {
     match score.signum() {

@@ -5,8 +5,8 @@
 //! line ended, `end of input: game abandoned` on stderr, exit status 0.
 
 use super::{
-    algorithm, board_picture, color_name, depth, describe, eval, level, order, parse, player, size,
-    time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
+    algorithm, board_picture, depth, describe, eval, level, order, parse, player, size, time,
+    verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
 };
 use crate::cli::input::{read_answer, Answer};
 use crate::cli::{option, value};
@@ -148,7 +148,7 @@ pub fn run(args: &[String]) -> Result<()> {
     while !game.is_terminal(&p) {
         let legal: Vec<Move> = game.moves(&p).collect();
         show_position(&mut out, &p, &legal)?;
-        let who = color_name(p.to_move);
+        let who = p.to_move.name();
         let mv = if !a.human.plays(p.to_move) {
             let c = computer.choose_in(&p, &mut memory);
             writeln!(
@@ -221,7 +221,7 @@ fn show_position(out: &mut impl Write, p: &Position, legal: &[Move]) -> io::Resu
         board_picture(&p.board, marks),
         p.board.count(Color::Black),
         p.board.count(Color::White),
-        color_name(p.to_move),
+        p.to_move.name(),
         if p.to_move == Color::Black { 'X' } else { 'O' },
         names.join(" ")
     )
@@ -234,7 +234,7 @@ fn ask_move(
     input: &mut impl io::BufRead,
     p: &Position,
 ) -> Result<Option<Move>> {
-    let who = color_name(p.to_move);
+    let who = p.to_move.name();
     loop {
         write!(out, "Your move ({who}): ")?;
         out.flush()?;

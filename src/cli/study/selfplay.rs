@@ -1,8 +1,8 @@
 //! `reversi match`: the computer against itself, with settings per side.
 
 use super::{
-    algorithm, board_picture, color_name, depth, describe, eval, json_array, json_flag, json_moves,
-    level, order, parse, player, size, time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
+    algorithm, board_picture, depth, describe, eval, json_array, json_flag, json_moves, level,
+    order, parse, player, size, time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
 };
 use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
@@ -243,7 +243,7 @@ pub(super) fn text(r: &Record, first: Color) -> String {
                 s,
                 "{:>3}. {:<5} {:<4}  (opening)",
                 i + 1,
-                color_name(color),
+                color.name(),
                 mv.to_string()
             );
         } else {
@@ -252,7 +252,7 @@ pub(super) fn text(r: &Record, first: Color) -> String {
                 s,
                 "{:>3}. {:<5} {:<4}  value {:>4}  nodes {:>10}  depth {:>2}  {:>8.3} s",
                 i + 1,
-                color_name(color),
+                color.name(),
                 mv.to_string(),
                 c.value,
                 c.nodes,

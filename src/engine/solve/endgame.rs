@@ -7,6 +7,7 @@
 use super::order::MoveList;
 use super::{bounds, EndgameSolver, SolverKernel, INF, NO_MOVE};
 use crate::board::bits;
+use crate::board::bits::after;
 use std::ops::ControlFlow;
 
 /// At most this many empties: parity ordering, no move generation, no table.
@@ -197,7 +198,10 @@ impl EndgameSolver {
     fn transposition_cutoff(&self, p: u64, o: u64, list: &MoveList, beta: i32) -> Option<i32> {
         for i in 0..list.len {
             let (sq, f) = (list.sq[i], list.flips[i]);
-            if let Some(e) = self.table.probe(o & !f, p | f | (1u64 << sq)) {
+            if let Some(e) = {
+                let (np, no) = after(p, o, sq, f);
+                self.table.probe(np, no)
+            } {
                 let v = -i32::from(e.upper);
                 if v >= beta && e.level >= self.level {
                     return Some(v);
@@ -226,7 +230,7 @@ impl EndgameSolver {
         let mut best_sq = NO_MOVE;
         for i in 0..list.len {
             let (sq, f) = list.pick(i);
-            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let (np, no) = after(p, o, sq, f);
             let v = if i == 0 {
                 -self.search(k, np, no, -beta, -alpha, n - 1)
             } else {

@@ -4,6 +4,7 @@
 //! last empty square is a special case.
 
 use super::{EndgameSolver, SolverKernel, INF};
+use crate::board::bits::after;
 use crate::board::bits::Bits;
 
 impl EndgameSolver {
@@ -48,7 +49,7 @@ impl EndgameSolver {
                 if f == 0 {
                     continue;
                 }
-                let (np, no) = (o & !f, p | f | (1u64 << sq));
+                let (np, no) = after(p, o, sq, f);
                 let v = -k.shallow(self, np, no, -beta, -alpha, n - 1, false);
                 if v > best {
                     best = v;

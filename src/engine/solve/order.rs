@@ -9,6 +9,7 @@
 //! random weights, gives the same exact scores.
 
 use super::{EndgameSolver, SolverKernel, NO_MOVE};
+use crate::board::bits::after;
 use crate::board::bits::{self, Bits};
 use crate::board::Color;
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
@@ -128,7 +129,7 @@ impl EndgameSolver {
             let key = if sq == hash {
                 -1000
             } else {
-                let (np, no) = (o & !f, p | f | (1u64 << sq));
+                let (np, no) = after(p, o, sq, f);
                 let replies = k.moves(np, no, self.valid);
                 let mut k = 16 * replies.count_ones() as i32
                     + CORNER_REPLY_WEIGHT * (replies & self.corners).count_ones() as i32;
@@ -159,10 +160,11 @@ fn estimate(p: u64, o: u64, valid: u64, (sq, f): (u8, u64), depth: u32) -> i32 {
     // the child, where White moves, is the mover's value.
     let child = crate::reversi::Position {
         board: RelativePosition {
-            player: o & !f,
-            opponent: p | f | (1u64 << sq),
+            player: p,
+            opponent: o,
             valid,
         }
+        .after(sq, f)
         .to_board(Color::White),
         to_move: Color::White,
     };
@@ -202,7 +204,7 @@ fn pattern_keys<K: SolverKernel>(
         list.key[i] = if sq == hash {
             i32::MIN
         } else {
-            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let (np, no) = after(p, o, sq, f);
             let replies = k.moves(np, no, !0).count_ones() as i32;
             pattern_search(k, w, np, no, depth - 1, (-PATTERN_INF, PATTERN_INF), nodes)
                 + REPLY_WEIGHT * replies
@@ -241,7 +243,7 @@ pub(super) fn pattern_search<K: SolverKernel>(
     let mut best = -PATTERN_INF;
     for sq in Bits(moves) {
         let f = k.flips(p, o, sq);
-        let (np, no) = (o & !f, p | f | (1u64 << sq));
+        let (np, no) = after(p, o, sq, f);
         let v = -pattern_search(k, w, np, no, depth - 1, (-beta, -alpha), nodes);
         if v > best {
             best = v;

@@ -13,6 +13,7 @@
 use super::endgame::{Exit, TT_MIN};
 use super::order::MoveList;
 use super::{bounds, EndgameSolver, RootProgress, SolverKernel, INF, NO_MOVE};
+use crate::board::bits::after;
 use crate::board::Square;
 use crate::engine::position::RelativePosition;
 use std::ops::ControlFlow;
@@ -149,7 +150,7 @@ impl EndgameSolver {
         self.order_inner(k, p, o, moves, hash, n, &mut list);
         let ordered: Vec<(u8, u64)> = (0..list.len).map(|i| list.pick(i)).collect();
         let (sq, f) = ordered[0];
-        let (np, no) = (o & !f, p | f | (1u64 << sq));
+        let (np, no) = after(p, o, sq, f);
         let v0 = -self.split(k, np, no, -beta, -alpha, n - 1, threads, depth - 1);
         let best = if v0 >= beta {
             (Square(sq), v0)
@@ -246,7 +247,7 @@ impl EndgameSolver {
                 s.alpha
             };
             let before = self.nodes;
-            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let (np, no) = after(p, o, sq, f);
             let mut v = -self.helped(k, np, no, -alpha - 1, -alpha, n - 1, team);
             if v > alpha && v < beta {
                 v = -self.helped(k, np, no, -beta, -alpha, n - 1, team);
@@ -325,7 +326,7 @@ impl EndgameSolver {
                 break;
             }
             let (sq, f) = list.pick(i);
-            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let (np, no) = after(p, o, sq, f);
             let v = if i == 0 {
                 -self.helped(k, np, no, -beta, -alpha, n - 1, team)
             } else {

@@ -7,6 +7,7 @@ use super::order::MoveList;
 use super::parallel::SPLIT_DEPTH;
 use super::SolverKernel;
 use super::{EndgameSolver, RootProgress, Solution, INF, NO_MOVE};
+use crate::board::bits::after;
 use crate::board::bits::with_best_kernel;
 use crate::board::Square;
 use crate::engine::position::RelativePosition;
@@ -233,7 +234,7 @@ impl EndgameSolver {
         // The first (eldest) move alone, with the full window (its own
         // eldest children first, the younger ones in parallel).
         let (sq, f) = ordered[0];
-        let (np, no) = (o & !f, p | f | (1u64 << sq));
+        let (np, no) = after(p, o, sq, f);
         let v0 = if threads <= 1 {
             -self.search(k, np, no, -beta, -alpha, n - 1)
         } else {
@@ -311,7 +312,7 @@ impl EndgameSolver {
             if best.1 >= beta {
                 break;
             }
-            let (np, no) = (o & !f, p | f | (1u64 << sq));
+            let (np, no) = after(p, o, sq, f);
             let mut v = -self.search(k, np, no, -alpha - 1, -alpha, n - 1);
             if v > alpha && v < beta {
                 v = -self.search(k, np, no, -beta, -alpha, n - 1);
@@ -367,7 +368,7 @@ impl EndgameSolver {
             let mut found = None;
             for i in 0..list.len {
                 let (sq, f) = list.pick(i);
-                let (np, no) = (o & !f, p | f | (1u64 << sq));
+                let (np, no) = after(p, o, sq, f);
                 if -self.search(k, np, no, -score - 1, -score + 1, n - 1) == score {
                     found = Some((sq, np, no));
                     break;

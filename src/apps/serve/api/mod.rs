@@ -18,7 +18,7 @@
 //! slots are busy), except `/api/tiny`, which answers plain text.
 
 use super::explorer::{self, Caps, ChildState, MoveOrder, NodeView, SearchSpec, Stopped, Tree};
-use super::play::{self, color_name, EngineSettings, GameState};
+use super::play::{self, EngineSettings, GameState};
 use super::study;
 use super::Limits;
 use crate::apps::tiny;

@@ -80,7 +80,7 @@ pub(super) fn position_json(p: &Position) -> JsonValue {
         "board": p.board.to_digits(),
         "size": p.board.size(),
         "player": p.to_move.number(),
-        "to_move": color_name(p.to_move),
+        "to_move": p.to_move.name(),
     })
 }
 
@@ -93,7 +93,7 @@ pub(super) fn game_json(g: &GameState) -> JsonValue {
         "size": p.board.size(),
         "board": p.board.to_digits(),
         "player": p.to_move.number(),
-        "to_move": if over { JsonValue::Null } else { json!(color_name(p.to_move)) },
+        "to_move": if over { JsonValue::Null } else { json!(p.to_move.name()) },
         "legal": legal.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
         "must_pass": legal == [Move::Pass],
         "over": over,

@@ -1,6 +1,6 @@
 //! The traverse log of a search: one row per visited node and per value
 //! update, the format of the 8x8 contract's `-ol` file
-//! ([`crate::apps::traced_game`]).
+//! ([`super`]).
 
 use crate::board::{Color, Square};
 use crate::game::{Game, Value, INFINITY};
