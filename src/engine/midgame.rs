@@ -10,7 +10,9 @@
 
 use super::position::RelativePosition;
 use super::probcut::{shallow_depth, ProbCutTable};
+use super::score::{self, bounds};
 use super::solve::{EndgameSolver, Scoring};
+use super::tt::{Table, EXACT};
 use crate::board::bits::after;
 use crate::board::bits::{flips_scalar, moves_scalar, Bits};
 use crate::board::Square;
@@ -69,18 +71,6 @@ pub struct Verdict {
     pub nodes: u64,
 }
 
-/// A table slot of the midgame search.
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    player: u64,
-    opponent: u64,
-    lower: i32,
-    upper: i32,
-    depth: u8,
-    best: u8,
-    used: bool,
-}
-
 const NO_MOVE: u8 = 64;
 const INF: i32 = 1 << 20;
 /// How often (in nodes) the clock and the stop flag are read.
@@ -88,7 +78,7 @@ const CHECK_EVERY: u64 = 4096;
 
 /// The midgame searcher: keep one per game so its table helps later moves.
 pub struct MidgameSearch {
-    table: Vec<Slot>,
+    table: Table,
     probcut: &'static ProbCutTable,
     selectivity: Option<f64>,
     solver: EndgameSolver,
@@ -100,7 +90,7 @@ pub struct MidgameSearch {
 
 impl std::fmt::Debug for MidgameSearch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "MidgameSearch({} slots)", self.table.len())
+        write!(f, "MidgameSearch")
     }
 }
 
@@ -115,7 +105,7 @@ impl MidgameSearch {
     #[must_use]
     pub fn new(weights: &'static PatternWeights) -> MidgameSearch {
         MidgameSearch {
-            table: vec![Slot::default(); 1 << 20],
+            table: Table::new(20),
             probcut: ProbCutTable::embedded(),
             selectivity: None,
             solver: EndgameSolver::with_table_bits(Scoring::Standard, 22),
@@ -197,7 +187,7 @@ impl MidgameSearch {
     /// (non-selective) search of the 8x8 position `pos`, with the table
     /// cleared first: the data Multi-ProbCut is fitted on.
     pub fn iteration_values(&mut self, pos: &RelativePosition, max_depth: u32) -> Vec<i32> {
-        self.table.fill(Slot::default());
+        self.table.clear();
         self.selectivity = None;
         self.stopped = false;
         self.deadline = None;
@@ -219,7 +209,7 @@ impl MidgameSearch {
             return (v, Move::Pass);
         }
         let v = self.pvs(p, o, depth, (-INF, INF), stop);
-        let best = self.probe(p, o).map_or(NO_MOVE, |s| s.best);
+        let best = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
         let mv = if best == NO_MOVE {
             Move::Place(Square(
                 Bits(moves_scalar(p, o, u64::MAX)).next().expect("a move"),
@@ -228,32 +218,6 @@ impl MidgameSearch {
             Move::Place(Square(best))
         };
         (v, mv)
-    }
-
-    fn slot(&self, p: u64, o: u64) -> usize {
-        let h = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        ((h ^ (h >> 31)) as usize) & (self.table.len() - 1)
-    }
-
-    fn probe(&self, p: u64, o: u64) -> Option<Slot> {
-        let s = self.table[self.slot(p, o)];
-        (s.used && s.player == p && s.opponent == o).then_some(s)
-    }
-
-    fn store(&mut self, p: u64, o: u64, depth: u32, bounds: (i32, i32), best: u8) {
-        let i = self.slot(p, o);
-        let old = self.table[i];
-        if !old.used || (old.player == p && old.opponent == o) || depth >= u32::from(old.depth) {
-            self.table[i] = Slot {
-                player: p,
-                opponent: o,
-                lower: bounds.0,
-                upper: bounds.1,
-                depth: depth.min(255) as u8,
-                best,
-                used: true,
-            };
-        }
     }
 
     /// Whether the search must stop, reading the clock and the flag every
@@ -299,17 +263,17 @@ impl MidgameSearch {
             return self.weights.evaluate(p, o);
         }
         let mut hash = NO_MOVE;
-        if let Some(s) = self.probe(p, o) {
-            hash = s.best;
-            if u32::from(s.depth) >= depth {
-                if s.lower >= beta {
-                    return s.lower;
+        if let Some(e) = self.table.probe(p, o) {
+            hash = e.best;
+            if e.depth >= depth {
+                if e.lower >= beta {
+                    return e.lower;
                 }
-                if s.upper <= alpha {
-                    return s.upper;
+                if e.upper <= alpha {
+                    return e.upper;
                 }
-                if s.lower == s.upper {
-                    return s.lower;
+                if e.lower == e.upper {
+                    return e.lower;
                 }
             }
         }
@@ -347,14 +311,9 @@ impl MidgameSearch {
                 }
             }
         }
-        let bounds = if best <= alpha0 {
-            (-INF, best)
-        } else if best >= beta {
-            (best, INF)
-        } else {
-            (best, best)
-        };
-        self.store(p, o, depth, bounds, best_move);
+        let (lower, upper) = bounds(best, alpha0, beta, INF);
+        self.table
+            .store(p, o, depth, EXACT, lower, upper, best_move);
         best
     }
 
@@ -419,12 +378,10 @@ impl MidgameSearch {
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
-/// The final score of a finished game for the side with discs `p`:
+/// The final score of a finished 8x8 game for the side with discs `p`:
 /// the disc difference, empty squares to the winner.
 fn final_score(p: u64, o: u64) -> i32 {
-    let d = p.count_ones() as i32 - o.count_ones() as i32;
-    let empty = 64 - (p | o).count_ones() as i32;
-    d + d.signum() * empty
+    score::final_score(p, o, !0, Scoring::Standard)
 }
 
 #[cfg(test)]

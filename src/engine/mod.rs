@@ -23,6 +23,7 @@ pub mod midgame;
 pub mod perft;
 pub mod position;
 pub mod probcut;
+mod score;
 pub mod solve;
 mod tt;
 

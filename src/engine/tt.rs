@@ -1,14 +1,18 @@
-//! A fixed-size transposition table for the solver, shared by its threads:
-//! one entry per slot, indexed by a multiplicative hash of the two
-//! bitboards, replaced when the slot belongs to an older search, holds the
-//! same position, or holds a shallower one. Entries store the full
-//! position, so there are no false hits; a generation number makes
-//! clearing between solves free.
+//! The transposition table of the engine's searches (the endgame solver,
+//! shared by its threads, and the midgame search): one entry per slot,
+//! indexed by a multiplicative hash of the two bitboards, replaced when the
+//! slot belongs to an older search, holds the same position, or holds a
+//! shallower one. Entries store the full position, so there are no false
+//! hits; a generation number makes clearing between searches free.
 //!
-//! Each entry carries the level of trust of the search that stored it:
-//! the selective passes of a solve store bounds that only later passes at
-//! the same or a lower level may use; the exact pass ([`EXACT`]) uses only
-//! its own bounds, but every entry's best move.
+//! An entry holds bounds on the value (the solver's discs or the midgame's
+//! 1/64 discs: any value within +-32767; beyond it they saturate, which
+//! the searches' values never reach), the best move, the depth searched
+//! (the solver's empty squares, the midgame's plies; 63 at most) and the
+//! level of trust of the search that stored it: the solver's selective
+//! passes store bounds that only later passes at the same or a lower level
+//! may use; the exact pass ([`EXACT`]) and the midgame search use only
+//! their own level's bounds, but every entry's best move.
 //!
 //! Slots are three atomic words written without locks: the data word and
 //! the two bitboards each XORed with it. A reader recomputes the position
@@ -25,20 +29,32 @@ pub(crate) const EXACT: u8 = u8::MAX;
 pub(crate) struct Entry {
     /// The level of the search that stored it ([`EXACT`] if exact).
     pub level: u8,
-    /// A lower bound of the exact score.
-    pub lower: i8,
-    /// An upper bound of the exact score.
-    pub upper: i8,
+    /// A lower bound of the value.
+    pub lower: i32,
+    /// An upper bound of the value.
+    pub upper: i32,
     /// The best (or refuting) move found, 64 if none.
     pub best: u8,
+    /// The depth it was searched to.
+    pub depth: u32,
 }
+
+/// Bit layout of a slot's data word: lower and upper bound (16 bits each),
+/// best move (7), depth (6), level (3), generation (16).
+const UPPER_SHIFT: u32 = 16;
+const BEST_SHIFT: u32 = 32;
+const DEPTH_SHIFT: u32 = 39;
+const LEVEL_SHIFT: u32 = 45;
+const GENERATION_SHIFT: u32 = 48;
+/// The stored level that stands for [`EXACT`] (3 bits; passes store 0-6).
+const EXACT_BITS: u64 = 7;
 
 #[derive(Default)]
 struct Slot {
     player: AtomicU64,
     opponent: AtomicU64,
-    /// lower, upper, best, depth, level (a byte each), generation (the
-    /// low 24 bits of the table's).
+    /// Bounds, best move, depth, level and generation (the low 16 bits of
+    /// the table's), laid out as the `*_SHIFT` constants say.
     data: AtomicU64,
 }
 
@@ -78,42 +94,92 @@ impl Table {
         let d = s.data.load(Relaxed);
         let hit = s.player.load(Relaxed) ^ d == p
             && s.opponent.load(Relaxed) ^ d == o
-            && d >> 40 == self.generation_bits();
+            && d >> GENERATION_SHIFT == self.generation_bits();
+        let level = (d >> LEVEL_SHIFT) & 7;
         hit.then_some(Entry {
-            level: (d >> 32) as u8,
-            lower: d as u8 as i8,
-            upper: (d >> 8) as u8 as i8,
-            best: (d >> 16) as u8,
+            level: if level == EXACT_BITS {
+                EXACT
+            } else {
+                level as u8
+            },
+            lower: i32::from(d as u16 as i16),
+            upper: i32::from((d >> UPPER_SHIFT) as u16 as i16),
+            best: ((d >> BEST_SHIFT) & 0x7F) as u8,
+            depth: ((d >> DEPTH_SHIFT) & 0x3F) as u32,
         })
     }
 
     /// The current generation as stored in the slots.
     #[inline]
     fn generation_bits(&self) -> u64 {
-        u64::from(self.generation.load(Relaxed)) & 0xFF_FFFF
+        u64::from(self.generation.load(Relaxed)) & 0xFFFF
     }
 
-    /// Stores bounds for a position searched with `depth` empties by a
-    /// search of `level`.
+    /// Stores bounds for a position searched `depth` deep (empties or
+    /// plies) by a search of `level`.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn store(&self, p: u64, o: u64, depth: u32, level: u8, lower: i32, upper: i32, best: u8) {
         let s = &self.slots[self.index(p, o)];
         let generation = self.generation_bits();
         let old = s.data.load(Relaxed);
-        if old >> 40 != generation
+        let depth = u64::from(depth.min(63));
+        if old >> GENERATION_SHIFT != generation
             || (s.player.load(Relaxed) ^ old == p && s.opponent.load(Relaxed) ^ old == o)
-            || depth >= (old >> 24) as u8 as u32
+            || depth >= (old >> DEPTH_SHIFT) & 0x3F
         {
-            let d = u64::from(lower as i8 as u8)
-                | u64::from(upper as i8 as u8) << 8
-                | u64::from(best) << 16
-                | u64::from(depth as u8) << 24
-                | u64::from(level) << 32
-                | generation << 40;
+            let level = if level == EXACT {
+                EXACT_BITS
+            } else {
+                u64::from(level.min(6))
+            };
+            let bound = |v: i32| u64::from(v.clamp(-32768, 32767) as i16 as u16);
+            let d = bound(lower)
+                | bound(upper) << UPPER_SHIFT
+                | u64::from(best & 0x7F) << BEST_SHIFT
+                | depth << DEPTH_SHIFT
+                | level << LEVEL_SHIFT
+                | generation << GENERATION_SHIFT;
             s.player.store(p ^ d, Relaxed);
             s.opponent.store(o ^ d, Relaxed);
             s.data.store(d, Relaxed);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_read_back_as_stored() {
+        let t = Table::new(4);
+        t.store(1, 2, 20, EXACT, -64, 64, 63);
+        let e = t.probe(1, 2).unwrap();
+        assert_eq!(
+            (e.level, e.lower, e.upper, e.best, e.depth),
+            (EXACT, -64, 64, 63, 20)
+        );
+        t.store(3, 4, 70, 2, -(1 << 20), 4095, 64);
+        let e = t.probe(3, 4).unwrap();
+        assert_eq!(
+            (e.level, e.lower, e.upper, e.best, e.depth),
+            (2, -32768, 4095, 64, 63)
+        );
+        assert!(t.probe(1, 3).is_none());
+        t.clear();
+        assert!(t.probe(1, 2).is_none() && t.probe(3, 4).is_none());
+    }
+
+    #[test]
+    fn a_deeper_entry_is_kept_against_a_shallower_one() {
+        // Two positions in one slot of a table of two.
+        let t = Table::new(1);
+        let other = (3..).find(|&p| t.index(p, 4) == t.index(1, 2)).unwrap();
+        t.store(1, 2, 10, EXACT, 0, 0, 5);
+        t.store(other, 4, 9, EXACT, 0, 0, 6);
+        assert!(t.probe(1, 2).is_some() && t.probe(other, 4).is_none());
+        t.store(other, 4, 10, EXACT, 0, 0, 6);
+        assert!(t.probe(other, 4).is_some() && t.probe(1, 2).is_none());
     }
 }

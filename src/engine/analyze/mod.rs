@@ -217,7 +217,7 @@ impl Analyzer {
         }
     }
 
-    /// The midgame search, made when first needed (its table is 32 MiB).
+    /// The midgame search, made when first needed (its table is 24 MiB).
     fn midgame(&mut self) -> &mut MidgameSearch {
         self.midgame.get_or_insert_with(Box::default)
     }

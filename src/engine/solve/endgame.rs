@@ -179,7 +179,7 @@ impl EndgameSolver {
         if e.level < self.level {
             return ControlFlow::Continue(e.best);
         }
-        let (lo, up) = (i32::from(e.lower), i32::from(e.upper));
+        let (lo, up) = (e.lower, e.upper);
         if lo >= *beta {
             return ControlFlow::Break(lo);
         }
@@ -202,7 +202,7 @@ impl EndgameSolver {
                 let (np, no) = after(p, o, sq, f);
                 self.table.probe(np, no)
             } {
-                let v = -i32::from(e.upper);
+                let v = -e.upper;
                 if v >= beta && e.level >= self.level {
                     return Some(v);
                 }

@@ -28,6 +28,7 @@ mod root;
 mod selective;
 
 use super::position::RelativePosition;
+use super::score;
 use super::tt::{self, Table};
 use crate::board::bits::{kernel_entries, Bits};
 use crate::board::Square;
@@ -38,15 +39,7 @@ use std::sync::Arc;
 
 pub use root::{ProofStep, SolveEvent, SolveOptions, SolveReport, WindowKind};
 
-/// How a finished game with empty squares is scored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Scoring {
-    /// Empty squares go to the winner (standard Othello, FFO, Edax).
-    #[default]
-    Standard,
-    /// The plain disc difference.
-    DiscsOnly,
-}
+pub use super::score::Scoring;
 
 /// The result of a solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -257,18 +250,7 @@ impl EndgameSolver {
     /// The final score of a finished game for the owner of `p`.
     #[inline]
     fn final_score(&self, p: u64, o: u64) -> i32 {
-        let diff = p.count_ones() as i32 - o.count_ones() as i32;
-        match self.scoring {
-            Scoring::DiscsOnly => diff,
-            Scoring::Standard => {
-                let e = (self.valid & !(p | o)).count_ones() as i32;
-                match diff.signum() {
-                    1 => diff + e,
-                    -1 => diff - e,
-                    _ => 0,
-                }
-            }
-        }
+        score::final_score(p, o, self.valid, self.scoring)
     }
 }
 
@@ -306,15 +288,8 @@ fn board_lines(valid: u64, n: u8) -> Vec<(u64, usize)> {
 }
 
 /// The bounds a search result `best` gives with the window `(alpha, beta)`
-/// it was searched with (fail-soft): an upper bound at or below `alpha`, a
-/// lower bound at or above `beta`, exact in between.
+/// it was searched with (fail-soft), in the solver's scores.
 #[inline]
 fn bounds(best: i32, alpha: i32, beta: i32) -> (i32, i32) {
-    if best <= alpha {
-        (-64, best)
-    } else if best >= beta {
-        (best, 64)
-    } else {
-        (best, best)
-    }
+    score::bounds(best, alpha, beta, 64)
 }
