@@ -42,7 +42,7 @@ fn main() {
         best.as_secs_f64() * 1e9 / positions.len() as f64
     );
     for depth in [6, 8, 10] {
-        let mut search = MidgameSearch::new(weights);
+        let mut search = MidgameSearch::new(std::sync::Arc::new(weights.clone()));
         let level = Level {
             depth,
             exact_empties: 0,

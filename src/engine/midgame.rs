@@ -20,6 +20,7 @@ use crate::eval::pattern::{self, PatternWeights, SCALE};
 use crate::eval::{Eval, Score};
 use crate::reversi::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// How strongly the engine plays: midgame depth and from how many empty
@@ -82,7 +83,7 @@ pub struct MidgameSearch {
     probcut: &'static ProbCutTable,
     selectivity: Option<f64>,
     solver: EndgameSolver,
-    weights: &'static PatternWeights,
+    weights: Arc<PatternWeights>,
     nodes: u64,
     deadline: Option<Instant>,
     stopped: bool,
@@ -96,19 +97,22 @@ impl std::fmt::Debug for MidgameSearch {
 
 impl Default for MidgameSearch {
     fn default() -> MidgameSearch {
-        MidgameSearch::new(pattern::active_weights())
+        MidgameSearch::new(pattern::shared_active_weights())
     }
 }
 
 impl MidgameSearch {
-    /// A searcher evaluating with `weights`, with a table of 2^20 slots.
+    /// A searcher evaluating with `weights` (its endgame solver orders
+    /// its moves with them too), with a table of 2^20 slots.
     #[must_use]
-    pub fn new(weights: &'static PatternWeights) -> MidgameSearch {
+    pub fn new(weights: Arc<PatternWeights>) -> MidgameSearch {
+        let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 22);
+        solver.set_weights(Arc::clone(&weights));
         MidgameSearch {
             table: Table::new(20),
             probcut: ProbCutTable::embedded(),
             selectivity: None,
-            solver: EndgameSolver::with_table_bits(Scoring::Standard, 22),
+            solver,
             weights,
             nodes: 0,
             deadline: None,
@@ -434,7 +438,8 @@ mod tests {
                 .expect("a move")
         }
         let mut rng = Rng::new(22);
-        let weights = pattern::active_weights();
+        // Weights owned here (any lifetime will do).
+        let weights = Arc::new(PatternWeights::embedded().clone());
         for _ in 0..15 {
             let p = random_position(8, 20 + rng.below(20), &mut rng);
             let pos = RelativePosition::from_board(&p.board, p.to_move);
@@ -446,8 +451,11 @@ mod tests {
                 exact_empties: 0,
                 selectivity: None,
             };
-            let v = MidgameSearch::new(weights).search(&pos, level, None, None);
-            assert_eq!(v.value, Eval(negamax(weights, pos.player, pos.opponent, 3)));
+            let v = MidgameSearch::new(Arc::clone(&weights)).search(&pos, level, None, None);
+            assert_eq!(
+                v.value,
+                Eval(negamax(&weights, pos.player, pos.opponent, 3))
+            );
         }
     }
 

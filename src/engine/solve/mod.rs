@@ -117,10 +117,10 @@ pub struct EndgameSolver {
     helpers: Vec<EndgameSolver>,
     /// The pattern evaluation that orders moves far from the end on 8x8
     /// (`None` on other boards); fetched when an 8x8 solve starts.
-    weights: Option<&'static PatternWeights>,
+    weights: Option<Arc<PatternWeights>>,
     /// Weights chosen by [`EndgameSolver::set_weights`] (else the active
     /// ones).
-    chosen_weights: Option<&'static PatternWeights>,
+    chosen_weights: Option<Arc<PatternWeights>>,
     /// In a selective pass, the confidence (in standard deviations of the
     /// pattern estimate's error) its cuts need; `None` in the exact pass.
     selectivity: Option<f64>,
@@ -179,7 +179,7 @@ impl EndgameSolver {
     /// Orders moves on 8x8 with `weights` instead of the active pattern
     /// weights ([`crate::eval::pattern::active_weights`]). Only the speed
     /// of a solve depends on them, never its score.
-    pub fn set_weights(&mut self, weights: &'static PatternWeights) {
+    pub fn set_weights(&mut self, weights: Arc<PatternWeights>) {
         self.chosen_weights = Some(weights);
     }
 
@@ -225,8 +225,11 @@ impl EndgameSolver {
     /// Prepares the board geometry for `valid` (the table is kept) and the
     /// weights that order its moves.
     fn setup(&mut self, valid: u64) {
-        self.weights =
-            (valid == !0).then(|| self.chosen_weights.unwrap_or_else(pattern::active_weights));
+        self.weights = (valid == !0).then(|| {
+            self.chosen_weights
+                .clone()
+                .unwrap_or_else(pattern::shared_active_weights)
+        });
         if self.valid == valid && !self.lines.is_empty() {
             return;
         }

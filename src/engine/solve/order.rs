@@ -74,7 +74,7 @@ impl EndgameSolver {
         let mut list = MoveList::new();
         k.order(self, p, o, pos.moves(), hash, &mut list);
         let n = pos.empties().count_ones();
-        if let (Some(w), true) = (self.weights, n >= PATTERN_ORDER_MIN) {
+        if let (Some(w), true) = (self.weights.as_deref(), n >= PATTERN_ORDER_MIN) {
             let depth = ROOT_PATTERN_DEPTH.min(n);
             pattern_keys(k, w, (p, o), &mut list, hash, depth, &mut self.nodes);
         }
@@ -103,7 +103,7 @@ impl EndgameSolver {
         list: &mut MoveList,
     ) {
         k.order(self, p, o, moves, hash, list);
-        if let (Some(w), true) = (self.weights, n >= PATTERN_ORDER_MIN) {
+        if let (Some(w), true) = (self.weights.as_deref(), n >= PATTERN_ORDER_MIN) {
             let depth = pattern_order_depth(n);
             pattern_keys(k, w, (p, o), list, hash, depth, &mut self.nodes);
         }

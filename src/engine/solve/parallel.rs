@@ -198,7 +198,7 @@ impl EndgameSolver {
         }
         for h in helpers.iter_mut().take(threads - 1) {
             h.setup(self.valid);
-            h.weights = self.weights;
+            h.weights.clone_from(&self.weights);
             h.selectivity = self.selectivity;
             h.level = self.level;
         }

@@ -140,7 +140,7 @@ impl EndgameSolver {
         n: u32,
         t: f64,
     ) -> Option<i32> {
-        let w = self.weights?;
+        let w = self.weights.as_deref()?;
         if n < CUT_MIN {
             return None;
         }
@@ -167,10 +167,11 @@ mod tests {
     use crate::engine::solve::Scoring;
     use crate::eval::pattern::{PatternWeights, PHASES, WEIGHTS_PER_PHASE};
     use crate::rng::Rng;
+    use std::sync::Arc;
 
     /// Weights with every value drawn uniformly from -`spread`..`spread`
     /// discs.
-    fn random_weights(rng: &mut Rng, spread: f64) -> &'static PatternWeights {
+    fn random_weights(rng: &mut Rng, spread: f64) -> Arc<PatternWeights> {
         let phases: Vec<Vec<f64>> = (0..PHASES)
             .map(|_| {
                 (0..WEIGHTS_PER_PHASE)
@@ -178,7 +179,7 @@ mod tests {
                     .collect()
             })
             .collect();
-        Box::leak(Box::new(PatternWeights::from_discs(&phases)))
+        Arc::new(PatternWeights::from_discs(&phases))
     }
 
     /// Solves with the trained, random and zero weights agree on every
@@ -190,9 +191,9 @@ mod tests {
     fn scores_do_not_depend_on_the_weights() {
         let mut rng = Rng::new(0x5e1e_c71e);
         let weights = [
-            PatternWeights::embedded(),
+            Arc::new(PatternWeights::embedded().clone()),
             random_weights(&mut rng, 4.0),
-            Box::leak(Box::new(PatternWeights::zero())),
+            Arc::new(PatternWeights::zero()),
         ];
         for _ in 0..12 {
             // 16 or 17 empties, with the passes from 14 empties on (cuts
@@ -201,10 +202,10 @@ mod tests {
             let pos = RelativePosition::from_board(&p.board, p.to_move);
             assert!(pos.empties().count_ones() >= 16);
             let mut results = Vec::new();
-            for &w in &weights {
+            for w in &weights {
                 let mut solver = EndgameSolver::new(Scoring::Standard);
                 solver.passes_min = 14;
-                solver.set_weights(w);
+                solver.set_weights(Arc::clone(w));
                 let s = solver.solve(&pos);
                 let line = solver.principal_line(&pos, s.score);
                 results.push((s.score, s.nodes, line.len()));

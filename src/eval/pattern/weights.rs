@@ -9,7 +9,7 @@
 
 use super::{features, phase, PATTERNS, PHASES, SCALE, WEIGHTS_PER_PHASE};
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 const MAGIC: &[u8; 8] = b"RVPATTRN";
 /// The version of the weights file format this build reads and writes.
@@ -97,13 +97,21 @@ fn read_u32(bytes: &[u8], at: usize) -> u32 {
 }
 
 /// Weights chosen at run time (`--weights FILE`), else the embedded ones.
-static ACTIVE: OnceLock<PatternWeights> = OnceLock::new();
+static ACTIVE: OnceLock<Arc<PatternWeights>> = OnceLock::new();
 
-/// The weights the pattern evaluation uses: those given to
-/// [`set_active_weights`], or else the project's embedded ones.
+/// The weights the pattern evaluation uses by default: those given to
+/// [`set_active_weights`], or else the project's embedded ones. (The
+/// engine's searches also take weights of their own, any lifetime:
+/// `MidgameSearch::new`, `EndgameSolver::set_weights`.)
 #[must_use]
 pub fn active_weights() -> &'static PatternWeights {
-    ACTIVE.get_or_init(|| PatternWeights::embedded().clone())
+    ACTIVE.get_or_init(|| Arc::new(PatternWeights::embedded().clone()))
+}
+
+/// [`active_weights`] as a shared handle, for a search to keep.
+#[must_use]
+pub fn shared_active_weights() -> Arc<PatternWeights> {
+    Arc::clone(ACTIVE.get_or_init(|| Arc::new(PatternWeights::embedded().clone())))
 }
 
 /// Makes `weights` the ones [`active_weights`] returns, for the rest of the
@@ -113,7 +121,9 @@ pub fn active_weights() -> &'static PatternWeights {
 /// # Errors
 /// The weights, if the active weights are already fixed.
 pub fn set_active_weights(weights: PatternWeights) -> Result<(), PatternWeights> {
-    ACTIVE.set(weights)
+    ACTIVE
+        .set(Arc::new(weights))
+        .map_err(|w| Arc::try_unwrap(w).unwrap_or_else(|w| (*w).clone()))
 }
 
 /// The project's trained weights, embedded in the binary.
