@@ -17,7 +17,7 @@
 //! problems (an illegal move, a bad game) are reported as `status` lines.
 
 use super::analysis::{position_value, Budget, Certainty, MoveSearch, MoveValue};
-use crate::record::{parse_ggf, GameRecord, RecordedMove};
+use crate::record::{parse_ggf, DiscValue, GameRecord, RecordedMove};
 use crate::reversi::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -77,7 +77,7 @@ pub fn search_line(v: &MoveValue) -> String {
     format!(
         "search {} {:.2} 0 {}",
         pv.join("-"),
-        v.value,
+        DiscValue(v.value),
         depth_field(v.certainty)
     )
 }
@@ -290,7 +290,7 @@ fn run(
                 Some(v) => send(format!(
                     "=== {}/{:.2}/{seconds:.1}",
                     move_name(v.mv),
-                    v.value
+                    DiscValue(v.value)
                 )),
                 None => send("status the game is over".to_string()),
             }
@@ -304,7 +304,7 @@ fn run(
                     break;
                 }
                 let (v, _) = position_value(search, p, budget, stop);
-                send(format!("analysis {made} {v:.2}"));
+                send(format!("analysis {made} {:.2}", DiscValue(v)));
             }
             send("status".to_string());
         }
@@ -467,6 +467,20 @@ mod tests {
             for reply in rx.try_iter() {
                 assert!(!reply.contains('\n') && !reply.contains("NaN"), "{reply:?}");
             }
+        }
+    }
+
+    #[test]
+    fn a_value_of_zero_is_sent_without_a_minus_sign() {
+        for value in [-0.0, -0.001] {
+            let v = MoveValue {
+                mv: Move::Pass,
+                value,
+                certainty: Certainty::Estimate { depth: 3 },
+                line: vec![Move::Pass],
+            };
+            let line = search_line(&v);
+            assert!(line.contains(" 0.00 0 3") && !line.contains('-'), "{line}");
         }
     }
 }

@@ -8,7 +8,7 @@ use anyhow::Result;
 use clap::{Arg, Command};
 use reversi::apps::analysis::analyze_game;
 use reversi::board::Color;
-use reversi::record::color_name;
+use reversi::record::{color_name, DiscValue};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
@@ -63,10 +63,10 @@ pub fn run(args: &[String]) -> Result<()> {
                     x.index + 1,
                     color_name(x.position.to_move),
                     name(x.played),
-                    x.played_value,
+                    DiscValue(x.played_value),
                     name(x.best.mv),
-                    x.best.value,
-                    x.loss,
+                    DiscValue(x.best.value),
+                    DiscValue(x.loss),
                     x.exact,
                     certainty_text(x.best.certainty)
                 )
@@ -76,8 +76,8 @@ pub fn run(args: &[String]) -> Result<()> {
             s,
             "{{\"moves\":[{}],\"loss\":{{\"black\":{:.2},\"white\":{:.2}}},\"score\":{}}}",
             items.join(","),
-            a.total_loss[0],
-            a.total_loss[1],
+            DiscValue(a.total_loss[0]),
+            DiscValue(a.total_loss[1]),
             a.final_score.map_or("null".to_string(), |v| v.to_string())
         );
     } else {
@@ -92,10 +92,10 @@ pub fn run(args: &[String]) -> Result<()> {
                 x.index + 1,
                 color_name(x.position.to_move),
                 name(x.played),
-                x.played_value,
+                DiscValue(x.played_value),
                 name(x.best.mv),
-                x.best.value,
-                x.loss,
+                DiscValue(x.best.value),
+                DiscValue(x.loss),
                 certainty_text(x.best.certainty)
             );
         }
@@ -105,7 +105,7 @@ pub fn run(args: &[String]) -> Result<()> {
                 s,
                 "{}: {n} moves, total loss {:.2} discs",
                 color_name(c),
-                a.total_loss[i]
+                DiscValue(a.total_loss[i])
             );
         }
         if let Some(score) = a.final_score {

@@ -9,7 +9,7 @@ use reversi::apps::analysis::{
     Budget, Certainty, LevelSearch, MoveSearch, MoveValue, StandardSearch, DEFAULT_EXACT_EMPTIES,
 };
 use reversi::engine::midgame::Level;
-use reversi::record::{parse_game, write_board_string, GameRecord};
+use reversi::record::{parse_game, write_board_string, DiscValue, GameRecord};
 use reversi::reversi::Move;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -241,7 +241,7 @@ pub fn run(args: &[String]) -> Result<()> {
                 format!(
                     "{{\"move\":\"{}\",\"value\":{:.2},{},\"line\":\"{}\"}}",
                     name(v.mv),
-                    v.value,
+                    DiscValue(v.value),
                     certainty_json(v.certainty),
                     line_text(v)
                 )
@@ -261,7 +261,7 @@ pub fn run(args: &[String]) -> Result<()> {
             s.push_str(&format!(
                 "{:<4} {:+7.2}  {:<14} {}\n",
                 name(v.mv),
-                v.value,
+                DiscValue(v.value),
                 certainty_text(v.certainty),
                 line_text(v)
             ));

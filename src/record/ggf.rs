@@ -8,7 +8,7 @@
 //! for a pass. Other tags are skipped.
 
 use super::{
-    check_move, parse_board_string, GameInfo, GameRecord, RecordError, RecordErrorKind,
+    check_move, parse_board_string, DiscValue, GameInfo, GameRecord, RecordError, RecordErrorKind,
     RecordedMove,
 };
 use crate::board::{Color, Square};
@@ -272,7 +272,7 @@ pub fn write_ggf(record: &GameRecord) -> String {
                 let _ = write!(
                     s,
                     "/{}/{}",
-                    e.map_or(String::new(), |e| format!("{e:.2}")),
+                    e.map_or(String::new(), |e| format!("{:.2}", DiscValue(e))),
                     t.map_or(String::new(), |t| format!("{t:.2}"))
                 );
             }

@@ -13,9 +13,11 @@
 //! ([`RecordError`]) and say where in the record the problem is (the move
 //! number and the character).
 
+mod disc_value;
 mod ggf;
 mod transcript;
 
+pub use disc_value::DiscValue;
 pub use ggf::{parse_ggf, write_ggf};
 pub use transcript::{parse_transcript, write_transcript};
 

@@ -442,6 +442,34 @@ fn gtp_plays_nboard_a_whole_game() {
     assert!(record.moves.len() >= 58);
 }
 
+/// After f5d6c3, a depth-3 search values f4 at a zero reached from
+/// below (the negation of a zero); no value is written as `-0.00`.
+#[test]
+fn hint_and_analyze_never_write_a_negative_zero() {
+    let run = |args: &[&str]| {
+        let out = reversi().args(args).output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(&["hint", "--depth", "3", "--moves", "10", "f5d6c3"]);
+    assert!(text.contains("+0.00"), "no zero value to check: {text}");
+    assert!(!text.contains("-0.00"), "{text}");
+    let json = run(&["hint", "--depth", "3", "--moves", "10", "--json", "f5d6c3"]);
+    assert!(
+        json.contains("\"value\":0.00,"),
+        "no zero value to check: {json}"
+    );
+    assert!(!json.contains("-0.00"), "{json}");
+    let analysis = run(&["analyze", "--depth", "3", "f5d6c3d3c4"]);
+    assert!(
+        analysis.contains("+0.00"),
+        "no zero value to check: {analysis}"
+    );
+    assert!(!analysis.contains("-0.00"), "{analysis}");
+    let json = run(&["analyze", "--depth", "3", "--json", "f5d6c3d3c4"]);
+    assert!(!json.contains("-0.00"), "{json}");
+}
+
 #[test]
 fn hint_gives_exact_values_and_json() {
     let (board, values) = ffo("fforum-20-39.obf", 4);
