@@ -11,7 +11,8 @@
 //!    [`reversi`] (Reversi as a `Game`, and its no-pass variant),
 //!    [`treblecross`] ((n,k)-Ring Treblecross as a `Game` and its exact
 //!    solver), [`record`] (game records: transcripts, GGF, board strings),
-//!    and the utilities [`rng`], [`hash`] (the crate's fast hasher for
+//!    and the utilities [`rng`], [`units`] (typed values: scores,
+//!    evaluations, discs), [`hash`] (the crate's fast hasher for
 //!    memo and transposition tables) and [`lines`] (reading text a line
 //!    at a time, capped).
 //! 2. Evaluation: [`eval`] (disc difference, positional weights, the named
@@ -35,6 +36,7 @@
 //! ```
 
 #![warn(missing_docs)]
+#![deny(rustdoc::broken_intra_doc_links)]
 
 pub mod apps;
 pub mod board;
@@ -48,3 +50,4 @@ pub mod reversi;
 pub mod rng;
 pub mod search;
 pub mod treblecross;
+pub mod units;

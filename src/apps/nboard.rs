@@ -465,4 +465,18 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_value_of_zero_is_sent_without_a_minus_sign() {
+        for value in [-0.0, -0.001] {
+            let v = MoveValue {
+                mv: Move::Pass,
+                value: Discs(value),
+                certainty: Certainty::Estimate { depth: 3 },
+                line: vec![Move::Pass],
+            };
+            let line = search_line(&v);
+            assert!(line.contains(" 0.00 0 3") && !line.contains('-'), "{line}");
+        }
+    }
 }

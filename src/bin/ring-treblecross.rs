@@ -7,8 +7,8 @@
 use reversi::game::{Side, Value};
 use reversi::search::minimax;
 use reversi::treblecross::contract::{
-    node_lines, parse_args, Flag, NodeLine, Reply, RingAnswers, RingCommand, RingDialog,
-    RingRequest,
+    minimax_bounds_words, node_lines, parse_args, Flag, NodeLine, Reply, RingAnswers, RingCommand,
+    RingDialog, RingRequest,
 };
 use reversi::treblecross::{Ring, RingSolver, RingTreblecross};
 use std::io::{self, BufRead, BufWriter, Write};
@@ -35,7 +35,9 @@ Usage:
   FLAG 3  the best successor (the first with the best score)
   --stats    report the time and memo sizes on stderr
   --minimax  answer FLAG 1-3 by the library's plain minimax instead (the
-             reference: exponential, seconds at N = 11; N <= 20)
+             reference). It is exponential in N, so it refuses rings it
+             cannot answer within about a minute; the largest N by K:
+{minimax_bounds}
 
 Time: K = 3 at any N: milliseconds (Grundy values shipped up to N =
 1000000) plus the output; FLAG 1 and 2 print up to N lines of 4N bytes.
@@ -53,7 +55,7 @@ fn main() -> ExitCode {
     let args: Vec<_> = std::env::args_os().skip(1).collect();
     let request = match parse_args(&args) {
         Ok(RingCommand::Run(request)) => request,
-        Ok(RingCommand::Help) => return finish(write_stdout(HELP)),
+        Ok(RingCommand::Help) => return finish(write_stdout(&help())),
         Ok(RingCommand::Version) => {
             let version = format!("ring-treblecross {}\n", env!("CARGO_PKG_VERSION"));
             return finish(write_stdout(&version));
@@ -64,6 +66,31 @@ fn main() -> ExitCode {
         }
     };
     finish(run(&request))
+}
+
+/// [`HELP`] with the `--minimax` bounds of the library filled in, wrapped
+/// under the option's description.
+fn help() -> String {
+    const INDENT: &str = "             ";
+    let mut lines = vec![INDENT.to_string()];
+    let words = minimax_bounds_words();
+    for (i, part) in words.iter().enumerate() {
+        let part = if i + 1 < words.len() {
+            format!("{part},")
+        } else {
+            format!("{part}.")
+        };
+        let line = lines.last_mut().expect("one line at least");
+        if line.len() > INDENT.len() && line.len() + 1 + part.len() > 76 {
+            lines.push(format!("{INDENT}{part}"));
+        } else {
+            if line.len() > INDENT.len() {
+                line.push(' ');
+            }
+            line.push_str(&part);
+        }
+    }
+    HELP.replace("{minimax_bounds}", &lines.join("\n"))
 }
 
 /// Writes `text` to stdout at once.

@@ -88,20 +88,55 @@ pub(super) fn limits_of(m: &ArgMatches) -> Limits {
 const RECORD_FILE_CAP: u64 = 1 << 20;
 
 /// Reads a game record given as text or as the name of a file holding it.
+///
+/// A one-line argument naming an existing file is read as that file. Text
+/// that is no valid record but looks like a file's name (see
+/// [`looks_like_a_path`]) reports why the file cannot be read (`cannot read
+/// record file game.ggf: No such file or directory`) rather than the record
+/// parser's complaint about it (`"game" is not a move`).
 pub(super) fn read_record(text: &str, size: u8) -> Result<GameRecord> {
     let path = std::path::Path::new(text);
-    let owned;
-    let text = if !text.contains('\n') && text.len() < 4096 && path.is_file() {
-        owned =
-            super::input::read_text_capped(path, &format!("record file {text}"), RECORD_FILE_CAP)?;
-        owned.as_str()
+    let one_line = !text.contains('\n') && text.len() < 4096;
+    let what = format!("record file {text}");
+    let parsed = if one_line && path.is_file() {
+        let owned = super::input::read_text_capped(path, &what, RECORD_FILE_CAP)?;
+        parse_game(&owned, size)
     } else {
-        text
+        match parse_game(text, size) {
+            Err(_) if one_line && looks_like_a_path(text) => {
+                let owned = super::input::read_text_capped(path, &what, RECORD_FILE_CAP)?;
+                parse_game(&owned, size)
+            }
+            parsed => parsed,
+        }
     };
-    match parse_game(text, size) {
+    match parsed {
         Ok(g) => Ok(g),
         Err(e) => usage(format!("the game record {e}")),
     }
+}
+
+/// Whether `text`, which did not parse as a record, was meant as a file's
+/// name: a single word that exists, holds a `/`, or ends in an extension
+/// (`game.ggf`, `moves.txt`: 1-4 letters or digits, at least one a letter)
+/// after a stem that cannot be a board string (one character that is no
+/// board character `-._XxOoBbWw*`), so that a malformed board string such
+/// as `....XO` keeps the parser's message.
+fn looks_like_a_path(text: &str) -> bool {
+    if text.is_empty() || text.contains(char::is_whitespace) {
+        return false;
+    }
+    if text.contains('/') || std::path::Path::new(text).exists() {
+        return true;
+    }
+    let Some((stem, extension)) = text.rsplit_once('.') else {
+        return false;
+    };
+    let board_char = |c: char| "-._XxOoBbWw*".contains(c);
+    (1..=4).contains(&extension.len())
+        && extension.chars().all(|c| c.is_ascii_alphanumeric())
+        && extension.chars().any(|c| c.is_ascii_alphabetic())
+        && stem.chars().any(|c| !board_char(c))
 }
 
 /// The name of a move: `f5` or `pass`.

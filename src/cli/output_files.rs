@@ -9,7 +9,7 @@
 //!   is written in place, never renamed over. Two outputs that are the same
 //!   file under two spellings, or an output that is the input file, are
 //!   found by identity (device and inode), not by spelling.
-//! - [`write`] writes the in-place outputs first (their errors, such as
+//! - [`write`](fn@write) writes the in-place outputs first (their errors, such as
 //!   `/dev/full`'s, stop everything before a regular file changes), then
 //!   locks the folders of the other outputs (so that two runs writing the
 //!   same files take turns), writes each to a temporary file in its folder
@@ -382,7 +382,7 @@ pub fn write(planned: &[Planned], contents: &[&[u8]]) -> Result<()> {
     result
 }
 
-/// The temporary-file-and-rename part of [`write`], with the signals held.
+/// The temporary-file-and-rename part of [`write`](fn@write), with the signals held.
 fn replace_all(planned: &[Planned], contents: &[&[u8]], signals: &HeldSignals) -> Result<()> {
     let replaced: Vec<(usize, &Planned)> = planned
         .iter()

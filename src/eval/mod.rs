@@ -9,17 +9,16 @@
 //!   the engine (`disc`, `weights`, `strong`, `pattern`).
 //! - [`pattern`]: the trained pattern evaluation of 8x8 positions, its
 //!   weights file and its fitting.
-//! - [`units`]: the typed values of the engine ([`Score`], [`Eval`],
-//!   [`Discs`]) and their conversions.
+//! - The typed values ([`Score`], [`Eval`], [`Discs`]) are
+//!   [`crate::units`]'s, re-exported here.
 //!
 //! All score from black's (MAX's) point of view.
 
 pub mod heuristic;
 pub mod pattern;
-pub mod units;
 
+pub use crate::units::{Discs, Eval, Score};
 pub use heuristic::Heuristic;
-pub use units::{Discs, Eval, Score};
 
 use crate::board::{bits::Bits, Board, Color};
 use crate::game::{Evaluator, Game, Value};

@@ -14,6 +14,7 @@ use super::{
 use crate::board::Color;
 use crate::game::Game;
 use crate::reversi::{Move, Position, Reversi};
+use crate::units::Discs;
 use std::fmt::Write as _;
 
 /// One `NAME[value]` of a GGF game: its name, value, and the 0-based
@@ -266,7 +267,7 @@ pub fn write_ggf(record: &GameRecord) -> String {
                 let _ = write!(
                     s,
                     "/{}/{}",
-                    e.map_or(String::new(), |e| format!("{e:.2}")),
+                    e.map_or(String::new(), |e| format!("{:.2}", Discs(e))),
                     t.map_or(String::new(), |t| format!("{t:.2}"))
                 );
             }

@@ -179,9 +179,9 @@ impl Game for Reversi {
         self.utility.score(p.board.disc_difference())
     }
 
-    /// Positions with at most [`few_empties::MAX_EMPTIES`] (4) empty
-    /// squares are solved by a tight negamax on the two bitboards
-    /// ([`few_empties::FewEmpties`]), counting the states minimax would visit.
+    /// Positions with at most 4 empty squares (`few_empties::MAX_EMPTIES`)
+    /// are solved by a tight negamax on the two bitboards (the private
+    /// module `few_empties`), counting the states minimax would visit.
     fn minimax_subtree(&self, p: &Position) -> Option<(Value, u64)> {
         few_empties::minimax_count(p, self.utility)
     }

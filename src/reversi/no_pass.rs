@@ -10,7 +10,8 @@ use crate::reversi::{Position, Reversi};
 /// placements only, and a position without any is a leaf whose value is
 /// `eval` (so is every position at the depth limit).
 ///
-/// With [`Limit::depth`] and [`UtilityEval`] the generic
+/// With [`Limit::depth`](crate::search::Limit::depth) and
+/// [`UtilityEval`](crate::game::UtilityEval) the generic
 /// [`crate::search::minimax_with`] and [`crate::search::alphabeta_with`]
 /// then search exactly the assignment's tree.
 #[derive(Clone, Copy, Debug, Default)]

@@ -16,9 +16,45 @@ use std::fmt;
 /// memory stays a few bytes per cell).
 pub const MAX_N: usize = 1_000_000;
 
-/// The largest ring `--minimax` accepts: plain minimax visits about N!
-/// nodes (seconds at N = 11) and keeps a copy of the ring per level.
-pub const MAX_MINIMAX_N: usize = 20;
+/// The largest ring `--minimax` accepts, by K: `(k, n)` allows rings of up
+/// to `n` cells from runs of `k` on, up to the next entry's K (the last
+/// entry holds for every larger K). Plain minimax is exponential in N (4-7
+/// times more time per cell; K = 2 games last long too), and these bounds
+/// keep FLAG 1, 2 and 3 within about a minute: measured on the release
+/// build on the project's shared 2-core machine, the slowest FLAG at each
+/// bound (FLAG 2 there) took 53 s at 19 cells for K = 2 (20 cells: FLAG 3
+/// 105 s), 19 s at 14 for K = 3 (15: FLAG 3 66 s), 32 s at 13 for K = 4,
+/// 21/42/57 s at 12 for K = 5/6/7 (12 for K = 8: FLAG 2 109 s) and 10-13 s
+/// at 11 for K = 8 to 100. K = 1 (the first X wins) stops at 20, the
+/// bound before these measurements.
+pub const MINIMAX_BOUNDS: [(usize, usize); 6] =
+    [(1, 20), (2, 19), (3, 14), (4, 13), (5, 12), (8, 11)];
+
+/// The largest ring `--minimax` accepts for runs of `k` (see
+/// [`MINIMAX_BOUNDS`]).
+#[must_use]
+pub fn max_minimax_n(k: usize) -> usize {
+    MINIMAX_BOUNDS
+        .iter()
+        .rev()
+        .find(|&&(from, _)| k >= from)
+        .map_or(MINIMAX_BOUNDS[0].1, |&(_, n)| n)
+}
+
+/// [`MINIMAX_BOUNDS`] in words, one part per entry: `20 for K = 1`, ...,
+/// `12 for K = 5-7`, `11 for K >= 8`.
+#[must_use]
+pub fn minimax_bounds_words() -> Vec<String> {
+    MINIMAX_BOUNDS
+        .iter()
+        .enumerate()
+        .map(|(i, &(from, n))| match MINIMAX_BOUNDS.get(i + 1) {
+            None => format!("{n} for K >= {from}"),
+            Some(&(next, _)) if next == from + 1 => format!("{n} for K = {from}"),
+            Some(&(next, _)) => format!("{n} for K = {from}-{}", next - 1),
+        })
+        .collect()
+}
 
 /// What an answer of the contract needs: exact values and first-best moves.
 pub trait RingAnswers {
@@ -69,7 +105,8 @@ pub struct RingRequest {
     pub positions: Vec<usize>,
     /// `--stats`: report the time and memo sizes.
     pub stats: bool,
-    /// `--minimax`: answer FLAG 1-3 by plain minimax (N <= [`MAX_MINIMAX_N`]).
+    /// `--minimax`: answer FLAG 1-3 by plain minimax (N at most
+    /// [`max_minimax_n`] of K).
     pub minimax: bool,
 }
 
@@ -112,7 +149,7 @@ impl std::error::Error for ArgError {}
 /// # Errors
 /// An argument that is not valid UTF-8, an unknown option, fewer than
 /// three numbers, a number out of its range, or `--minimax` on a ring
-/// larger than [`MAX_MINIMAX_N`] (with FLAG 1-3).
+/// larger than [`max_minimax_n`] of K (with FLAG 1-3).
 pub fn parse_args(args: &[OsString]) -> Result<RingCommand, ArgError> {
     let mut words: Vec<&str> = Vec::with_capacity(args.len());
     for a in args {
@@ -139,11 +176,13 @@ pub fn parse_args(args: &[OsString]) -> Result<RingCommand, ArgError> {
         return Err(ArgError(format!("unknown option {a:?}")));
     }
     let request = parse_numbers(&words, stats, minimax)?;
-    if minimax && request.flag != Flag::Play && request.n > MAX_MINIMAX_N {
+    let bound = max_minimax_n(request.k);
+    if minimax && request.flag != Flag::Play && request.n > bound {
         return Err(ArgError(format!(
-            "--minimax is plain minimax (about N! nodes): N must be at most {MAX_MINIMAX_N}, \
-             got {}; without --minimax the exact solver answers any N",
-            request.n
+            "--minimax is plain minimax (exponential in N): with K = {}, N must be at most \
+             {bound} for it to finish within about a minute, got {}; without --minimax the \
+             exact solver answers any N",
+            request.k, request.n
         )));
     }
     Ok(RingCommand::Run(request))
@@ -426,10 +465,45 @@ mod tests {
 
     #[test]
     fn minimax_refuses_large_rings_but_not_the_game() {
-        let e = parse_args(&args(&["21", "3", "1", "--minimax"])).unwrap_err();
-        assert!(e.to_string().contains("at most 20"), "{e}");
-        assert!(parse_args(&args(&["20", "3", "1", "--minimax"])).is_ok());
+        let e = parse_args(&args(&["15", "3", "1", "--minimax"])).unwrap_err();
+        assert!(
+            e.to_string().contains("with K = 3, N must be at most 14"),
+            "{e}"
+        );
+        assert!(parse_args(&args(&["14", "3", "1", "--minimax"])).is_ok());
         assert!(parse_args(&args(&["100000", "3", "0", "--minimax"])).is_ok());
+        // Every K: the bound itself is accepted, one more cell refused.
+        for k in 1..=40 {
+            let bound = max_minimax_n(k);
+            for flag in ["1", "2", "3"] {
+                let at = |n: usize| {
+                    parse_args(&args(&[&n.to_string(), &k.to_string(), flag, "--minimax"]))
+                };
+                assert!(at(bound).is_ok(), "K = {k}");
+                let e = at(bound + 1).unwrap_err();
+                assert!(e.to_string().contains(&format!("at most {bound} ")), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_minimax_bounds_shrink_with_k_and_read_as_written() {
+        assert!(MINIMAX_BOUNDS
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 > w[1].1));
+        assert_eq!(
+            minimax_bounds_words().join(", "),
+            "20 for K = 1, 19 for K = 2, 14 for K = 3, 13 for K = 4, 12 for K = 5-7, 11 for K >= 8"
+        );
+        assert_eq!(
+            (
+                max_minimax_n(1),
+                max_minimax_n(7),
+                max_minimax_n(8),
+                max_minimax_n(usize::MAX)
+            ),
+            (20, 12, 11, 11)
+        );
     }
 
     /// A word that is a valid argument or close to one.
@@ -472,7 +546,7 @@ mod tests {
                     prop_assert!((1..=MAX_N).contains(&r.n));
                     prop_assert!(r.k >= 1);
                     prop_assert!(r.positions.iter().all(|&p| p < r.n));
-                    prop_assert!(!r.minimax || r.flag == Flag::Play || r.n <= MAX_MINIMAX_N);
+                    prop_assert!(!r.minimax || r.flag == Flag::Play || r.n <= max_minimax_n(r.k));
                     let root = r.root();
                     prop_assert_eq!(root.cells.len(), r.n);
                 }

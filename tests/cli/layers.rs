@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("record", 1),
     ("reversi", 1),
     ("rng", 1),
+    ("units", 1),
     ("treblecross", 1),
     ("eval", 2),
     ("search", 3),

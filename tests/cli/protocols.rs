@@ -442,6 +442,34 @@ fn gtp_plays_nboard_a_whole_game() {
     assert!(record.moves.len() >= 58);
 }
 
+/// After f5d6c3, a depth-3 search values f4 at a zero reached from
+/// below (the negation of a zero); no value is written as `-0.00`.
+#[test]
+fn hint_and_analyze_never_write_a_negative_zero() {
+    let run = |args: &[&str]| {
+        let out = reversi().args(args).output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(&["hint", "--depth", "3", "--moves", "10", "f5d6c3"]);
+    assert!(text.contains("+0.00"), "no zero value to check: {text}");
+    assert!(!text.contains("-0.00"), "{text}");
+    let json = run(&["hint", "--depth", "3", "--moves", "10", "--json", "f5d6c3"]);
+    assert!(
+        json.contains("\"value\":0.00,"),
+        "no zero value to check: {json}"
+    );
+    assert!(!json.contains("-0.00"), "{json}");
+    let analysis = run(&["analyze", "--depth", "3", "f5d6c3d3c4"]);
+    assert!(
+        analysis.contains("+0.00"),
+        "no zero value to check: {analysis}"
+    );
+    assert!(!analysis.contains("-0.00"), "{analysis}");
+    let json = run(&["analyze", "--depth", "3", "--json", "f5d6c3d3c4"]);
+    assert!(!json.contains("-0.00"), "{json}");
+}
+
 #[test]
 fn hint_gives_exact_values_and_json() {
     let (board, values) = ffo("fforum-20-39.obf", 4);
@@ -487,6 +515,46 @@ fn hint_and_analyze_reject_bad_records_in_one_line() {
         reversi().args(["analyze", "(;GM[Othello]B[f5;)"]),
         "without its",
     );
+
+    // A record argument naming no file, but looking like a file's name,
+    // says why the file cannot be read; a one-word record keeps the
+    // parser's message (the first case above).
+    let dir = std::env::temp_dir().join(format!("reversi-missing-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (command, arg, needle) in [
+        (
+            "analyze",
+            "game.ggf",
+            "cannot read record file game.ggf: No such file or directory",
+        ),
+        (
+            "hint",
+            "moves.txt",
+            "cannot read record file moves.txt: No such file or directory",
+        ),
+        (
+            "hint",
+            "games/x",
+            "cannot read record file games/x: No such file or directory",
+        ),
+        (
+            "analyze",
+            "sub",
+            "cannot read record file sub: Is a directory",
+        ),
+        ("hint", "f5d6c3.x9", "cannot read record file f5d6c3.x9"),
+        ("hint", "fifth", "\"fifth\" is not a move"),
+    ] {
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        expect_usage_error(reversi().current_dir(&dir).args([command, arg]), needle);
+    }
+    // A file that exists is read, and its record's problem is reported.
+    std::fs::write(dir.join("game.txt"), "f5d6c3d6\n").unwrap();
+    expect_usage_error(
+        reversi().current_dir(&dir).args(["analyze", "game.txt"]),
+        "d6 is not a legal move for white",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -240,8 +240,15 @@ fn bad_arguments_exit_2() {
         (vec!["99999999999999999999", "3", "1"], "N"),
         (vec!["7", "3", "1", "-x"], "unknown option"),
         (vec!["1000001", "3", "3"], "at most 1000000"),
-        (vec!["100000", "100000", "3", "--minimax"], "at most 20"),
-        (vec!["21", "3", "1", "--minimax"], "at most 20"),
+        (vec!["100000", "100000", "3", "--minimax"], "at most 11"),
+        (
+            vec!["20", "3", "2", "--minimax"],
+            "with K = 3, N must be at most 14",
+        ),
+        (
+            vec!["21", "1", "1", "--minimax"],
+            "with K = 1, N must be at most 20",
+        ),
         (vec!["7", "3", "\u{1b}[31m"], "FLAG"),
     ] {
         expect_usage_error(ring_treblecross().args(&args), needle);
@@ -259,6 +266,50 @@ fn help_explains_usage() {
     let out = ring_treblecross().arg("--help").output().expect("run");
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("ring-treblecross N K FLAG"));
+}
+
+/// `--minimax` refuses, with the bound `--help` states, a ring one cell
+/// larger than its bound for K; at the bound (K = 1, 20 cells: fast) it
+/// answers as the exact solver does.
+#[test]
+fn minimax_refuses_rings_beyond_the_bound_help_states() {
+    let out = ring_treblecross().arg("--help").output().expect("run");
+    let help = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for (k, bound) in [(1, 20), (2, 19), (3, 14), (4, 13), (6, 12), (9, 11)] {
+        let stated = if k >= 8 {
+            format!("{bound} for K >= 8")
+        } else if (5..=7).contains(&k) {
+            format!("{bound} for K = 5-7")
+        } else {
+            format!("{bound} for K = {k}")
+        };
+        assert!(help.contains(&stated), "{stated:?} in {help}");
+        expect_usage_error(
+            ring_treblecross().args([&(bound + 1).to_string(), &k.to_string(), "1", "--minimax"]),
+            &format!("with K = {k}, N must be at most {bound} "),
+        );
+    }
+    for flag in ["1", "2", "3"] {
+        let exact = ring_treblecross()
+            .args(["20", "1", flag])
+            .output()
+            .expect("run");
+        assert!(exact.status.success());
+        let plain = ring_treblecross()
+            .args(["20", "1", flag, "--minimax"])
+            .output()
+            .expect("run");
+        assert!(
+            plain.status.success(),
+            "{}",
+            String::from_utf8_lossy(&plain.stderr)
+        );
+        assert!(!plain.stdout.is_empty());
+        assert_eq!(plain.stdout, exact.stdout, "FLAG {flag}");
+    }
 }
 
 #[test]

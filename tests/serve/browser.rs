@@ -3,6 +3,9 @@
 //!
 //! With `REVERSI_SCREENSHOTS=DIR` the tests also save the pictures of the
 //! README (`serve-play.png`, `serve-explore.png`, `serve-study.png`) there.
+//!
+//! Without Chromium each test prints one `skipped:` line and passes, except
+//! under CI (`CI=true`), where a missing browser fails it.
 
 use super::cdp::Browser;
 use super::ServerProcess;
@@ -63,8 +66,10 @@ fn square_labels(b: &mut Browser) -> Vec<String> {
 
 #[test]
 fn the_level_choice_plays_8x8_and_is_off_on_smaller_boards() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
     let server = ServerProcess::start();
-    let mut b = Browser::launch(1200, 900);
     b.open(&format!("{}play?size=8&level=2", server.url));
     wait_text(&mut b, "#black", "2");
     // A level replaces depth, evaluation and search.
@@ -105,8 +110,10 @@ fn the_level_choice_plays_8x8_and_is_off_on_smaller_boards() {
 
 #[test]
 fn play_a_4x4_game_to_its_end_by_clicking_and_keys() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
     let server = ServerProcess::start();
-    let mut b = Browser::launch(1200, 900);
     b.open(&format!("{}play?size=4", server.url));
     wait_text(&mut b, "#black", "2");
     // The board: 16 buttons a1..d4 whose names say what is on them.
@@ -220,8 +227,10 @@ fn explorer_reads_the_contract_counts_and_steps_through_alphabeta() {
     let (mm_value, mm_count) = cli("300");
     let (ab_value, ab_count) = cli("500");
     assert_eq!((mm_value.as_str(), mm_count.as_str()), ("-1", "224821"));
+    let Some(mut b) = Browser::launch_or_skip(1400, 1000) else {
+        return;
+    };
     let server = ServerProcess::start();
-    let mut b = Browser::launch(1400, 1000);
     b.open(&format!("{}explore", server.url));
     // The contract's start position is the default; minimax first.
     set_value(&mut b, "#algorithm", "minimax");
@@ -313,8 +322,10 @@ fn explorer_reads_the_contract_counts_and_steps_through_alphabeta() {
 
 #[test]
 fn study_page_runs_a_match_and_a_depth_table() {
+    let Some(mut b) = Browser::launch_or_skip(1300, 1000) else {
+        return;
+    };
     let server = ServerProcess::start();
-    let mut b = Browser::launch(1300, 1000);
     b.open(&format!("{}study", server.url));
     set_value(&mut b, "#m-size", "6");
     set_value(&mut b, "#m-depth", "3");
@@ -352,4 +363,40 @@ fn study_page_runs_a_match_and_a_depth_table() {
         }
     }
     save_screenshot(&mut b, "serve-study.png");
+}
+
+/// Runs this test binary again on one browser test with no Chromium to be
+/// found (an empty PATH, no `$CHROMIUM`), `CI` as given.
+fn run_without_chromium(ci: Option<&str>) -> std::process::Output {
+    let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
+    cmd.args([
+        "--exact",
+        "browser::play_a_4x4_game_to_its_end_by_clicking_and_keys",
+        "--nocapture",
+        "--test-threads=1",
+    ])
+    .env("PATH", "")
+    .env_remove("CHROMIUM")
+    .env_remove("CI");
+    if let Some(ci) = ci {
+        cmd.env("CI", ci);
+    }
+    cmd.output().expect("run the test binary")
+}
+
+#[test]
+fn without_chromium_a_browser_test_skips_but_fails_under_ci() {
+    let out = run_without_chromium(None);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // The harness prints `test NAME ... ` before the test's own line.
+    assert_eq!(stdout.matches("skipped:").count(), 1, "{stdout}");
+    assert!(stdout.contains("skipped: no chromium found"), "{stdout}");
+    assert!(stdout.contains("1 passed"), "{stdout}");
+
+    let out = run_without_chromium(Some("true"));
+    let all = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{all}");
+    assert!(all.contains("CI is set but no chromium"), "{all}");
+    assert!(!all.contains("skipped:"), "{all}");
 }

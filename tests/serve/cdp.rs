@@ -45,6 +45,12 @@ pub fn chromium() -> Option<PathBuf> {
     None
 }
 
+/// Whether the environment says this is a CI run (`CI` set to anything
+/// but empty, `0` or `false`, as CI services and `.ci/run` set it).
+fn running_under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
 /// One headless Chromium with one page, driven over the pipe.
 pub struct Browser {
     child: Child,
@@ -57,6 +63,31 @@ pub struct Browser {
 }
 
 impl Browser {
+    /// [`Browser::launch`] when Chromium is found; otherwise `None` after
+    /// printing one `skipped:` line, so that `cargo test` passes on a
+    /// machine without it. Under CI (`CI=true`, which `.ci/run` sets and
+    /// where it installs Chromium) a missing browser fails the test instead:
+    /// CI must never skip the browser tests silently.
+    ///
+    /// # Panics
+    /// Under CI if Chromium is missing; anywhere if it does not start.
+    pub fn launch_or_skip(width: u32, height: u32) -> Option<Browser> {
+        if chromium().is_none() {
+            assert!(
+                !running_under_ci(),
+                "CI is set but no chromium or chromium-browser is on the PATH (and \
+                 $CHROMIUM is unset): the browser tests must run under CI; \
+                 apt-get install chromium (.ci/run does)"
+            );
+            println!(
+                "skipped: no chromium found (install Debian's chromium, or set \
+                 CHROMIUM=/path/to/chromium, to run the browser tests)"
+            );
+            return None;
+        }
+        Some(Browser::launch(width, height))
+    }
+
     /// Starts the browser with a fresh profile and a `width` x `height`
     /// page, attached to that page.
     ///

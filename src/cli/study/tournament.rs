@@ -11,6 +11,7 @@ use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::apps::study::tournament::tournament;
 use reversi::reversi::{Position, Reversi};
+use reversi::units::Discs;
 use std::time::{Duration, Instant};
 
 /// The tournament.
@@ -159,7 +160,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let eval = format!("{:?}", a.eval).to_lowercase();
     let vs = format!("{:?}", a.vs).to_lowercase();
     let rate = 100.0 * f64::from(wins) / f64::from(total);
-    let avg = margin as f64 / f64::from(total);
+    let avg = Discs(margin as f64 / f64::from(total));
     let leveled = a.level.is_some() || a.vs_level.is_some();
     let out = if leveled {
         // A side at a level: each side named with its settings.

@@ -229,7 +229,7 @@ pub fn features(p: u64, o: u64) -> [u32; FEATURES] {
 }
 
 /// Weights are stored in units of 1/`SCALE` disc.
-pub const SCALE: i32 = 64;
+pub const SCALE: i32 = crate::units::Eval::PER_DISC;
 
 #[cfg(test)]
 mod tests;

@@ -257,8 +257,9 @@ async fn blocking<T: Send + 'static>(
     .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"))
 }
 
-/// The server's router: pages, assets and API, behind the checks of
-/// [`guard`] and a body size limit.
+/// The server's router: pages, assets and API, behind the request checks
+/// (only `GET`/`HEAD`, a bounded request target, a `Host` naming this
+/// server) and a body size limit.
 pub fn router(state: Arc<AppState>) -> Router {
     let max_body = state.limits.max_body;
     Router::new()

@@ -4,16 +4,19 @@
 //! - [`Score`]: an exact final disc difference for the side to move (the
 //!   solver's answer; under standard scoring the empty squares go to the
 //!   winner).
-//! - [`Eval`]: a fine evaluation for the side to move in 1/[`SCALE`] disc
-//!   (the pattern evaluation and the midgame search).
+//! - [`Eval`]: a fine evaluation for the side to move in 1/64 disc
+//!   ([`Eval::PER_DISC`]; the pattern evaluation and the midgame search).
 //! - [`Discs`]: a value in discs for the side to move, fractional where it
 //!   is an estimate (what the front ends show).
 //!
 //! The counted searches of the contracts keep their own unit, black's
 //! (MAX's) utility [`crate::game::Value`]; [`Discs::from_black_points`]
-//! reads one of those in the mover's discs.
+//! reads one of those in the mover's discs. (A utility of the first layer:
+//! records and protocols write [`Discs`] too.)
 
-use super::pattern::SCALE;
+/// Units of a fine evaluation per disc.
+const SCALE: i32 = 64;
+
 use crate::board::Color;
 use std::fmt;
 use std::ops::{Add, AddAssign, Neg, Sub};
@@ -22,7 +25,7 @@ use std::ops::{Add, AddAssign, Neg, Sub};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Score(pub i32);
 
-/// A fine evaluation for the side to move, in 1/[`SCALE`] disc.
+/// A fine evaluation for the side to move, in 1/[`Eval::PER_DISC`] disc.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Eval(pub i32);
 
@@ -142,36 +145,21 @@ impl fmt::Display for Score {
     }
 }
 
-/// Discs show as a number with the formatter's precision, sign flag, width
-/// and alignment (numbers align right by default; the fill is a space); a
-/// value that shows as zero never shows as `-0` (`-0.001` with two decimals
-/// is `0.00`).
+/// Discs are written with any of `f64`'s format specifications (`{:.2}`,
+/// `{:+7.2}`, ...), except that a value that would be written as a
+/// negative zero at the precision asked for (`-0.0` itself, or `-0.001` at
+/// two decimals) is written as zero: `0.00`, `+0.00`.
 impl fmt::Display for Discs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut v = self.0;
-        let precision = f.precision();
-        let rounds_to_zero = match precision {
-            Some(p) => {
-                let scale = 10f64.powi(i32::try_from(p.min(15)).unwrap_or(15));
-                (v * scale).round() == 0.0
-            }
-            None => v == 0.0,
+        let v = self.0;
+        let written = match f.precision() {
+            Some(decimals) => format!("{v:.decimals$}"),
+            None => v.to_string(),
         };
-        if rounds_to_zero {
-            v = 0.0;
-        }
-        let text = match (precision, f.sign_plus()) {
-            (Some(p), true) => format!("{v:+.p$}"),
-            (Some(p), false) => format!("{v:.p$}"),
-            (None, true) => format!("{v:+}"),
-            (None, false) => format!("{v}"),
-        };
-        let w = f.width().unwrap_or(0);
-        match f.align() {
-            Some(fmt::Alignment::Left) => write!(f, "{text:<w$}"),
-            Some(fmt::Alignment::Center) => write!(f, "{text:^w$}"),
-            _ => write!(f, "{text:>w$}"),
-        }
+        let negative_zero = written
+            .strip_prefix('-')
+            .is_some_and(|digits| digits.chars().all(|c| c == '0' || c == '.'));
+        fmt::Display::fmt(&if negative_zero { 0.0 } else { v }, f)
     }
 }
 
@@ -202,5 +190,12 @@ mod tests {
         assert_eq!(format!("{:+7.2}", Discs(-1.5)), "  -1.50");
         assert_eq!(format!("{:<6.1}|", Discs(1.0)), "1.0   |");
         assert_eq!(format!("{}", Score(-4)), "-4");
+        for v in [-0.0, -0.001, -0.004_999] {
+            assert_eq!(format!("{:>6.2}", Discs(v)), "  0.00", "{v}");
+        }
+        assert_eq!(format!("{:+}", Discs(-0.0)), "+0");
+        assert_eq!(format!("{:+.1}", Discs(-0.04)), "+0.0");
+        assert_eq!(format!("{:+.3}", Discs(-0.04)), "-0.040");
+        assert_eq!(format!("{:.2}", Discs(f64::NEG_INFINITY)), "-inf");
     }
 }
