@@ -414,3 +414,25 @@ fn a_traverse_log_larger_than_the_machine_is_refused() {
     );
     assert!(!dir.join("never-moves-30.txt").exists());
 }
+
+#[test]
+fn nboard_names_the_level_it_will_play() {
+    for (asked, named) in [
+        ("30", "reversi30"),
+        ("31", "reversi30"),
+        ("99", "reversi30"),
+    ] {
+        let out = reversi()
+            .arg("nboard")
+            .write_stdin(format!("nboard 2\nset depth {asked}\nquit\n"))
+            .output()
+            .expect("run");
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            text.lines().collect::<Vec<_>>(),
+            [format!("set myname {named}")],
+            "{asked}"
+        );
+    }
+}
