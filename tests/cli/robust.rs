@@ -415,6 +415,88 @@ fn a_traverse_log_larger_than_the_machine_is_refused() {
     assert!(!dir.join("never-moves-30.txt").exists());
 }
 
+/// A games file of 20 games (seed 3, solved from 10 empty squares) at
+/// `path`, written by `reversi train generate`.
+fn games_file(path: &Path) {
+    reversi()
+        .args([
+            "train",
+            "generate",
+            "-q",
+            "--seed",
+            "3",
+            "--solve-empties",
+            "10",
+        ])
+        .args(["--games", "20", "--out"])
+        .arg(path)
+        .assert()
+        .success();
+}
+
+/// The score field of line `number` of a games file.
+fn score_of(text: &str, number: usize) -> i32 {
+    let line = text.lines().nth(number - 1).expect("line");
+    line.rsplit('\t').next().unwrap().parse().expect("score")
+}
+
+#[test]
+fn games_lines_whose_score_contradicts_their_moves_are_refused() {
+    let dir = crate::harness::scratch_in("robust", "scores");
+    let good = dir.join("good.txt");
+    games_file(&good);
+    let text = fs::read_to_string(&good).expect("games");
+    // Line 3 holds game 1; four scores that are not its own.
+    let own = score_of(&text, 3);
+    let mut wrong: Vec<i32> = [64, -64, own + 2, own - 2, -own, 0, 1]
+        .into_iter()
+        .filter(|&s| s != own && (-64..=64).contains(&s))
+        .collect();
+    wrong.dedup();
+    wrong.truncate(4);
+    assert_eq!(wrong.len(), 4);
+    let mut refused = 0;
+    for score in wrong {
+        let corrupt: String = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| match (i, l.rsplit_once('\t')) {
+                (2, Some((head, _))) => format!("{head}\t{score}\n"),
+                _ => format!("{l}\n"),
+            })
+            .collect();
+        let bad = dir.join("bad.txt");
+        fs::write(&bad, &corrupt).expect("write");
+        let mut fit = reversi();
+        fit.current_dir(&dir)
+            .args(["train", "fit", "-q", "--games", "bad.txt", "--out", "w.bin"]);
+        expect_usage_error(
+            &mut fit,
+            &format!("bad.txt line 3 score {score} contradicts"),
+        );
+        // Resuming it: same options as games_file, more games.
+        let mut resume = reversi();
+        resume.current_dir(&dir).args([
+            "train",
+            "generate",
+            "-q",
+            "--seed",
+            "3",
+            "--solve-empties",
+            "10",
+            "--games",
+            "25",
+            "--out",
+            "bad.txt",
+        ]);
+        expect_usage_error(&mut resume, "bad.txt line 3 score");
+        assert_eq!(fs::read_to_string(&bad).expect("games"), corrupt);
+        assert!(!dir.join("w.bin").exists());
+        refused += 2;
+    }
+    println!("{refused} of 8 corrupt-score cases refused");
+}
+
 #[test]
 fn nboard_names_the_level_it_will_play() {
     for (asked, named) in [
