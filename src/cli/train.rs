@@ -1,19 +1,29 @@
 //! `reversi train generate|fit`: the pattern evaluation's training pipeline
 //! (see `reversi train --help` and the README's section on the evaluation).
 
+use super::input::{open_regular, CappedLines};
 use super::output_files::{self, InPlace, Rule, Signature};
 use super::{flag, option, usage, value, write_stdout, UsageError};
 use anyhow::{Context, Result};
 use clap::{value_parser, ArgMatches, Command};
 use reversi::apps::train::{self, GameSettings, TrainingGame};
 use reversi::eval::pattern::fit::{fit, FitConfig, PhaseReport, Sample};
-use reversi::eval::pattern::{self, PatternWeights};
+use reversi::eval::pattern::{self, PatternWeights, WeightsError, FILE_BYTES};
 use reversi::eval::Heuristic;
 use std::fmt::Write as _;
-use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
 use std::path::Path;
 use std::time::Instant;
+
+/// The most games a games file may hold (20 times the shipped weights'
+/// 100,000): `fit` holds every game and its positions in memory.
+const MAX_GAMES: u64 = 2_000_000;
+
+/// The longest line of a games file, in bytes. A game line holds at most
+/// 120 moves of 2 characters (every pass follows a disc placed) and three
+/// numbers: under 300 bytes.
+const MAX_LINE: usize = 1024;
 
 const ABOUT: &str = "Train the pattern evaluation: `generate` plays and solves self-play \
 games into a file (resumable: run it again to continue), `fit` fits the weights to them, \
@@ -23,7 +33,7 @@ fn generate_command() -> Command {
     Command::new("reversi train generate")
         .about("Play training games (random opening, then the iterative search, solved exactly from --solve-empties) and append them to --out, one per line; an existing file is continued")
         .arg(option("out", "FILE", "The games file (created, or continued if it is a games file of the same options; any other file is refused without --force)").required(true))
-        .arg(option("games", "N", "Games the file should hold when done (the shipped weights' recipe is the default)").value_parser(value_parser!(u64)).default_value("100000"))
+        .arg(option("games", "N", "Games the file should hold when done (at most 2000000; the shipped weights' recipe is the default)").value_parser(value_parser!(u64).range(0..=MAX_GAMES)).default_value("100000"))
         .arg(option("seed", "SEED", "Seed of every game's randomness").value_parser(value_parser!(u64)).default_value("1"))
         .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
         .arg(option("depth", "PLIES", "Depth of the iterative search that plays after the opening").value_parser(value_parser!(u32).range(1..=8)).default_value("4"))
@@ -38,7 +48,7 @@ fn generate_command() -> Command {
 fn fit_command() -> Command {
     Command::new("reversi train fit")
         .about("Fit the pattern weights to a games file (a tenth of the games held out) and write them; prints the error per phase")
-        .arg(option("games", "FILE", "The games file written by `reversi train generate`").required(true))
+        .arg(option("games", "FILE", "The games file written by `reversi train generate` (at most 2000000 games)").required(true))
         .arg(option("out", "FILE", "The weights file to write (replaced only if it is a weights file, or with --force)").required(true))
         .arg(option("test", "FILE", "A games file whose exactly solved positions measure the weights (e.g. generated with --solve-empties 24)"))
         .arg(option("lambda", "L", "Ridge penalty on the weights (30 fitted the shipped weights)").value_parser(value_parser!(f64)).default_value("30"))
@@ -70,14 +80,30 @@ pub(super) fn commands() -> [Command; 3] {
 
 /// Makes the weights in `path` the active pattern weights.
 pub fn use_weights(path: &str) -> Result<()> {
-    let bytes = fs::read(path)
-        .map_err(|e| super::UsageError(format!("cannot read weights {path}: {e}")))?;
-    let weights = PatternWeights::from_bytes(&bytes)
-        .map_err(|e| super::UsageError(format!("weights file {path} {e}")))?;
+    let weights = read_weights(path)?;
     if pattern::set_active_weights(weights).is_err() {
         return usage("the pattern weights were already chosen");
     }
     Ok(())
+}
+
+/// Reads the weights file `path`: a regular file, of which at most one
+/// byte more than a weights file's length is read.
+fn read_weights(path: &str) -> Result<PatternWeights> {
+    let (file, len) = open_regular(Path::new(path), &format!("weights {path}"))?;
+    let mut bytes = Vec::new();
+    file.take(FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| UsageError(format!("cannot read weights {path}: {e}")))?;
+    PatternWeights::from_bytes(&bytes).or_else(|e| {
+        let why = match e {
+            WeightsError::Truncated { .. } if bytes.len() > FILE_BYTES => format!(
+                "is longer than a weights file of this layout ({len} bytes, expected {FILE_BYTES})"
+            ),
+            e => e.to_string(),
+        };
+        usage(format!("weights file {path} {why}"))
+    })
 }
 
 fn probcut(m: &ArgMatches) -> Result<()> {
@@ -186,43 +212,41 @@ fn continue_games(
         .append(true)
         .open(path)
         .map_err(cannot)?;
-    let mut reader = BufReader::new(file.try_clone().map_err(cannot)?);
-    let (mut line, mut whole_bytes, mut count) = (String::new(), 0u64, 0u64);
-    let mut number = 0;
-    loop {
-        line.clear();
-        let n = reader
-            .read_line(&mut line)
-            .with_context(|| format!("reading {out}"))?;
-        if n == 0 || !line.ends_with('\n') {
+    let mut lines = CappedLines::new(file.try_clone().map_err(cannot)?, out, MAX_LINE);
+    let (mut whole_bytes, mut count) = (0u64, 0u64);
+    while let Some(line) = lines.next_line()? {
+        if !line.terminated {
             break;
         }
-        number += 1;
-        let text = line.trim_end_matches('\n');
-        if number == 1 {
-            if text != header_line {
+        if line.number == 1 {
+            if line.text != header_line {
                 if force {
                     return Ok(None);
                 }
                 return usage(format!(
-                    "{out} was generated with other options ({text:?}); use another --out, the same options, or --force to start it over"
+                    "{out} was generated with other options ({:?}); use another --out, the same options, or --force to start it over",
+                    line.text
                 ));
             }
         } else {
-            let game = TrainingGame::parse_line(text).map_err(|e| {
+            let game = TrainingGame::parse_line(line.text).map_err(|e| {
                 UsageError(format!(
-                    "{out} line {number} {e}: not a games file of this command"
+                    "{out} line {} {e}: not a games file of this command",
+                    line.number
                 ))
             })?;
             if game.index != count {
                 return usage(format!(
-                    "{out} line {number} holds game {}, expected game {count}",
-                    game.index
+                    "{out} line {} holds game {}, expected game {count}",
+                    line.number, game.index
                 ));
             }
             count += 1;
+            if count > MAX_GAMES {
+                return usage(format!("{out} holds more than {MAX_GAMES} games"));
+            }
         }
-        whole_bytes += n as u64;
+        whole_bytes += line.bytes;
     }
     file.set_len(whole_bytes).map_err(cannot)?;
     if whole_bytes == 0 {
@@ -299,18 +323,22 @@ fn generate(m: &ArgMatches) -> Result<()> {
     Ok(())
 }
 
-/// Reads every game of a games file.
+/// Reads every game of a games file (`#` lines and empty lines skipped),
+/// each line checked by [`TrainingGame::parse_line`]: a regular file of at
+/// most [`MAX_GAMES`] games, read a line at a time.
 fn read_games(path: &str) -> Result<Vec<TrainingGame>> {
-    let file = File::open(path).map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
+    let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
     let mut games = Vec::new();
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.with_context(|| format!("reading {path}"))?;
-        if line.starts_with('#') || line.is_empty() {
+    while let Some(line) = lines.next_line()? {
+        if line.text.starts_with('#') || line.text.is_empty() {
             continue;
         }
+        if games.len() as u64 >= MAX_GAMES {
+            return usage(format!("{path} holds more than {MAX_GAMES} games"));
+        }
         games.push(
-            TrainingGame::parse_line(&line)
-                .map_err(|e| UsageError(format!("{path} line {} {e}", i + 1)))?,
+            TrainingGame::parse_line(line.text)
+                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?,
         );
     }
     Ok(games)

@@ -21,7 +21,7 @@ pub mod symmetry;
 mod weights;
 
 pub use weights::{
-    active_weights, set_active_weights, PatternWeights, WeightsError, FORMAT_VERSION,
+    active_weights, set_active_weights, PatternWeights, WeightsError, FILE_BYTES, FORMAT_VERSION,
 };
 
 use crate::board::bits;
