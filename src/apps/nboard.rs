@@ -17,6 +17,7 @@
 //! problems (an illegal move, a bad game) are reported as `status` lines.
 
 use crate::engine::analyze::{position_value, Certainty, Limits, MoveSearch, MoveValue};
+use crate::engine::midgame::Level;
 use crate::eval::Discs;
 use crate::record::{parse_ggf, GameRecord, RecordedMove};
 use crate::reversi::{Move, Position};
@@ -182,7 +183,9 @@ impl<S: MoveSearch + 'static> NboardSession<S> {
         match what {
             "depth" => {
                 if let Ok(d) = value.parse::<u32>() {
-                    let d = d.clamp(1, 60);
+                    // The engine plays levels 1 to Level::MAX; the name
+                    // it answers is the level it will play.
+                    let d = d.clamp(1, Level::MAX);
                     self.limits.level = Some(d);
                     self.send(format!("set myname reversi{d}"));
                 }
@@ -394,6 +397,20 @@ mod tests {
         assert_eq!(drain(&mut s, &rx), Vec::<String>::new());
         assert_eq!(s.game().moves.len(), record.moves.len() + 2);
         assert_eq!(s.game().moves[record.moves.len()].mv, Move::Pass);
+    }
+
+    #[test]
+    fn a_depth_past_the_deepest_level_names_the_level_played() {
+        let (mut s, rx) = session();
+        for (asked, named) in [("0", 1), ("30", 30), ("31", 30), ("99", 30)] {
+            s.handle(&format!("set depth {asked}"));
+            assert_eq!(
+                drain(&mut s, &rx),
+                [format!("set myname reversi{named}")],
+                "{asked}"
+            );
+            assert_eq!(s.limits.level, Some(named), "{asked}");
+        }
     }
 
     #[test]

@@ -7,10 +7,13 @@
 //! `/api/tiny` both answer through it, so they cannot drift apart.
 
 use crate::board::{Board, Color};
-use crate::game::Game;
+use crate::game::{Game, Side, Value};
 use crate::reversi::{Position, Reversi};
 use crate::search::{alphabeta, minimax, SearchResult};
+use std::cell::Cell;
 use std::fmt::{self, Write as _};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// What the contract's FLAG asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,7 +146,40 @@ impl Request {
     /// The exact text the contract prints for this request.
     #[must_use]
     pub fn answer(&self) -> String {
-        let game = Reversi::WIN_LOSS;
+        self.answer_in(&Reversi::WIN_LOSS)
+    }
+
+    /// [`Request::answer`] within `budget`: the same text when the search
+    /// ends within it, else why it was stopped (the partial search is
+    /// thrown away).
+    ///
+    /// # Errors
+    /// [`Stopped`] when the deadline passes, the node cap is reached or
+    /// the cancel flag is set before the answer is complete.
+    pub fn answer_within(&self, budget: &Budget<'_>) -> Result<String, Stopped> {
+        let game = Budgeted {
+            game: Reversi::WIN_LOSS,
+            budget,
+            nodes: Cell::new(0),
+            stopped: Cell::new(None),
+        };
+        let text = self.answer_in(&game);
+        match game.stopped.get() {
+            Some(why) => Err(why),
+            // The budget is looked at now and then; the cap is exact.
+            None if game.nodes.get() > budget.max_nodes => {
+                Err(Stopped::TooManyNodes(budget.max_nodes))
+            }
+            None => Ok(text),
+        }
+    }
+
+    /// The contract's text, searching `game` (Reversi with win/loss
+    /// utilities, or it within a budget).
+    fn answer_in<G>(&self, game: &G) -> String
+    where
+        G: Game<State = Position, Move = crate::reversi::Move>,
+    {
         let root = &self.position;
         let mut out = String::new();
         let mut chosen = |result: SearchResult<_>| {
@@ -166,18 +202,132 @@ impl Request {
                     out.push_str("non-terminal\n");
                 }
             }
-            Flag::MinimaxMove => chosen(minimax(&game, root)),
-            Flag::AlphaBetaMove => chosen(alphabeta(&game, root)),
+            Flag::MinimaxMove => chosen(minimax(game, root)),
+            Flag::AlphaBetaMove => chosen(alphabeta(game, root)),
             Flag::MinimaxValue | Flag::AlphaBetaValue => {
                 let result = if self.flag == Flag::MinimaxValue {
-                    minimax(&game, root)
+                    minimax(game, root)
                 } else {
-                    alphabeta(&game, root)
+                    alphabeta(game, root)
                 };
                 let _ = writeln!(out, "{}\n{}", result.value, result.nodes);
             }
         }
         out
+    }
+}
+
+/// The bounds of a search that may have to stop (the web server's
+/// `/api/tiny`): a deadline, a node cap and a cancel flag.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget<'a> {
+    /// The search stops once this moment has passed.
+    pub deadline: Instant,
+    /// The search stops past about this many counted states.
+    pub max_nodes: u64,
+    /// The search stops when this is set (its client went away).
+    pub cancel: &'a AtomicBool,
+}
+
+/// Why a search within a [`Budget`] did not finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// The deadline passed.
+    OutOfTime,
+    /// The node cap was reached.
+    TooManyNodes(u64),
+    /// The cancel flag was set.
+    Cancelled,
+}
+
+impl fmt::Display for Stopped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stopped::OutOfTime => f.write_str("the search ran out of its time"),
+            Stopped::TooManyNodes(n) => write!(f, "the search reached its cap of {n} states"),
+            Stopped::Cancelled => f.write_str("the search was cancelled"),
+        }
+    }
+}
+
+/// How many move generations pass between two looks at the clock and the
+/// cancel flag.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// Reversi within a [`Budget`]: the same game, counting the states the
+/// search enters (each asks for its moves once); once the budget is spent
+/// every state has no moves, so the search unwinds at once and its result
+/// is discarded. Until then it is the game itself, so the answer and the
+/// count are the contract's.
+struct Budgeted<'a> {
+    game: Reversi,
+    budget: &'a Budget<'a>,
+    nodes: Cell<u64>,
+    stopped: Cell<Option<Stopped>>,
+}
+
+impl Budgeted<'_> {
+    /// Counts `n` states and checks the budget now and then.
+    fn count(&self, n: u64) {
+        let before = self.nodes.get();
+        let after = before + n;
+        self.nodes.set(after);
+        if self.stopped.get().is_some() || before / CHECK_EVERY == after / CHECK_EVERY {
+            return;
+        }
+        let why = if self.budget.cancel.load(Ordering::Relaxed) {
+            Some(Stopped::Cancelled)
+        } else if after > self.budget.max_nodes {
+            Some(Stopped::TooManyNodes(self.budget.max_nodes))
+        } else if Instant::now() >= self.budget.deadline {
+            Some(Stopped::OutOfTime)
+        } else {
+            None
+        };
+        self.stopped.set(why);
+    }
+}
+
+impl Game for Budgeted<'_> {
+    type State = Position;
+    type Move = crate::reversi::Move;
+    type Moves = std::iter::Take<<Reversi as Game>::Moves>;
+
+    fn side(&self, state: &Position) -> Side {
+        self.game.side(state)
+    }
+
+    fn moves(&self, state: &Position) -> Self::Moves {
+        self.count(1);
+        let left = if self.stopped.get().is_some() {
+            0
+        } else {
+            usize::MAX
+        };
+        self.game.moves(state).take(left)
+    }
+
+    fn play(&self, state: &Position, mv: Self::Move) -> Position {
+        self.game.play(state, mv)
+    }
+
+    fn utility(&self, state: &Position) -> Value {
+        self.game.utility(state)
+    }
+
+    fn is_terminal(&self, state: &Position) -> bool {
+        self.game.is_terminal(state)
+    }
+
+    fn minimax_subtree(&self, state: &Position) -> Option<(Value, u64)> {
+        if self.stopped.get().is_some() {
+            return Some((0, 0));
+        }
+        let found = self.game.minimax_subtree(state);
+        if let Some((_, nodes)) = found {
+            self.count(nodes);
+        }
+        found
     }
 }
 
@@ -196,4 +346,62 @@ const ALPHABETA_EMPTIES: u32 = 22;
 /// ```
 pub fn respond(flag: &str, player: &str, board: &str) -> Result<String, TinyError> {
     Ok(Request::parse(flag, player, board)?.answer())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn budget(cancel: &AtomicBool, max_nodes: u64, seconds: u64) -> Budget<'_> {
+        Budget {
+            deadline: Instant::now() + Duration::from_secs(seconds),
+            max_nodes,
+            cancel,
+        }
+    }
+
+    #[test]
+    fn within_its_budget_the_answer_is_the_contracts() {
+        let cancel = AtomicBool::new(false);
+        // The 4x4 start, a position where light must pass, a finished game.
+        for (player, board) in [
+            ("1", "0000021001200000"),
+            ("2", "2221222122211011"),
+            ("1", "2222222222222221"),
+        ] {
+            for flag in ["100", "200", "300", "400", "500", "600"] {
+                let r = Request::parse(flag, player, board).unwrap();
+                assert_eq!(
+                    r.answer_within(&budget(&cancel, u64::MAX, 600)),
+                    Ok(r.answer()),
+                    "{flag} {player} {board}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_spent_budget_stops_the_search() {
+        let r = Request::parse("300", "1", "0000021001200000").unwrap();
+        let cancel = AtomicBool::new(false);
+        // 224,821 states: one fewer is too many, exactly that many is not.
+        assert_eq!(
+            r.answer_within(&budget(&cancel, 224_820, 600)),
+            Err(Stopped::TooManyNodes(224_820))
+        );
+        assert_eq!(
+            r.answer_within(&budget(&cancel, 224_821, 600)),
+            Ok("-1\n224821\n".to_string())
+        );
+        assert_eq!(
+            r.answer_within(&budget(&cancel, u64::MAX, 0)),
+            Err(Stopped::OutOfTime)
+        );
+        cancel.store(true, Ordering::SeqCst);
+        assert_eq!(
+            r.answer_within(&budget(&cancel, u64::MAX, 600)),
+            Err(Stopped::Cancelled)
+        );
+    }
 }

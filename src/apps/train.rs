@@ -106,7 +106,9 @@ impl TrainingGame {
     }
 
     /// Reads a line written by [`TrainingGame::to_line`], checking that the
-    /// moves are legal and end the game.
+    /// moves are legal and end the game, and that the score is the final
+    /// position's (black's discs minus white's, empty squares to the
+    /// winner).
     ///
     /// # Errors
     /// What is wrong with the line.
@@ -155,6 +157,13 @@ impl TrainingGame {
         }
         if !game.is_terminal(&p) {
             return err("the moves do not end the game".into());
+        }
+        let d = p.board.disc_difference();
+        let final_score = d + d.signum() * p.board.empty().count_ones() as i32;
+        if score != final_score {
+            return err(format!(
+                "score {score} contradicts the moves, which end the game at {final_score}"
+            ));
         }
         if solved_at > list.len() {
             return err("the solve ply is past the end of the game".into());
@@ -467,6 +476,11 @@ mod tests {
     fn bad_lines_are_refused() {
         let g = play_game(0, &quick(), &mut training_solver());
         let line = g.to_line();
+        let (head, _) = line.rsplit_once('\t').expect("four fields");
+        assert_eq!(
+            TrainingGame::parse_line(&format!("{head}\t{}", g.score)),
+            Ok(g.clone())
+        );
         for bad in [
             "",
             "1\tf5\t0",
@@ -474,6 +488,9 @@ mod tests {
             &format!("{line}x"),
             &line.replacen('\t', "\tzz", 1),
             &format!("{}\t{}\t0\t0", g.index, "f5d6"),
+            // The right moves with another score.
+            &format!("{head}\t{}", g.score + 2),
+            &format!("{head}\t{}", -g.score - 1),
         ] {
             assert!(TrainingGame::parse_line(bad).is_err(), "{bad:?}");
         }

@@ -6,8 +6,8 @@
 
 use super::UsageError;
 use reversi::lines::{read_line_capped, LineRead};
-use std::fs::File;
-use std::io::{self, BufRead, Read};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 /// The longest answer a dialog accepts, in bytes. Every valid answer is a
@@ -64,6 +64,136 @@ pub fn read_text_capped(path: &Path, what: &str, cap: u64) -> Result<String, Usa
     String::from_utf8(bytes).map_err(|_| UsageError(format!("{what} is not text (not UTF-8)")))
 }
 
+/// What kind of file `meta` describes, when it is not a regular file.
+fn not_regular(meta: &std::fs::Metadata) -> &'static str {
+    if meta.is_dir() {
+        return "a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    "not a regular file"
+}
+
+/// Opens `path` for reading where a regular file is needed, and returns it
+/// with its length. Anything else is refused with a [`UsageError`] naming
+/// `what` (`--games g.txt`): a folder, a device (`/dev/zero` would never
+/// end), a FIFO or socket. A FIFO is opened without waiting for a writer
+/// (`O_NONBLOCK`), so the refusal comes at once instead of never.
+pub fn open_regular(path: &Path, what: &str) -> Result<(File, u64), UsageError> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options
+        .open(path)
+        .map_err(|e| UsageError(format!("cannot read {what}: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| UsageError(format!("cannot read {what}: {e}")))?;
+    if !meta.is_file() {
+        return Err(UsageError(format!(
+            "{what} is {}; a regular file is needed",
+            not_regular(&meta)
+        )));
+    }
+    Ok((file, meta.len()))
+}
+
+/// One line of a [`CappedLines`] reader.
+#[derive(Debug)]
+pub struct TextLine<'a> {
+    /// Its number, from 1.
+    pub number: usize,
+    /// Its text, without the line end (`\n`).
+    pub text: &'a str,
+    /// Its length in the file, the line end included.
+    pub bytes: u64,
+    /// Whether it ends with `\n` (only the last line of a file may not).
+    pub terminated: bool,
+}
+
+/// The lines of a regular file, read one at a time, none longer than a
+/// stated cap: memory stays bounded whatever the file holds.
+pub struct CappedLines {
+    reader: BufReader<File>,
+    what: String,
+    cap: usize,
+    number: usize,
+    line: Vec<u8>,
+}
+
+impl CappedLines {
+    /// Opens `path` ([`open_regular`]; `what` names it in messages) to read
+    /// lines of at most `cap` bytes (the line end not counted).
+    pub fn open(path: &Path, what: &str, cap: usize) -> Result<CappedLines, UsageError> {
+        let (file, _) = open_regular(path, what)?;
+        Ok(CappedLines::new(file, what, cap))
+    }
+
+    /// Reads lines of at most `cap` bytes from the start of `file`.
+    pub fn new(file: File, what: &str, cap: usize) -> CappedLines {
+        CappedLines {
+            reader: BufReader::new(file),
+            what: what.to_owned(),
+            cap,
+            number: 0,
+            line: Vec::new(),
+        }
+    }
+
+    /// The next line, or `None` at the end of the file. A line longer than
+    /// the cap, text that is not UTF-8 or a read error is a [`UsageError`]
+    /// naming the line.
+    pub fn next_line(&mut self) -> Result<Option<TextLine<'_>>, UsageError> {
+        self.line.clear();
+        self.number += 1;
+        let read = (&mut self.reader)
+            .take(self.cap as u64 + 1)
+            .read_until(b'\n', &mut self.line)
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", self.what)))?;
+        if read == 0 {
+            return Ok(None);
+        }
+        let terminated = self.line.last() == Some(&b'\n');
+        if terminated {
+            self.line.pop();
+        }
+        if self.line.len() > self.cap {
+            return Err(UsageError(format!(
+                "{} line {} is longer than {} bytes; it is not a line of this file",
+                self.what, self.number, self.cap
+            )));
+        }
+        let text = std::str::from_utf8(&self.line).map_err(|_| {
+            UsageError(format!(
+                "{} line {} is not text (not UTF-8)",
+                self.what, self.number
+            ))
+        })?;
+        Ok(Some(TextLine {
+            number: self.number,
+            text,
+            bytes: read as u64,
+            terminated,
+        }))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +224,57 @@ mod tests {
             ]
         );
         assert_eq!(answers(b""), []);
+    }
+
+    /// The lines of `bytes` read by [`CappedLines`] with a cap of 4:
+    /// (text, bytes, terminated), or the error's text.
+    fn capped_lines(bytes: &[u8]) -> Result<Vec<(String, u64, bool)>, String> {
+        let path = std::env::temp_dir().join(format!("reversi-capped-{}", std::process::id()));
+        std::fs::write(&path, bytes).expect("write");
+        let mut lines = CappedLines::open(&path, "f", 4).expect("open");
+        let mut out = Vec::new();
+        let result = loop {
+            match lines.next_line() {
+                Ok(Some(l)) => out.push((l.text.to_string(), l.bytes, l.terminated)),
+                Ok(None) => break Ok(out),
+                Err(e) => break Err(e.0),
+            }
+        };
+        let _ = std::fs::remove_file(&path);
+        result
+    }
+
+    #[test]
+    fn capped_lines_stop_at_the_cap_and_keep_the_last_partial_line() {
+        let line = |t: &str, b: u64, end: bool| (t.to_string(), b, end);
+        assert_eq!(
+            capped_lines(b"abcd\n\nxy"),
+            Ok(vec![
+                line("abcd", 5, true),
+                line("", 1, true),
+                line("xy", 2, false)
+            ])
+        );
+        assert_eq!(capped_lines(b""), Ok(vec![]));
+        assert_eq!(
+            capped_lines(b"ok\nabcde\n"),
+            Err("f line 2 is longer than 4 bytes; it is not a line of this file".into())
+        );
+        assert_eq!(
+            capped_lines(b"\xff\n"),
+            Err("f line 1 is not text (not UTF-8)".into())
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_opened() {
+        for (path, kind) in [("/dev/zero", "a device"), ("/", "a folder")] {
+            if std::path::Path::new(path).exists() {
+                let e = open_regular(std::path::Path::new(path), path).unwrap_err();
+                assert_eq!(e.0, format!("{path} is {kind}; a regular file is needed"));
+            }
+        }
     }
 
     #[test]

@@ -374,6 +374,7 @@ mod tests {
         ]
         .into_iter()
         .chain(super::study::commands())
+        .chain(super::train::commands())
         {
             command.debug_assert();
         }

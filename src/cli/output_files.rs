@@ -1,15 +1,26 @@
-//! The output files of the 8x8 contract (`-op MOVES -ol LOG`), written as
-//! one transaction: afterwards either every output holds the new content or
-//! every output still holds what it held before.
+//! Every file a command writes, by one rule (the 8x8 contract's
+//! `-op MOVES -ol LOG`, `reversi train`'s games, weights and tables):
 //!
-//! - [`plan`] looks at each output before the search starts: a symlink is
-//!   followed to its final target (which is then written, atomically, and
-//!   the link kept); a regular file or a new name is replaced through a
-//!   temporary file; a device, FIFO or socket (`/dev/null`, `/dev/stdout`)
-//!   is written in place, never renamed over. Two outputs that are the same
-//!   file under two spellings, or an output that is the input file, are
-//!   found by identity (device and inode), not by spelling.
-//! - [`write`](fn@write) writes the in-place outputs first (their errors, such as
+//! - A regular file is replaced only if it is ours (it starts with the
+//!   signature of what the command writes, [`Rule::ours`]) or `--force`
+//!   says so; the 8x8 contract, whose outputs the user names freely,
+//!   replaces any regular file ([`Rule::CONTRACT`]).
+//! - A device, FIFO or socket (`/dev/null`, `/dev/stdout`) is written in
+//!   place or refused ([`InPlace`]), never renamed over or replaced.
+//! - A symlink is followed to its final target, which is written (the link
+//!   is kept).
+//! - A regular file is written through a temporary file in its folder and a
+//!   rename, so it is never seen half written.
+//!
+//! Several outputs of one command are one transaction: afterwards either
+//! every output holds the new content or every output still holds what it
+//! held before.
+//!
+//! - [`plan`] (and [`plan_output`] for one output) looks at each output
+//!   before the work starts. Two outputs that are the same file under two
+//!   spellings, or an output that is the input file, are found by identity
+//!   (device and inode), not by spelling.
+//! - [`write`] writes the in-place outputs first (their errors, such as
 //!   `/dev/full`'s, stop everything before a regular file changes), then
 //!   locks the folders of the other outputs (so that two runs writing the
 //!   same files take turns), writes each to a temporary file in its folder
@@ -20,16 +31,64 @@
 //!   effect once the transaction is complete.
 //! - Temporary names are short (`.reversi-PID-N.tmp`), so they are valid in
 //!   any folder whatever the length of the target's name.
+//!
+//! The one writer that changes a file in place is `reversi train
+//! generate`, which appends games to a games file it wrote (so a long run
+//! can be continued); it creates that file here, header first.
 
 use super::{usage, UsageError};
 use anyhow::Result;
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Symlinks followed before giving up (as the kernel's `ELOOP` limit).
 const MAX_LINKS: usize = 40;
+
+/// How a command's files begin, whatever their version: what tells a file
+/// it wrote from anyone else's.
+#[derive(Clone, Copy, Debug)]
+pub struct Signature {
+    /// The first bytes of every such file.
+    pub start: &'static str,
+    /// Its kind, for messages (`a weights file`).
+    pub kind: &'static str,
+}
+
+/// What may be done with a path that is not a regular file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InPlace {
+    /// Nothing: only a regular file (or a new name) will do.
+    Refused,
+    /// A device (`/dev/null`) is written in place; a FIFO or socket is
+    /// refused (opening one would wait for a reader that may never come).
+    Devices,
+    /// Devices, FIFOs and sockets are written in place.
+    Any,
+}
+
+/// The rule one output follows (see the module's documentation).
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    /// The signature of the files this command writes; `None`: any
+    /// regular file may be replaced.
+    pub ours: Option<Signature>,
+    /// `--force`: a regular file that is not ours is replaced too.
+    pub force: bool,
+    /// What happens to a device, FIFO or socket.
+    pub in_place: InPlace,
+}
+
+impl Rule {
+    /// The 8x8 contract's outputs: any regular file is replaced, anything
+    /// else written in place.
+    pub const CONTRACT: Rule = Rule {
+        ours: None,
+        force: false,
+        in_place: InPlace::Any,
+    };
+}
 
 /// Which file a path names, independent of its spelling.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -53,7 +112,7 @@ enum Kind {
     InPlace,
 }
 
-/// One output, checked and resolved by [`plan`].
+/// One output, checked and resolved by [`plan`] or [`plan_output`].
 #[derive(Debug)]
 pub struct Planned {
     /// The path as given, for messages.
@@ -64,6 +123,18 @@ pub struct Planned {
     folder: PathBuf,
     kind: Kind,
     identity: Identity,
+}
+
+impl Planned {
+    /// The file written: the path as given with its symlinks followed.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Whether a file is there now (a new name is created).
+    pub fn exists(&self) -> bool {
+        !matches!(self.kind, Kind::Replace { exists: false })
+    }
 }
 
 /// The device and inode of `meta`.
@@ -105,9 +176,90 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
     Err(io::Error::other("too many levels of symbolic links"))
 }
 
+/// What kind of file that is not regular or a folder `meta` describes, for
+/// messages.
+fn special_kind(meta: &fs::Metadata) -> &'static str {
+    if meta.is_file() {
+        return "a regular file reached through a link that names no path";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    let _ = meta;
+    "not a regular file"
+}
+
+/// Whether the non-regular file `meta` may be written in place by `rule`;
+/// the refusal's reason if not.
+fn check_in_place(option: &str, name: &str, meta: &fs::Metadata, rule: &Rule) -> Result<()> {
+    let kind = special_kind(meta);
+    let allowed = match rule.in_place {
+        InPlace::Any => true,
+        // A regular file reached through a link that names no path
+        // (`/dev/stdout` redirected to a file) is appended to.
+        InPlace::Devices => kind == "a device" || meta.is_file(),
+        InPlace::Refused => false,
+    };
+    if allowed {
+        return Ok(());
+    }
+    let wanted = match rule.in_place {
+        InPlace::Devices => "a regular file or a device",
+        _ => "a regular file",
+    };
+    usage(format!(
+        "{option} {name} is {kind}; this command writes {wanted}"
+    ))
+}
+
+/// Whether the regular file `target` starts with `signature`'s bytes
+/// (reading no more than those).
+fn starts_with(target: &Path, signature: &Signature) -> io::Result<bool> {
+    let want = signature.start.as_bytes();
+    let mut start = Vec::with_capacity(want.len());
+    File::open(target)?
+        .take(want.len() as u64)
+        .read_to_end(&mut start)?;
+    Ok(start == want)
+}
+
+/// Checks one output (`option` such as `-op` or `--out`, for messages)
+/// against `rule` and decides how to write it: the output of a command
+/// with a single output file.
+pub fn plan_output(option: &str, given: &Path, rule: &Rule) -> Result<Planned> {
+    let planned = plan_one(option, given, rule)?;
+    if let (Kind::Replace { exists: true }, Some(signature)) = (&planned.kind, rule.ours) {
+        let name = given.display();
+        match starts_with(&planned.target, &signature) {
+            Ok(true) => {}
+            Ok(false) if rule.force => {}
+            Ok(false) => {
+                return usage(format!(
+                    "{name} exists and is not {}; not replacing it (use --force)",
+                    signature.kind
+                ))
+            }
+            Err(e) => return usage(format!("cannot check {option} {name}: {e}")),
+        }
+    }
+    Ok(planned)
+}
+
 /// Checks one output (`option` is `-op` or `-ol`, for messages) and
-/// decides how to write it.
-fn plan_one(option: &str, given: &Path) -> Result<Planned> {
+/// decides how to write it; whether a regular file is ours is left to the
+/// caller.
+fn plan_one(option: &str, given: &Path, rule: &Rule) -> Result<Planned> {
     let name = given.display();
     let cannot = |e: io::Error| usage::<Planned>(format!("cannot write output file {name}: {e}"));
     // What the kernel opens for this path: a device or FIFO, or a file
@@ -124,6 +276,7 @@ fn plan_one(option: &str, given: &Path) -> Result<Planned> {
         Err(_) => None,
     };
     if let Some(m) = in_place {
+        check_in_place(option, &name.to_string(), &m, rule)?;
         let (dev, ino) = inode(&m);
         return Ok(Planned {
             given: given.to_path_buf(),
@@ -147,6 +300,9 @@ fn plan_one(option: &str, given: &Path) -> Result<Planned> {
     match fs::metadata(&target) {
         Ok(m) if m.is_dir() => usage(format!("output path {name} is a folder")),
         Ok(m) => {
+            if !m.is_file() {
+                check_in_place(option, &name.to_string(), &m, rule)?;
+            }
             let (dev, ino) = inode(&m);
             Ok(Planned {
                 given: given.to_path_buf(),
@@ -186,7 +342,7 @@ fn plan_one(option: &str, given: &Path) -> Result<Planned> {
 pub fn plan(input: &Path, outputs: &[(&str, &Path)]) -> Result<Vec<Planned>> {
     let planned = outputs
         .iter()
-        .map(|(option, path)| plan_one(option, path))
+        .map(|(option, path)| plan_output(option, path, &Rule::CONTRACT))
         .collect::<Result<Vec<_>>>()?;
     let input_identity = fs::metadata(input).ok().map(|m| {
         let (dev, ino) = inode(&m);

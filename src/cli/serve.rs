@@ -3,10 +3,10 @@
 //! [`reversi::apps::serve`]; this module parses, says where it listens and
 //! runs it until Ctrl-C.
 
-use super::{option, value};
+use super::{option, value, UsageError};
 use anyhow::Result;
 use clap::{value_parser, ArgAction, ArgMatches, Command};
-use reversi::apps::serve::{Config, Server};
+use reversi::apps::serve::{Config, ServeError, Server};
 use std::io::Write;
 use std::net::IpAddr;
 
@@ -73,11 +73,17 @@ impl Args {
 /// Runs `reversi serve ARGS` (`args` starts with `serve`).
 pub fn run(args: &[String]) -> Result<()> {
     let a = Args::from_matches(&super::parse(command(), &args[1..])?);
+    // An address that is taken or not this machine's is the user's to
+    // change: exit status 2 like any bad argument.
     let server = Server::bind(Config {
         host: a.host,
         port: a.port,
         allowed_hosts: a.allow_hosts,
         ..Config::default()
+    })
+    .map_err(|e| match e {
+        ServeError::Bind(..) => anyhow::Error::new(UsageError(e.to_string())),
+        other => anyhow::Error::new(other),
     })?;
     if !server.is_loopback() {
         eprintln!(

@@ -1,18 +1,29 @@
 //! `reversi train generate|fit`: the pattern evaluation's training pipeline
 //! (see `reversi train --help` and the README's section on the evaluation).
 
-use super::{flag, option, usage, value, write_stdout};
+use super::input::{open_regular, CappedLines};
+use super::output_files::{self, InPlace, Rule, Signature};
+use super::{flag, option, usage, value, write_stdout, UsageError};
 use anyhow::{Context, Result};
 use clap::{value_parser, ArgMatches, Command};
 use reversi::apps::train::{self, GameSettings, TrainingGame};
 use reversi::eval::pattern::fit::{fit, FitConfig, PhaseReport, Sample};
-use reversi::eval::pattern::{self, PatternWeights};
+use reversi::eval::pattern::{self, PatternWeights, WeightsError, FILE_BYTES};
 use reversi::eval::Heuristic;
 use std::fmt::Write as _;
-use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
 use std::path::Path;
 use std::time::Instant;
+
+/// The most games a games file may hold (20 times the shipped weights'
+/// 100,000): `fit` holds every game and its positions in memory.
+const MAX_GAMES: u64 = 2_000_000;
+
+/// The longest line of a games file, in bytes. A game line holds at most
+/// 120 moves of 2 characters (every pass follows a disc placed) and three
+/// numbers: under 300 bytes.
+const MAX_LINE: usize = 1024;
 
 const ABOUT: &str = "Train the pattern evaluation: `generate` plays and solves self-play \
 games into a file (resumable: run it again to continue), `fit` fits the weights to them, \
@@ -21,8 +32,8 @@ games into a file (resumable: run it again to continue), `fit` fits the weights 
 fn generate_command() -> Command {
     Command::new("reversi train generate")
         .about("Play training games (random opening, then the iterative search, solved exactly from --solve-empties) and append them to --out, one per line; an existing file is continued")
-        .arg(option("out", "FILE", "The games file (created, or continued if it exists)").required(true))
-        .arg(option("games", "N", "Games the file should hold when done").value_parser(value_parser!(u64)).default_value("1000"))
+        .arg(option("out", "FILE", "The games file (created, or continued if it is a games file of the same options; any other file is refused without --force)").required(true))
+        .arg(option("games", "N", "Games the file should hold when done (at most 2000000; the shipped weights' recipe is the default)").value_parser(value_parser!(u64).range(0..=MAX_GAMES)).default_value("100000"))
         .arg(option("seed", "SEED", "Seed of every game's randomness").value_parser(value_parser!(u64)).default_value("1"))
         .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
         .arg(option("depth", "PLIES", "Depth of the iterative search that plays after the opening").value_parser(value_parser!(u32).range(1..=8)).default_value("4"))
@@ -30,16 +41,17 @@ fn generate_command() -> Command {
         .arg(option("solve-empties", "N", "Solve exactly once at most this many squares are empty").value_parser(value_parser!(u32).range(0..=26)).default_value("18"))
         .arg(option("random-min", "N", "Fewest random opening moves").value_parser(value_parser!(u32).range(0..=60)).default_value("4"))
         .arg(option("random-max", "N", "Most random opening moves").value_parser(value_parser!(u32).range(0..=60)).default_value("24"))
+        .arg(flag("force", "Start --out over if it is not a games file of these options"))
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
 fn fit_command() -> Command {
     Command::new("reversi train fit")
         .about("Fit the pattern weights to a games file (a tenth of the games held out) and write them; prints the error per phase")
-        .arg(option("games", "FILE", "The games file written by `reversi train generate`").required(true))
+        .arg(option("games", "FILE", "The games file written by `reversi train generate` (at most 2000000 games)").required(true))
         .arg(option("out", "FILE", "The weights file to write (replaced only if it is a weights file, or with --force)").required(true))
         .arg(option("test", "FILE", "A games file whose exactly solved positions measure the weights (e.g. generated with --solve-empties 24)"))
-        .arg(option("lambda", "L", "Ridge penalty on the weights").value_parser(value_parser!(f64)).default_value("2"))
+        .arg(option("lambda", "L", "Ridge penalty on the weights (30 fitted the shipped weights)").value_parser(value_parser!(f64)).default_value("30"))
         .arg(option("iterations", "N", "Conjugate gradient iterations per phase").value_parser(value_parser!(usize)).default_value("150"))
         .arg(option("margin", "EMPTIES", "Positions up to this many empty squares outside a phase's range also train it").value_parser(value_parser!(u32).range(0..=30)).default_value("2"))
         .arg(option("threads", "N", "Phases fitted at once").value_parser(value_parser!(usize)).default_value("2"))
@@ -53,28 +65,50 @@ fn probcut_command() -> Command {
         .arg(option("games", "FILE", "The games file written by `reversi train generate`").required(true))
         .arg(option("out", "FILE", "The table to write (text; replaced only if it is such a table, or with --force)").required(true))
         .arg(option("weights", "FILE", "Pattern weights to search with (default: the embedded ones)"))
-        .arg(option("positions", "N", "Positions per phase").value_parser(value_parser!(usize)).default_value("60"))
+        .arg(option("positions", "N", "Positions per phase (40 fitted the shipped table)").value_parser(value_parser!(usize)).default_value("40"))
         .arg(option("depth", "PLIES", "The deepest search fitted").value_parser(value_parser!(u32).range(3..=12)).default_value("8"))
         .arg(option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"))
         .arg(flag("force", "Replace --out even if it is not a Multi-ProbCut table"))
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
+/// The three subcommands' definitions (for the consistency test).
+#[cfg(test)]
+pub(super) fn commands() -> [Command; 3] {
+    [generate_command(), fit_command(), probcut_command()]
+}
+
 /// Makes the weights in `path` the active pattern weights.
 pub fn use_weights(path: &str) -> Result<()> {
-    let bytes = fs::read(path)
-        .map_err(|e| super::UsageError(format!("cannot read weights {path}: {e}")))?;
-    let weights = PatternWeights::from_bytes(&bytes)
-        .map_err(|e| super::UsageError(format!("weights file {path} {e}")))?;
+    let weights = read_weights(path)?;
     if pattern::set_active_weights(weights).is_err() {
         return usage("the pattern weights were already chosen");
     }
     Ok(())
 }
 
+/// Reads the weights file `path`: a regular file, of which at most one
+/// byte more than a weights file's length is read.
+fn read_weights(path: &str) -> Result<PatternWeights> {
+    let (file, len) = open_regular(Path::new(path), &format!("weights {path}"))?;
+    let mut bytes = Vec::new();
+    file.take(FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| UsageError(format!("cannot read weights {path}: {e}")))?;
+    PatternWeights::from_bytes(&bytes).or_else(|e| {
+        let why = match e {
+            WeightsError::Truncated { .. } if bytes.len() > FILE_BYTES => format!(
+                "is longer than a weights file of this layout ({len} bytes, expected {FILE_BYTES})"
+            ),
+            e => e.to_string(),
+        };
+        usage(format!("weights file {path} {why}"))
+    })
+}
+
 fn probcut(m: &ArgMatches) -> Result<()> {
     let out: String = value(m, "out");
-    check_replaceable(Path::new(&out), m.get_flag("force"), &PROBCUT_KIND)?;
+    let planned = output_files::plan_output("--out", Path::new(&out), &written_by(m, PROBCUT))?;
     if let Some(w) = m.get_one::<String>("weights") {
         use_weights(w)?;
     }
@@ -106,7 +140,7 @@ fn probcut(m: &ArgMatches) -> Result<()> {
         games.len(),
         value::<usize>(m, "positions")
     ));
-    write_replacing(Path::new(&out), text.as_bytes())?;
+    output_files::write(&[planned], &[text.as_bytes()])?;
     write_stdout(&text)
 }
 
@@ -154,74 +188,106 @@ fn header(s: &GameSettings) -> String {
     )
 }
 
-/// Reads an existing games file to continue it: the number of whole games
-/// in it, checked to be games 0, 1, ... of the same settings. A last line
-/// without its newline (an interrupted write) is cut off.
-fn existing_games(path: &Path, header_line: &str) -> Result<u64> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return usage(format!("cannot read {}: {e}", path.display())),
-    };
-    let mut reader = BufReader::new(file);
-    let (mut line, mut whole_bytes, mut count) = (String::new(), 0u64, 0u64);
-    let mut number = 0;
-    loop {
-        line.clear();
-        let n = reader
-            .read_line(&mut line)
-            .with_context(|| format!("reading {}", path.display()))?;
-        if n == 0 || !line.ends_with('\n') {
+/// The files `generate` writes: a header line naming the options.
+const GAMES: Signature = Signature {
+    start: "# reversi train generate:",
+    kind: "a games file of `reversi train generate`",
+};
+
+/// An existing games file opened to be continued: its whole games (games
+/// 0, 1, ... of the same options, each line checked by
+/// [`TrainingGame::parse_line`]) are counted, and a last line without its
+/// newline (an interrupted write) is cut off. `None` if the file is to be
+/// started over: it is not a games file of these options and `force` says
+/// so ([`output_files::plan_output`] refused it otherwise).
+fn continue_games(
+    path: &Path,
+    out: &str,
+    header_line: &str,
+    force: bool,
+) -> Result<Option<(File, u64)>> {
+    let cannot = |e: std::io::Error| UsageError(format!("cannot continue {out}: {e}"));
+    let file = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .open(path)
+        .map_err(cannot)?;
+    let mut lines = CappedLines::new(file.try_clone().map_err(cannot)?, out, MAX_LINE);
+    let (mut whole_bytes, mut count) = (0u64, 0u64);
+    while let Some(line) = lines.next_line()? {
+        if !line.terminated {
             break;
         }
-        number += 1;
-        let text = line.trim_end_matches('\n');
-        if number == 1 {
-            if text != header_line {
+        if line.number == 1 {
+            if line.text != header_line {
+                if force {
+                    return Ok(None);
+                }
                 return usage(format!(
-                    "{} was generated with other settings ({text:?}); use another --out or the same options",
-                    path.display()
+                    "{out} was generated with other options ({:?}); use another --out, the same options, or --force to start it over",
+                    line.text
                 ));
             }
         } else {
-            let game = TrainingGame::parse_line(text).map_err(|e| {
-                anyhow::Error::new(super::UsageError(format!(
-                    "{} line {number} {e}: not a games file of this command",
-                    path.display()
-                )))
+            let game = TrainingGame::parse_line(line.text).map_err(|e| {
+                UsageError(format!(
+                    "{out} line {} {e}: not a games file of this command",
+                    line.number
+                ))
             })?;
             if game.index != count {
                 return usage(format!(
-                    "{} line {number} holds game {}, expected game {count}",
-                    path.display(),
-                    game.index
+                    "{out} line {} holds game {}, expected game {count}",
+                    line.number, game.index
                 ));
             }
             count += 1;
+            if count > MAX_GAMES {
+                return usage(format!("{out} holds more than {MAX_GAMES} games"));
+            }
         }
-        whole_bytes += n as u64;
+        whole_bytes += line.bytes;
     }
-    let file = OpenOptions::new().write(true).open(path)?;
-    file.set_len(whole_bytes)?;
-    Ok(count)
+    file.set_len(whole_bytes).map_err(cannot)?;
+    if whole_bytes == 0 {
+        // Not even the header was whole: the file starts over.
+        return Ok(None);
+    }
+    Ok(Some((file, count)))
 }
 
 fn generate(m: &ArgMatches) -> Result<()> {
     let s = settings(m)?;
     let out: String = value(m, "out");
-    let path = Path::new(&out);
     let total: u64 = value(m, "games");
     let quiet = m.get_flag("quiet");
+    let force = m.get_flag("force");
     let header_line = header(&s);
-    let done = existing_games(path, &header_line)?;
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| super::UsageError(format!("cannot write {out}: {e}")))?;
-    if done == 0 && fs::metadata(path)?.len() == 0 {
-        writeln!(file, "{header_line}")?;
-    }
+    let rule = Rule {
+        ours: Some(GAMES),
+        force,
+        in_place: InPlace::Refused,
+    };
+    let planned = output_files::plan_output("--out", Path::new(&out), &rule)?;
+    let continued = if planned.exists() {
+        continue_games(planned.target(), &out, &header_line, force)?
+    } else {
+        None
+    };
+    let (mut file, done) = match continued {
+        Some(c) => c,
+        None => {
+            // A new games file is its header, in place at once (through a
+            // temporary file and a rename like every output).
+            let target = planned.target().to_path_buf();
+            output_files::write(&[planned], &[format!("{header_line}\n").as_bytes()])?;
+            let file = OpenOptions::new()
+                .append(true)
+                .open(&target)
+                .map_err(|e| UsageError(format!("cannot write {out}: {e}")))?;
+            (file, 0)
+        }
+    };
     if done >= total {
         if !quiet {
             eprintln!("generate: {out} already holds {done} games");
@@ -248,6 +314,8 @@ fn generate(m: &ArgMatches) -> Result<()> {
         }
         true
     });
+    // A write that fails mid-run (a full disk) is no fault of the
+    // arguments: exit status 1; the file keeps its whole games.
     if let Some(e) = failure {
         return Err(e).with_context(|| format!("writing {out}"));
     }
@@ -255,19 +323,22 @@ fn generate(m: &ArgMatches) -> Result<()> {
     Ok(())
 }
 
-/// Reads every game of a games file.
+/// Reads every game of a games file (`#` lines and empty lines skipped),
+/// each line checked by [`TrainingGame::parse_line`]: a regular file of at
+/// most [`MAX_GAMES`] games, read a line at a time.
 fn read_games(path: &str) -> Result<Vec<TrainingGame>> {
-    let file =
-        File::open(path).map_err(|e| super::UsageError(format!("cannot read {path}: {e}")))?;
+    let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
     let mut games = Vec::new();
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.with_context(|| format!("reading {path}"))?;
-        if line.starts_with('#') || line.is_empty() {
+    while let Some(line) = lines.next_line()? {
+        if line.text.starts_with('#') || line.text.is_empty() {
             continue;
         }
+        if games.len() as u64 >= MAX_GAMES {
+            return usage(format!("{path} holds more than {MAX_GAMES} games"));
+        }
         games.push(
-            TrainingGame::parse_line(&line)
-                .map_err(|e| super::UsageError(format!("{path} line {} {e}", i + 1)))?,
+            TrainingGame::parse_line(line.text)
+                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?,
         );
     }
     Ok(games)
@@ -277,8 +348,14 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
     let games_path: String = value(m, "games");
     let out: String = value(m, "out");
     let quiet = m.get_flag("quiet");
-    check_replaceable(Path::new(&out), m.get_flag("force"), &WEIGHTS_KIND)?;
+    let planned = output_files::plan_output("--out", Path::new(&out), &written_by(m, WEIGHTS))?;
     let games = read_games(&games_path)?;
+    // The test file is read before the fit, so that a bad one is refused
+    // at once.
+    let test = match m.get_one::<String>("test") {
+        Some(path) => Some((path, read_games(path)?)),
+        None => None,
+    };
     if games.is_empty() {
         return usage(format!("{games_path} holds no games"));
     }
@@ -316,66 +393,38 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
         &progress,
     );
     let mut text = report_table(&reports);
-    if let Some(test) = m.get_one::<String>("test") {
-        let (a, b) = train::samples(&read_games(test)?, true);
+    if let Some((test, test_games)) = test {
+        let (a, b) = train::samples(&test_games, true);
         let exact: Vec<Sample> = a.into_iter().chain(b).collect();
         text.push_str(&test_table(&weights, &exact, test));
     }
-    write_replacing(Path::new(&out), &weights.to_bytes())?;
+    output_files::write(&[planned], &[&weights.to_bytes()])?;
     write_stdout(&text)
 }
 
-/// A kind of file `reversi train` writes: its name, and how every such
-/// file starts (whatever its version).
-struct FileKind {
-    name: &'static str,
-    start: &'static str,
-}
-
 /// Pattern weights (`fit`).
-const WEIGHTS_KIND: FileKind = FileKind {
-    name: "a weights file",
+const WEIGHTS: Signature = Signature {
     start: "RVPATTRN",
+    kind: "a weights file",
 };
 
 /// The first words of a Multi-ProbCut table's title line.
 const PROBCUT_TITLE: &str = "Multi-ProbCut table";
 
 /// A Multi-ProbCut table (`probcut`): its first line is `# ` and the title.
-const PROBCUT_KIND: FileKind = FileKind {
-    name: "a Multi-ProbCut table",
+const PROBCUT: Signature = Signature {
     start: "# Multi-ProbCut table",
+    kind: "a Multi-ProbCut table",
 };
 
-/// The file `path` may be replaced only if there is none, or it is of
-/// `kind`, or `force`.
-fn check_replaceable(path: &Path, force: bool, kind: &FileKind) -> Result<()> {
-    match fs::read(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Ok(bytes) if force || bytes.starts_with(kind.start.as_bytes()) => Ok(()),
-        Ok(_) => usage(format!(
-            "{} exists and is not {}; not replacing it (use --force)",
-            path.display(),
-            kind.name
-        )),
-        Err(e) => usage(format!("cannot check {}: {e}", path.display())),
+/// The rule of `fit`'s and `probcut`'s `--out`: a file of `ours` (or any
+/// with `--force`) is replaced, a device written in place.
+fn written_by(m: &ArgMatches, ours: Signature) -> Rule {
+    Rule {
+        ours: Some(ours),
+        force: m.get_flag("force"),
+        in_place: InPlace::Devices,
     }
-}
-
-/// Writes `bytes` next to `path` and renames them over it, so `path` is
-/// never left half written.
-fn write_replacing(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let temp = dir.join(format!(".reversi-train.{}.tmp", std::process::id()));
-    let written = fs::write(&temp, bytes).and_then(|()| fs::rename(&temp, path));
-    if let Err(e) = written {
-        let _ = fs::remove_file(&temp);
-        return usage(format!("cannot write {}: {e}", path.display()));
-    }
-    Ok(())
 }
 
 /// The per-phase report as a Markdown table.

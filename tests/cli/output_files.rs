@@ -295,3 +295,149 @@ fn signals_while_writing_leave_one_runs_pair_and_no_temporary_file() {
         consistent(&dir, &old).unwrap_or_else(|e| panic!("round {round} ({signal}): {e}"));
     }
 }
+
+/// `reversi train generate` of quick games (seed 3, solved from 10 empty
+/// squares; 20 unless `extra` says otherwise) into `out` in `dir`.
+fn generate(dir: &Path, out: &str, extra: &[&str]) -> assert_cmd::Command {
+    let mut cmd = reversi();
+    cmd.current_dir(dir)
+        .args([
+            "train",
+            "generate",
+            "-q",
+            "--seed",
+            "3",
+            "--solve-empties",
+            "10",
+        ])
+        .args(["--out", out])
+        .args(extra);
+    if !extra.contains(&"--games") {
+        cmd.args(["--games", "20"]);
+    }
+    cmd
+}
+
+#[cfg(unix)]
+#[test]
+fn train_generate_replaces_only_its_own_files() {
+    let dir = scratch("train-generate");
+    generate(&dir, "own.txt", &[]).assert().success();
+    let own = fs::read_to_string(dir.join("own.txt")).unwrap();
+    assert!(
+        own.starts_with("# reversi train generate: seed 3 "),
+        "{own}"
+    );
+    // Files that are not games files, with and without a last newline,
+    // directly or through a symlink, are left as they are.
+    fs::write(dir.join("notes.txt"), "my notes").unwrap();
+    fs::write(dir.join("lines.txt"), "my notes\n").unwrap();
+    fs::write(dir.join("empty.txt"), "").unwrap();
+    std::os::unix::fs::symlink("notes.txt", dir.join("link.txt")).unwrap();
+    for name in ["notes.txt", "lines.txt", "empty.txt", "link.txt"] {
+        expect_usage_error(
+            &mut generate(&dir, name, &[]),
+            &format!("{name} exists and is not a games file of `reversi train generate`; not replacing it (use --force)"),
+        );
+    }
+    assert_eq!(
+        fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "my notes"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("lines.txt")).unwrap(),
+        "my notes\n"
+    );
+    assert_eq!(fs::read_to_string(dir.join("empty.txt")).unwrap(), "");
+    // --force starts the link's target over; the link stays a link.
+    generate(&dir, "link.txt", &["--force"]).assert().success();
+    assert_eq!(fs::read_to_string(dir.join("notes.txt")).unwrap(), own);
+    assert!(fs::symlink_metadata(dir.join("link.txt"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    // A games file is continued through a link, and a file of other
+    // options is started over only with --force.
+    std::os::unix::fs::symlink("own.txt", dir.join("own-link.txt")).unwrap();
+    generate(&dir, "own-link.txt", &["--games", "25"])
+        .assert()
+        .success();
+    let longer = fs::read_to_string(dir.join("own.txt")).unwrap();
+    assert!(longer.starts_with(&own) && longer.lines().count() == 26);
+    let mut other = generate(&dir, "own.txt", &["--depth", "3"]);
+    expect_usage_error(&mut other, "own.txt was generated with other options");
+    assert_eq!(fs::read_to_string(dir.join("own.txt")).unwrap(), longer);
+    generate(&dir, "own.txt", &["--depth", "3", "--force"])
+        .assert()
+        .success();
+    assert!(fs::read_to_string(dir.join("own.txt"))
+        .unwrap()
+        .contains(" depth 3 "));
+    // Nothing else was left behind (no temporary file).
+    assert_eq!(
+        listing(&dir),
+        [
+            "empty.txt",
+            "lines.txt",
+            "link.txt",
+            "notes.txt",
+            "own-link.txt",
+            "own.txt"
+        ]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn train_outputs_never_replace_a_device() {
+    // Only a private copy of /dev/null is used: a command that did
+    // replace devices would otherwise replace the system's (as root).
+    let dir = scratch("train-devices");
+    generate(&dir, "g.txt", &[]).assert().success();
+    if !tool("mknod", &["null", "c", "1", "3"], &dir) {
+        return;
+    }
+    for command in ["fit", "probcut"] {
+        let mut cmd = reversi();
+        cmd.current_dir(&dir).args([
+            "train", command, "-q", "--force", "--games", "g.txt", "--out", "null",
+        ]);
+        if command == "probcut" {
+            cmd.args(["--positions", "1", "--depth", "3"]);
+        }
+        cmd.assert().success();
+        assert!(
+            is_char_device(&dir.join("null")),
+            "{command} replaced the device"
+        );
+    }
+    assert_eq!(listing(&dir), ["g.txt", "null"]);
+}
+
+#[test]
+fn train_fit_replaces_weights_through_a_temporary_file() {
+    let dir = scratch("train-fit");
+    generate(&dir, "g.txt", &[]).assert().success();
+    let fit = || {
+        let mut cmd = reversi();
+        cmd.current_dir(&dir).args([
+            "train",
+            "fit",
+            "-q",
+            "--iterations",
+            "5",
+            "--games",
+            "g.txt",
+            "--out",
+            "w.bin",
+        ]);
+        cmd
+    };
+    fit().assert().success();
+    let first = fs::read(dir.join("w.bin")).unwrap();
+    assert!(first.starts_with(b"RVPATTRN"));
+    // A weights file is ours: replaced without --force.
+    fit().assert().success();
+    assert_eq!(fs::read(dir.join("w.bin")).unwrap(), first);
+    assert_eq!(listing(&dir), ["g.txt", "w.bin"]);
+}

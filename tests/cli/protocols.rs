@@ -253,11 +253,12 @@ fn nboard_answers_a_forced_pass_without_nan() {
 
 #[test]
 fn nboard_ping_stops_a_long_search_first() {
-    // Depth 60 with 1000 s: only the stop flag ends it.
+    // Depth 60 (played as the deepest level, 30) with 1000 s: only the
+    // stop flag ends it.
     let mut e = Engine::start(&["nboard", "--time", "1000"]);
     e.send("nboard 2");
     e.send("set depth 60");
-    assert_eq!(e.line(), "set myname reversi60");
+    assert_eq!(e.line(), "set myname reversi30");
     e.send("set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[f5];)");
     e.send("hint 4");
     assert_eq!(e.line(), "status thinking");

@@ -414,3 +414,503 @@ fn a_traverse_log_larger_than_the_machine_is_refused() {
     );
     assert!(!dir.join("never-moves-30.txt").exists());
 }
+
+/// A games file of 20 games (seed 3, solved from 10 empty squares) at
+/// `path`, written by `reversi train generate`.
+fn games_file(path: &Path) {
+    reversi()
+        .args([
+            "train",
+            "generate",
+            "-q",
+            "--seed",
+            "3",
+            "--solve-empties",
+            "10",
+        ])
+        .args(["--games", "20", "--out"])
+        .arg(path)
+        .assert()
+        .success();
+}
+
+/// Runs `reversi ARGS` in `dir` with its address space capped at 2 GB
+/// (as `ulimit -v 2000000`): an unbounded read aborts there.
+#[cfg(unix)]
+fn within_two_gigabytes(dir: &Path, args: &[&str]) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = raw();
+    cmd.current_dir(dir).args(args);
+    // SAFETY: setrlimit is async-signal-safe; the closure allocates nothing.
+    unsafe {
+        cmd.pre_exec(|| {
+            let cap = libc::rlimit {
+                rlim_cur: 2_000_000 * 1024,
+                rlim_max: 2_000_000 * 1024,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &cap) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd.output().expect("run")
+}
+
+#[cfg(unix)]
+#[test]
+fn endless_and_huge_train_inputs_are_refused_within_a_memory_cap() {
+    let dir = crate::harness::scratch_in("robust", "unbounded");
+    games_file(&dir.join("g.txt"));
+    // A weights file grown to 3 GB (sparse: no disk is used).
+    let huge = dir.join("huge.bin");
+    fs::copy(
+        crate::harness::data("../../data/pattern-weights.bin"),
+        &huge,
+    )
+    .expect("copy");
+    fs::File::options()
+        .write(true)
+        .open(&huge)
+        .and_then(|f| f.set_len(3 << 30))
+        .expect("grow");
+    let pattern = ["match", "--size", "8", "--depth", "1", "--eval", "pattern"];
+    let cases: Vec<(Vec<&str>, i32, &str)> = vec![
+        (
+            vec![
+                "train",
+                "generate",
+                "-q",
+                "--games",
+                "1",
+                "--out",
+                "/dev/zero",
+            ],
+            2,
+            "--out /dev/zero is a device",
+        ),
+        (
+            vec![
+                "train",
+                "generate",
+                "-q",
+                "--games",
+                "1",
+                "--out",
+                "/dev/full",
+            ],
+            2,
+            "--out /dev/full is a device",
+        ),
+        (
+            vec![
+                "train",
+                "fit",
+                "-q",
+                "--games",
+                "/dev/zero",
+                "--out",
+                "w.bin",
+            ],
+            2,
+            "/dev/zero is a device",
+        ),
+        (
+            vec![
+                "train",
+                "fit",
+                "-q",
+                "--games",
+                "g.txt",
+                "--test",
+                "/dev/zero",
+                "--out",
+                "w.bin",
+            ],
+            2,
+            "/dev/zero is a device",
+        ),
+        // A device is written in place: nothing is read from it.
+        (
+            vec![
+                "train",
+                "fit",
+                "-q",
+                "--games",
+                "g.txt",
+                "--out",
+                "/dev/zero",
+            ],
+            0,
+            "",
+        ),
+        (
+            [&pattern[..], &["--weights", "/dev/zero"]].concat(),
+            2,
+            "weights /dev/zero is a device",
+        ),
+        (
+            [&pattern[..], &["--weights", "huge.bin"]].concat(),
+            2,
+            "is longer than a weights file",
+        ),
+    ];
+    let mut handled = 0;
+    for (args, code, needle) in &cases {
+        if args
+            .iter()
+            .any(|a| a.starts_with("/dev/") && !Path::new(a).exists())
+        {
+            println!("skipped: {args:?} (no such device here)");
+            continue;
+        }
+        let out = within_two_gigabytes(&dir, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {stderr}");
+        if *code == 2 {
+            assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+            assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        }
+        handled += 1;
+    }
+    println!("{handled} of {} unbounded reads handled", cases.len());
+    assert!(!dir.join("w.bin").exists());
+}
+
+/// The score field of line `number` of a games file.
+fn score_of(text: &str, number: usize) -> i32 {
+    let line = text.lines().nth(number - 1).expect("line");
+    line.rsplit('\t').next().unwrap().parse().expect("score")
+}
+
+#[test]
+fn games_lines_whose_score_contradicts_their_moves_are_refused() {
+    let dir = crate::harness::scratch_in("robust", "scores");
+    let good = dir.join("good.txt");
+    games_file(&good);
+    let text = fs::read_to_string(&good).expect("games");
+    // Line 3 holds game 1; four scores that are not its own.
+    let own = score_of(&text, 3);
+    let mut wrong: Vec<i32> = [64, -64, own + 2, own - 2, -own, 0, 1]
+        .into_iter()
+        .filter(|&s| s != own && (-64..=64).contains(&s))
+        .collect();
+    wrong.dedup();
+    wrong.truncate(4);
+    assert_eq!(wrong.len(), 4);
+    let mut refused = 0;
+    for score in wrong {
+        let corrupt: String = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| match (i, l.rsplit_once('\t')) {
+                (2, Some((head, _))) => format!("{head}\t{score}\n"),
+                _ => format!("{l}\n"),
+            })
+            .collect();
+        let bad = dir.join("bad.txt");
+        fs::write(&bad, &corrupt).expect("write");
+        let mut fit = reversi();
+        fit.current_dir(&dir)
+            .args(["train", "fit", "-q", "--games", "bad.txt", "--out", "w.bin"]);
+        expect_usage_error(
+            &mut fit,
+            &format!("bad.txt line 3 score {score} contradicts"),
+        );
+        // Resuming it: same options as games_file, more games.
+        let mut resume = reversi();
+        resume.current_dir(&dir).args([
+            "train",
+            "generate",
+            "-q",
+            "--seed",
+            "3",
+            "--solve-empties",
+            "10",
+            "--games",
+            "25",
+            "--out",
+            "bad.txt",
+        ]);
+        expect_usage_error(&mut resume, "bad.txt line 3 score");
+        assert_eq!(fs::read_to_string(&bad).expect("games"), corrupt);
+        assert!(!dir.join("w.bin").exists());
+        refused += 2;
+    }
+    println!("{refused} of 8 corrupt-score cases refused");
+}
+
+/// Runs `reversi ARGS` in `dir` for at most 20 s: its exit code, or
+/// `None` if it had to be killed (it blocked).
+fn within_twenty_seconds(dir: &Path, args: &[&str]) -> Option<i32> {
+    let mut child = raw()
+        .current_dir(dir)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < end {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status.code();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_as_train_paths_are_refused_at_once() {
+    let dir = crate::harness::scratch_in("robust", "fifos");
+    games_file(&dir.join("g.txt"));
+    match std::process::Command::new("mkfifo")
+        .arg("pipe")
+        .current_dir(&dir)
+        .status()
+    {
+        Ok(s) if s.success() => {}
+        other => {
+            println!("skipped: mkfifo not available or not permitted ({other:?})");
+            return;
+        }
+    }
+    let cases: [&[&str]; 7] = [
+        &["train", "generate", "-q", "--games", "1", "--out", "pipe"],
+        &["train", "fit", "-q", "--games", "g.txt", "--out", "pipe"],
+        &["train", "fit", "-q", "--games", "pipe", "--out", "w.bin"],
+        &[
+            "train", "fit", "-q", "--games", "g.txt", "--test", "pipe", "--out", "w.bin",
+        ],
+        &[
+            "train", "probcut", "-q", "--games", "pipe", "--out", "p.txt",
+        ],
+        &[
+            "train",
+            "probcut",
+            "-q",
+            "--games",
+            "g.txt",
+            "--weights",
+            "pipe",
+            "--out",
+            "p.txt",
+        ],
+        &[
+            "match",
+            "--size",
+            "8",
+            "--depth",
+            "1",
+            "--eval",
+            "pattern",
+            "--weights",
+            "pipe",
+        ],
+    ];
+    for args in cases {
+        assert_eq!(within_twenty_seconds(&dir, args), Some(2), "{args:?}");
+    }
+    println!(
+        "{} of {} FIFO paths refused at once",
+        cases.len(),
+        cases.len()
+    );
+}
+
+#[test]
+fn bad_train_inputs_and_paths_exit_with_status_2() {
+    let dir = crate::harness::scratch_in("robust", "exit-codes");
+    games_file(&dir.join("g.txt"));
+    fs::create_dir(dir.join("folder")).expect("folder");
+    fs::write(dir.join("latin1.txt"), b"# games\n0\t\xe9\t0\t0\n").expect("write");
+    fs::write(dir.join("long.txt"), vec![b'7'; 5000]).expect("write");
+    fs::write(dir.join("garbage.txt"), "hello\n").expect("write");
+    let weights =
+        fs::read(crate::harness::data("../../data/pattern-weights.bin")).expect("weights");
+    fs::write(dir.join("short.bin"), &weights[..1000]).expect("write");
+    let games = fs::read_to_string(dir.join("g.txt")).expect("games");
+    // Games 0 and 2: game 1 missing.
+    let skipped: String = games
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| *i != 2)
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    fs::write(dir.join("skipped.txt"), skipped).expect("write");
+    // A games file whose second line is not UTF-8; a weights file.
+    let header = games.lines().next().expect("header");
+    let mut badline = format!("{header}\n0\t").into_bytes();
+    badline.extend_from_slice(b"\xe9\t0\t0\n");
+    fs::write(dir.join("badline.txt"), badline).expect("write");
+    fs::write(dir.join("w0.bin"), &weights).expect("write");
+    let fit = |games: &str, out: &str| -> Vec<String> {
+        ["train", "fit", "-q", "--games", games, "--out", out]
+            .map(String::from)
+            .to_vec()
+    };
+    let generate = |out: &str, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "train",
+            "generate",
+            "-q",
+            "--seed",
+            "3",
+            "--solve-empties",
+            "10",
+            "--games",
+            "21",
+            "--out",
+            out,
+        ]
+        .map(String::from)
+        .to_vec();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let probcut = |extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "train",
+            "probcut",
+            "-q",
+            "--positions",
+            "1",
+            "--depth",
+            "3",
+            "--out",
+            "p.txt",
+        ]
+        .map(String::from)
+        .to_vec();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let mut with_test = fit("g.txt", "w.bin");
+    with_test.extend(["--test".to_string(), "missing.txt".to_string()]);
+    let mut with_latin1_test = fit("g.txt", "w.bin");
+    with_latin1_test.extend(["--test".to_string(), "latin1.txt".to_string()]);
+    let mut with_folder_test = fit("g.txt", "w.bin");
+    with_folder_test.extend(["--test".to_string(), "folder".to_string()]);
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (fit("missing.txt", "w.bin"), "cannot read missing.txt"),
+        (fit("folder", "w.bin"), "folder is a folder"),
+        (fit("latin1.txt", "w.bin"), "latin1.txt line 2 is not text"),
+        (
+            fit("long.txt", "w.bin"),
+            "long.txt line 1 is longer than 1024 bytes",
+        ),
+        (
+            fit("garbage.txt", "w.bin"),
+            "garbage.txt line 1 has 1 tab-separated fields",
+        ),
+        (with_test, "cannot read missing.txt"),
+        (with_folder_test, "folder is a folder"),
+        (fit("g.txt", "nowhere/w.bin"), "nowhere/w.bin"),
+        (fit("g.txt", "folder"), "output path folder is a folder"),
+        (
+            fit("g.txt", "g.txt"),
+            "g.txt exists and is not a weights file",
+        ),
+        (
+            probcut(&["--games", "missing.txt"]),
+            "cannot read missing.txt",
+        ),
+        (
+            probcut(&["--games", "g.txt", "--weights", "missing.bin"]),
+            "cannot read weights missing.bin",
+        ),
+        (
+            probcut(&["--games", "g.txt", "--weights", "g.txt"]),
+            "weights file g.txt is not a pattern weights file",
+        ),
+        (
+            probcut(&["--games", "g.txt", "--weights", "short.bin"]),
+            "weights file short.bin is truncated",
+        ),
+        (generate("folder", &[]), "output path folder is a folder"),
+        (generate("nowhere/g.txt", &[]), "nowhere/g.txt"),
+        (
+            generate("g.txt", &["--depth", "3"]),
+            "g.txt was generated with other options",
+        ),
+        (
+            generate("latin1.txt", &[]),
+            "latin1.txt exists and is not a games file",
+        ),
+        (
+            generate("skipped.txt", &[]),
+            "skipped.txt line 3 holds game 2, expected game 1",
+        ),
+        (probcut(&["--games", "folder"]), "folder is a folder"),
+        (
+            probcut(&["--games", "latin1.txt"]),
+            "latin1.txt line 2 is not text",
+        ),
+        (
+            probcut(&["--games", "long.txt"]),
+            "long.txt line 1 is longer than 1024 bytes",
+        ),
+        (with_latin1_test, "latin1.txt line 2 is not text"),
+        (
+            generate("badline.txt", &[]),
+            "badline.txt line 2 is not text",
+        ),
+        (
+            generate("w0.bin", &[]),
+            "w0.bin exists and is not a games file",
+        ),
+        (
+            [
+                "match",
+                "--size",
+                "8",
+                "--depth",
+                "1",
+                "--eval",
+                "pattern",
+                "--weights",
+                "folder",
+            ]
+            .map(String::from)
+            .to_vec(),
+            "weights folder is a folder",
+        ),
+    ];
+    for (args, needle) in &cases {
+        let mut cmd = reversi();
+        cmd.current_dir(&dir).args(args);
+        expect_usage_error(&mut cmd, needle);
+    }
+    println!(
+        "{} of {} bad inputs exit with status 2",
+        cases.len(),
+        cases.len()
+    );
+    assert_eq!(fs::read_to_string(dir.join("g.txt")).expect("games"), games);
+    assert!(!dir.join("w.bin").exists() && !dir.join("p.txt").exists());
+}
+
+#[test]
+fn nboard_names_the_level_it_will_play() {
+    for (asked, named) in [
+        ("30", "reversi30"),
+        ("31", "reversi30"),
+        ("99", "reversi30"),
+    ] {
+        let out = reversi()
+            .arg("nboard")
+            .write_stdin(format!("nboard 2\nset depth {asked}\nquit\n"))
+            .output()
+            .expect("run");
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            text.lines().collect::<Vec<_>>(),
+            [format!("set myname {named}")],
+            "{asked}"
+        );
+    }
+}

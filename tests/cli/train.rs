@@ -122,3 +122,44 @@ fn resumed_generation_fits_weights_that_the_engine_reads() {
         .arg(&weights);
     expect_usage_error(&mut wide, "margin");
 }
+
+#[test]
+fn the_defaults_are_the_shipped_weights_recipe() {
+    // README's pipeline (the commands that made data/pattern-weights.bin
+    // and data/probcut.txt): every option it gives with a value is that
+    // subcommand's default, so `reversi train SUB --games/--out ...` alone
+    // reproduces it.
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README");
+    for sub in ["generate", "fit", "probcut"] {
+        let prefix = format!("reversi train {sub} ");
+        let recipe = readme
+            .lines()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("README gives no `{prefix}...` line"));
+        let help = reversi()
+            .args(["train", sub, "--help"])
+            .output()
+            .expect("help");
+        let help = String::from_utf8_lossy(&help.stdout).to_string();
+        let words: Vec<&str> = recipe.split_whitespace().collect();
+        for pair in words.windows(2) {
+            let Some(name) = pair[0].strip_prefix("--") else {
+                continue;
+            };
+            let line = help
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("--{name} <")))
+                .unwrap_or_else(|| panic!("{sub} has no --{name}"));
+            match line.split("[default: ").nth(1) {
+                Some(default) => assert_eq!(
+                    default.trim_end().trim_end_matches(']'),
+                    pair[1],
+                    "{sub} --{name}"
+                ),
+                // Only the files have no default.
+                None => assert!(["out", "games"].contains(&name), "{sub} --{name}"),
+            }
+        }
+    }
+}

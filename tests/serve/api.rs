@@ -492,6 +492,52 @@ fn study_streams_report_progress_and_finish() {
 }
 
 #[test]
+fn tiny_searches_are_capped_in_time_and_nodes() {
+    // This 8x8 minimax over 14 empty squares takes over 30 s: with a cap
+    // of one second it answers 422 soon after.
+    let mut rng = reversi::rng::Rng::new(2);
+    let p = reversi::reversi::random_position(8, 46, &mut rng);
+    assert_eq!(p.board.empty().count_ones(), 14);
+    let slow = format!("/api/tiny?flag=300&player=1&board={}", p.board.to_digits());
+    let s = state(Limits {
+        search_time: Duration::from_secs(1),
+        ..Limits::default()
+    });
+    block_on(async {
+        let start = Instant::now();
+        let (status, kind, body) = get(&s, &slow).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert!(kind.starts_with("text/plain"), "{kind}");
+        assert!(body.contains("ran out of its time"), "{body}");
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(settle(&s, Duration::from_secs(5)).await);
+    });
+    // The 4x4 start: minimax counts 224,821 states, alpha-beta 7,208.
+    let tiny = |flag: &str| format!("/api/tiny?flag={flag}&player=1&board=0000021001200000");
+    for (cap, minimax_ok) in [(224_820, false), (224_821, true)] {
+        let s = state(Limits {
+            max_tiny_nodes: cap,
+            ..Limits::default()
+        });
+        block_on(async {
+            let (status, _, body) = get(&s, &tiny("300")).await;
+            if minimax_ok {
+                assert_eq!((status, body.as_str()), (StatusCode::OK, "-1\n224821\n"));
+            } else {
+                assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+                assert!(body.contains(&format!("cap of {cap} states")), "{body}");
+            }
+            let (status, _, body) = get(&s, &tiny("500")).await;
+            assert_eq!((status, body.as_str()), (StatusCode::OK, "-1\n7208\n"));
+        });
+    }
+}
+
+#[test]
 fn serve_command_line_errors_are_one_line() {
     for args in [
         &["serve", "--port", "x"][..],

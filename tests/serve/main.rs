@@ -1,10 +1,12 @@
 //! Tests of `reversi serve`: the API in-process (`api`), and the pages in
 //! a real headless Chromium against the server started as a user starts it
-//! (`browser`, driven by `cdp`).
+//! (`browser`, driven by `cdp`), and the server against misbehaving
+//! sockets (`robust`).
 
 mod api;
 mod browser;
 mod cdp;
+mod robust;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};

@@ -17,15 +17,17 @@
 //! Safety: the server binds to 127.0.0.1 unless told otherwise; it answers
 //! only requests whose `Host` names it (an IP address or `localhost` with
 //! its port, or a name allowed explicitly), which defeats DNS rebinding;
-//! every search is bounded in depth, time and nodes, at most
-//! [`Limits::max_searches`] run at once, and a search stops when its client
-//! goes away; request lines, headers and bodies are size-limited; nothing is
-//! read from or written to files.
+//! every search (Tiny searches included) is bounded in depth, time and
+//! nodes, at most [`Limits::max_searches`] run at once, and a search stops
+//! when its client goes away; request lines, headers and bodies are
+//! size-limited; idle and slow connections give way to new ones
+//! ([`connections`]); nothing is read from or written to files.
 //!
 //! The module never prints: the command line ([`Server::url`],
 //! [`Server::is_loopback`]) says what it wants.
 
 pub mod api;
+pub mod connections;
 pub mod explorer;
 pub mod play;
 pub mod study;
@@ -36,6 +38,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use api::{router, AppState};
+use connections::{BusyBody, Connections};
 
 /// The bounds the server keeps every request within.
 #[derive(Clone, Copy, Debug)]
@@ -50,8 +53,10 @@ pub struct Limits {
     pub tree_budget_nodes: u64,
     /// The most trees kept.
     pub max_trees: usize,
-    /// The longest an explorer search may run.
+    /// The longest an explorer search or a Tiny search may run.
     pub search_time: Duration,
+    /// The most states a Tiny search (`/api/tiny`, FLAG 300-600) may count.
+    pub max_tiny_nodes: u64,
     /// The longest time an engine move may take.
     pub engine_time: Duration,
     /// The longest a study run (match or depth table) may take.
@@ -60,7 +65,8 @@ pub struct Limits {
     pub max_uri: usize,
     /// The largest request body in bytes.
     pub max_body: usize,
-    /// Open connections at once.
+    /// Open connections at once; when all are open, the one idle for
+    /// longest is closed for a new one ([`connections`]).
     pub max_connections: usize,
 }
 
@@ -72,6 +78,7 @@ impl Default for Limits {
             tree_budget_nodes: 4_000_000,
             max_trees: 8,
             search_time: Duration::from_secs(30),
+            max_tiny_nodes: 3_000_000_000,
             engine_time: Duration::from_secs(10),
             study_time: Duration::from_secs(120),
             max_uri: 4096,
@@ -212,13 +219,10 @@ async fn serve(
 
     listener.set_nonblocking(true).map_err(ServeError::Io)?;
     let listener = tokio::net::TcpListener::from_std(listener).map_err(ServeError::Io)?;
-    let app = router(state);
-    let connections = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    let app = TowerToHyperService::new(router(state));
+    let connections = Arc::new(Connections::new(limits.max_connections));
     let accept = tokio::spawn(async move {
         loop {
-            let Ok(permit) = connections.clone().acquire_owned().await else {
-                return;
-            };
             let stream = match listener.accept().await {
                 Ok((stream, _)) => stream,
                 Err(_) => {
@@ -227,16 +231,33 @@ async fn serve(
                     continue;
                 }
             };
-            let service = TowerToHyperService::new(app.clone());
-            tokio::spawn(async move {
+            // Room is made by closing the connection idle for longest
+            // (see `connections`); only busy connections make this wait.
+            let place = connections.admit().await;
+            let requests = place.handle();
+            let app = app.clone();
+            let service = hyper::service::service_fn(move |request| {
+                let busy = requests.busy();
+                let answer = hyper::service::Service::call(&app, request);
+                async move {
+                    let response: axum::response::Response = answer.await?;
+                    Ok::<_, std::convert::Infallible>(
+                        response.map(|body| BusyBody::wrap(body, busy)),
+                    )
+                }
+            });
+            let handle = place.handle();
+            let task = tokio::spawn(async move {
+                // Freed when the connection ends or its task is aborted.
+                let _place = place;
                 let _ = hyper::server::conn::http1::Builder::new()
                     .timer(TokioTimer::new())
                     .header_read_timeout(Duration::from_secs(10))
                     .max_buf_size(16 * 1024)
                     .serve_connection(TokioIo::new(stream), service)
                     .await;
-                drop(permit);
             });
+            handle.closes_with(task.abort_handle());
         }
     });
     let signal = tokio::signal::ctrl_c().await;

@@ -22,7 +22,7 @@ mod weights;
 
 pub use weights::{
     active_weights, set_active_weights, shared_active_weights, PatternWeights, WeightsError,
-    FORMAT_VERSION,
+    FILE_BYTES, FORMAT_VERSION,
 };
 
 use crate::board::bits;

@@ -15,6 +15,9 @@ const MAGIC: &[u8; 8] = b"RVPATTRN";
 /// The version of the weights file format this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 const HEADER: usize = 8 + 5 * 4;
+/// The length in bytes of a weights file of this build's layout: a reader
+/// needs no more than this (and one byte to see that a file is longer).
+pub const FILE_BYTES: usize = HEADER + 2 * PHASES * WEIGHTS_PER_PHASE + 8;
 
 /// The weights of every phase of the pattern evaluation.
 #[derive(Clone, PartialEq, Eq)]
@@ -220,7 +223,7 @@ impl PatternWeights {
     /// A [`WeightsError`] saying why the bytes are not weights this build
     /// can use.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, WeightsError> {
-        let expected = HEADER + 2 * PHASES * WEIGHTS_PER_PHASE + 8;
+        let expected = FILE_BYTES;
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
             return Err(WeightsError::NotWeights);
         }

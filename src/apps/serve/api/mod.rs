@@ -308,6 +308,9 @@ async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next)
         )
         .into_response();
     }
+    if request.headers().get_all(header::HOST).iter().count() > 1 {
+        return ApiError::bad("the request has more than one Host header").into_response();
+    }
     let host = request
         .headers()
         .get(header::HOST)
@@ -389,7 +392,10 @@ fn text(status: StatusCode, body: String) -> Response {
         .into_response()
 }
 
-/// `/api/tiny`: the Tiny contract's stdout, byte for byte.
+/// `/api/tiny`: the Tiny contract's stdout, byte for byte. A search
+/// (FLAG 300-600) runs in a search slot within the server's time and node
+/// caps and stops when its client goes away; one that outgrows the caps
+/// answers 422 and says so.
 async fn api_tiny(State(state): State<Arc<AppState>>, Query(q): Params) -> Response {
     let get = |k: &str| q.get(k).cloned();
     let (Some(flag), Some(player), Some(board)) = (get("flag"), get("player"), get("board")) else {
@@ -398,36 +404,53 @@ async fn api_tiny(State(state): State<Arc<AppState>>, Query(q): Params) -> Respo
             "expected the parameters flag, player and board\n".to_string(),
         );
     };
-    let searches = matches!(flag.as_str(), "300" | "400" | "500" | "600");
-    if searches {
-        if let Ok(b) = Board::from_digits(&board) {
-            let empties = b.empty().count_ones();
-            let cap = if matches!(flag.as_str(), "300" | "400") {
-                TINY_MINIMAX_EMPTIES
-            } else {
-                TINY_ALPHABETA_EMPTIES
-            };
-            if empties > cap && player.len() == 1 && matches!(player.as_str(), "1" | "2") {
-                return text(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    format!(
-                        "FLAG {flag} over {empties} empty squares is past the server's cap of {cap}; use the command line\n"
-                    ),
-                );
-            }
-        }
-    }
-    let answer = if searches {
-        match blocking(&state, move |_| tiny::respond(&flag, &player, &board)).await {
-            Ok(a) => a,
-            Err(e) => return text(e.status, format!("{}\n", e.message)),
-        }
-    } else {
-        tiny::respond(&flag, &player, &board)
+    let request = match tiny::Request::parse(&flag, &player, &board) {
+        Ok(r) => r,
+        Err(e) => return text(StatusCode::BAD_REQUEST, format!("{e}\n")),
     };
+    if !matches!(flag.as_str(), "300" | "400" | "500" | "600") {
+        return text(StatusCode::OK, request.answer());
+    }
+    let empties = request.position.board.empty().count_ones();
+    let cap = if matches!(flag.as_str(), "300" | "400") {
+        TINY_MINIMAX_EMPTIES
+    } else {
+        TINY_ALPHABETA_EMPTIES
+    };
+    if empties > cap {
+        return text(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "FLAG {flag} over {empties} empty squares is past the server's cap of {cap}; use the command line\n"
+            ),
+        );
+    }
+    let limits = state.limits;
+    let answer = blocking(&state, move |cancel| {
+        request.answer_within(&tiny::Budget {
+            deadline: Instant::now() + limits.search_time,
+            max_nodes: limits.max_tiny_nodes,
+            cancel,
+        })
+    })
+    .await;
     match answer {
-        Ok(out) => text(StatusCode::OK, out),
-        Err(e) => text(StatusCode::BAD_REQUEST, format!("{e}\n")),
+        Ok(Ok(out)) => text(StatusCode::OK, out),
+        Ok(Err(stopped)) => {
+            let status = match stopped {
+                tiny::Stopped::Cancelled => StatusCode::SERVICE_UNAVAILABLE,
+                _ => StatusCode::UNPROCESSABLE_ENTITY,
+            };
+            text(
+                status,
+                format!(
+                    "FLAG {flag}: {stopped} (the server's caps: {} s, {} states); use the command line\n",
+                    limits.search_time.as_secs_f64(),
+                    limits.max_tiny_nodes
+                ),
+            )
+        }
+        Err(e) => text(e.status, format!("{}\n", e.message)),
     }
 }
 
@@ -610,6 +633,7 @@ async fn api_status(State(state): State<Arc<AppState>>) -> ApiResult {
             "tree_budget_nodes": l.tree_budget_nodes,
             "max_trees": l.max_trees,
             "search_time_ms": l.search_time.as_millis() as u64,
+            "max_tiny_nodes": l.max_tiny_nodes,
             "engine_time_ms": l.engine_time.as_millis() as u64,
             "study_time_ms": l.study_time.as_millis() as u64,
             "max_uri": l.max_uri,

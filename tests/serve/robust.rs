@@ -1,0 +1,247 @@
+//! `reversi serve` as started by a user, against sockets that misbehave:
+//! idle and slowloris sockets, idle keep-alive connections, searches
+//! abandoned by their clients, a duplicated `Host` header, a port already
+//! taken. Every socket is on 127.0.0.1 and every wait is bounded.
+
+use crate::ServerProcess;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+/// `host:port` of a running server.
+fn address(server: &ServerProcess) -> String {
+    server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string()
+}
+
+/// A connected socket with 10 s read and write timeouts.
+fn connect(addr: &str) -> TcpStream {
+    let s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.set_write_timeout(Some(Duration::from_secs(10))).unwrap();
+    s
+}
+
+/// Reads one HTTP/1.1 response (headers and a `Content-Length` body) from
+/// `s`: its status and body; status 0 if the connection ended first.
+fn read_response(s: &mut TcpStream) -> (u16, String) {
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        if let Some(end) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&bytes[..end]).to_string();
+            let length = head
+                .lines()
+                .find_map(|l| {
+                    let (name, value) = l.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse::<usize>().ok())?
+                })
+                .unwrap_or(0);
+            if bytes.len() >= end + 4 + length {
+                let status = head
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|c| c.parse().ok())
+                    .unwrap_or(0);
+                let body = String::from_utf8_lossy(&bytes[end + 4..end + 4 + length]);
+                return (status, body.to_string());
+            }
+        }
+        match s.read(&mut chunk) {
+            Ok(0) | Err(_) => return (0, String::new()),
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+        }
+    }
+}
+
+/// `GET path` on a new connection with `Host: addr`: the status, the body
+/// and how long the answer took from the connection on.
+fn timed_get(addr: &str, path: &str) -> (u16, String, Duration) {
+    let start = Instant::now();
+    let mut s = connect(addr);
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let (status, body) = read_response(&mut s);
+    (status, body, start.elapsed())
+}
+
+/// The number of searches running, from `/api/status`.
+fn running(addr: &str) -> u64 {
+    let (status, body, _) = timed_get(addr, "/api/status");
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).expect("json");
+    v["running"].as_u64().expect("running")
+}
+
+/// Waits (at most `within`) until `running(addr) == want`.
+fn wait_running(addr: &str, want: u64, within: Duration) -> bool {
+    let end = Instant::now() + within;
+    while Instant::now() < end {
+        if running(addr) == want {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// Times five cheap requests; each must be answered (200) within a second.
+fn cheap_requests_answer_within_a_second(addr: &str, what: &str) {
+    for path in [
+        "/api/status",
+        "/api/game?size=4",
+        "/assets/app.css",
+        "/api/tiny?flag=100&player=1&board=0000021001200000",
+        "/api/status",
+    ] {
+        let (status, body, took) = timed_get(addr, path);
+        assert_eq!(status, 200, "{what}: {path}: {body}");
+        assert!(
+            took < Duration::from_secs(1),
+            "{what}: {path} took {took:?}"
+        );
+    }
+}
+
+#[test]
+fn idle_and_slowloris_sockets_do_not_starve_a_new_client() {
+    let server = ServerProcess::start();
+    let addr = address(&server);
+    // 200 sockets that send nothing, 70 that send half a request header.
+    let mut held: Vec<TcpStream> = (0..200).map(|_| connect(&addr)).collect();
+    for _ in 0..70 {
+        let mut s = connect(&addr);
+        write!(s, "GET /api/status HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ").unwrap();
+        held.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    cheap_requests_answer_within_a_second(&addr, "270 idle or slow sockets");
+    drop(held);
+}
+
+#[test]
+fn idle_keep_alive_connections_do_not_starve_a_new_client() {
+    let server = ServerProcess::start();
+    let addr = address(&server);
+    // Each new connection asks once and stays open (keep-alive): every
+    // answer comes within a second however many connections sit idle.
+    let mut held = Vec::new();
+    for i in 0..193 {
+        let start = Instant::now();
+        let mut s = connect(&addr);
+        write!(s, "GET /api/game?size=4 HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+        let (status, body) = read_response(&mut s);
+        let took = start.elapsed();
+        assert_eq!(status, 200, "connection {i}: {body}");
+        assert!(
+            took < Duration::from_secs(1),
+            "connection {i} took {took:?}"
+        );
+        held.push(s);
+    }
+    cheap_requests_answer_within_a_second(&addr, "193 idle keep-alive connections");
+    drop(held);
+}
+
+/// An 8x8 position with 14 empty squares (the server's cap for minimax)
+/// whose minimax takes far longer than this test waits (over 30 s of CPU
+/// on the reference machine; `reversi 300 1 BOARD`).
+fn slow_tiny_board() -> String {
+    let mut rng = reversi::rng::Rng::new(2);
+    let p = reversi::reversi::random_position(8, 46, &mut rng);
+    assert_eq!(p.board.empty().count_ones(), 14);
+    p.board.to_digits()
+}
+
+#[test]
+fn abandoned_tiny_searches_free_their_slots() {
+    let server = ServerProcess::start();
+    let addr = address(&server);
+    let board = slow_tiny_board();
+    println!("minimax of {board} (FLAG 300, player 1), abandoned twice");
+    // Two clients ask for a long minimax, then go away.
+    let clients: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = connect(&addr);
+            write!(
+                s,
+                "GET /api/tiny?flag=300&player=1&board={board} HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+            )
+            .unwrap();
+            s
+        })
+        .collect();
+    assert!(
+        wait_running(&addr, 2, Duration::from_secs(10)),
+        "the two searches did not start"
+    );
+    drop(clients);
+    assert!(
+        wait_running(&addr, 0, Duration::from_secs(5)),
+        "the abandoned searches kept their slots"
+    );
+    let mut refused = 0;
+    for _ in 0..15 {
+        let (status, body, _) = timed_get(
+            &addr,
+            "/api/search?board=0000021001200000&player=1&algorithm=alphabeta",
+        );
+        if status == 503 {
+            refused += 1;
+        } else {
+            assert_eq!(status, 200, "{body}");
+        }
+    }
+    assert_eq!(refused, 0, "searches refused after the clients left");
+}
+
+#[test]
+fn a_duplicated_host_header_is_refused_whichever_comes_first() {
+    let server = ServerProcess::start();
+    let addr = address(&server);
+    for hosts in [
+        vec![addr.clone()],
+        vec![addr.clone(), "evil.example".to_string()],
+        vec!["evil.example".to_string(), addr.clone()],
+        vec![addr.clone(), addr.clone()],
+    ] {
+        let mut s = connect(&addr);
+        let mut request = "GET /api/status HTTP/1.1\r\n".to_string();
+        for h in &hosts {
+            request.push_str(&format!("Host: {h}\r\n"));
+        }
+        request.push_str("Connection: close\r\n\r\n");
+        s.write_all(request.as_bytes()).unwrap();
+        let (status, body) = read_response(&mut s);
+        if hosts.len() == 1 {
+            assert_eq!(status, 200, "{hosts:?}: {body}");
+        } else {
+            assert!((400..500).contains(&status), "{hosts:?}: {status} {body}");
+        }
+    }
+}
+
+#[test]
+fn a_port_already_taken_is_a_usage_error() {
+    let server = ServerProcess::start();
+    let port = address(&server)
+        .rsplit_once(':')
+        .map(|(_, p)| p.to_string())
+        .expect("port");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["serve", "--port", &port])
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: cannot listen on"), "{stderr}");
+}
