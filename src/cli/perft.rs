@@ -5,6 +5,7 @@ use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::board::{Board, Color};
 use reversi::engine::{perft, perft_divide, RelativePosition};
+use reversi::reversi::Position;
 use std::fmt::Write as _;
 
 /// The options of `reversi perft`.
@@ -84,7 +85,13 @@ pub(super) fn position_of(
         (Some(b), Some(pl)) => {
             let color = Color::from_number(pl).expect("clap checked 1..=2");
             match Board::from_digits(b) {
-                Ok(board) => Ok((RelativePosition::from_board(&board, color), color)),
+                Ok(board) => Ok((
+                    RelativePosition::from(&Position {
+                        board,
+                        to_move: color,
+                    }),
+                    color,
+                )),
                 Err(e) => usage(format!("--board {b:?} {e}; use the digits 0, 1, 2")),
             }
         }
