@@ -398,7 +398,7 @@ fn built_in_weights_are_the_handouts_table() {
 }
 
 #[test]
-fn readme_tables_are_the_reports_output() {
+fn measurements_tables_are_the_reports_output() {
     let out = reversi()
         .arg("usc-report")
         .arg(data("usc/input1.txt"))
@@ -406,11 +406,11 @@ fn readme_tables_are_the_reports_output() {
         .output()
         .expect("run");
     let report = String::from_utf8_lossy(&out.stdout);
-    let readme = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"));
+    let doc = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/MEASUREMENTS.md"));
     for line in report.lines().filter(|l| l.starts_with('|')) {
         assert!(
-            readme.lines().any(|r| r == line),
-            "README.md lacks this line of `reversi usc-report`; paste the new output:\n{line}"
+            doc.lines().any(|r| r == line),
+            "docs/MEASUREMENTS.md lacks this line of `reversi usc-report`; paste the new output:\n{line}"
         );
     }
 }
