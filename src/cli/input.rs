@@ -67,8 +67,15 @@ pub fn read_text_capped(path: &Path, what: &str, cap: u64) -> Result<String, Usa
 /// What kind of file `meta` describes, when it is not a regular file.
 fn not_regular(meta: &std::fs::Metadata) -> &'static str {
     if meta.is_dir() {
-        return "a folder";
+        "a folder"
+    } else {
+        special_kind(meta)
     }
+}
+
+/// What kind of special file (not a regular file or a folder) `meta`
+/// describes, for messages: a FIFO, a socket or a device.
+pub(super) fn special_kind(meta: &std::fs::Metadata) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -83,6 +90,7 @@ fn not_regular(meta: &std::fs::Metadata) -> &'static str {
             return "a device";
         }
     }
+    let _ = meta;
     "not a regular file"
 }
 

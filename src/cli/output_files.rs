@@ -180,24 +180,10 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
 /// messages.
 fn special_kind(meta: &fs::Metadata) -> &'static str {
     if meta.is_file() {
-        return "a regular file reached through a link that names no path";
+        "a regular file reached through a link that names no path"
+    } else {
+        super::input::special_kind(meta)
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let t = meta.file_type();
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "a device";
-        }
-    }
-    let _ = meta;
-    "not a regular file"
 }
 
 /// Whether the non-regular file `meta` may be written in place by `rule`;

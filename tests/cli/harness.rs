@@ -11,6 +11,23 @@ pub fn reversi() -> Command {
     Command::cargo_bin("reversi").expect("reversi binary")
 }
 
+/// `reversi train generate` of quick training games (seed 3, solved from
+/// 10 empty squares, no progress lines): the caller adds `--out`,
+/// `--games` and the rest.
+pub fn train_generate() -> Command {
+    let mut cmd = reversi();
+    cmd.args([
+        "train",
+        "generate",
+        "-q",
+        "--seed",
+        "3",
+        "--solve-empties",
+        "10",
+    ]);
+    cmd
+}
+
 /// A file under `tests/data/`.
 pub fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -2,7 +2,7 @@
 //! and symlinks as outputs, a failing second output, the same file under
 //! two spellings, long names, two runs at once and signals while writing.
 
-use crate::harness::{data, expect_usage_error, reversi};
+use crate::harness::{data, expect_usage_error, reversi, train_generate};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -299,19 +299,8 @@ fn signals_while_writing_leave_one_runs_pair_and_no_temporary_file() {
 /// `reversi train generate` of quick games (seed 3, solved from 10 empty
 /// squares; 20 unless `extra` says otherwise) into `out` in `dir`.
 fn generate(dir: &Path, out: &str, extra: &[&str]) -> assert_cmd::Command {
-    let mut cmd = reversi();
-    cmd.current_dir(dir)
-        .args([
-            "train",
-            "generate",
-            "-q",
-            "--seed",
-            "3",
-            "--solve-empties",
-            "10",
-        ])
-        .args(["--out", out])
-        .args(extra);
+    let mut cmd = train_generate();
+    cmd.current_dir(dir).args(["--out", out]).args(extra);
     if !extra.contains(&"--games") {
         cmd.args(["--games", "20"]);
     }

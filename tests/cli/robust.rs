@@ -2,7 +2,7 @@
 //! usage errors as one line everywhere, stdout and stderr that cannot be
 //! written, endless input files, unreadable answers in the dialogs.
 
-use crate::harness::{expect_usage_error, reversi};
+use crate::harness::{expect_usage_error, reversi, train_generate};
 use std::fs;
 use std::path::Path;
 use std::process::Stdio;
@@ -418,16 +418,7 @@ fn a_traverse_log_larger_than_the_machine_is_refused() {
 /// A games file of 20 games (seed 3, solved from 10 empty squares) at
 /// `path`, written by `reversi train generate`.
 fn games_file(path: &Path) {
-    reversi()
-        .args([
-            "train",
-            "generate",
-            "-q",
-            "--seed",
-            "3",
-            "--solve-empties",
-            "10",
-        ])
+    train_generate()
         .args(["--games", "20", "--out"])
         .arg(path)
         .assert()

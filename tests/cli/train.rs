@@ -3,23 +3,14 @@
 //! probcut writes its table, and files they did not write are never
 //! replaced.
 
-use crate::harness::{expect_usage_error, reversi, scratch_in};
+use crate::harness::{expect_usage_error, reversi, scratch_in, train_generate};
 use std::fs;
 use std::path::Path;
 
 /// `reversi train generate` of `games` games (seed 3, solved from 10
 /// empties) into `out`.
 fn generate(out: &Path, games: u32) {
-    reversi()
-        .args([
-            "train",
-            "generate",
-            "-q",
-            "--seed",
-            "3",
-            "--solve-empties",
-            "10",
-        ])
+    train_generate()
         .args(["--games", &games.to_string(), "--out"])
         .arg(out)
         .assert()
