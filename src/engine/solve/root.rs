@@ -131,6 +131,7 @@ impl EndgameSolver {
         options: &SolveOptions,
         events: &mut (dyn FnMut(SolveEvent) + Send),
     ) -> SolveReport {
+        self.start_polling();
         let threads = options.threads.max(1);
         let first =
             (options.start_symmetry && is_start(pos)).then(|| pos.moves().trailing_zeros() as u8);
@@ -138,12 +139,12 @@ impl EndgameSolver {
         let mut solution = match options.expect {
             // After the first move the other side is to move.
             Some(v) => self.prove(&root, if first.is_some() { -v } else { v }, threads, events),
-            None => self.solve_parallel(&root, threads, &mut |r| {
+            None => self.solve_full(&root, threads, &mut |r| {
                 events(SolveEvent::Root(WindowKind::Full, r));
             }),
         };
-        let mut line = if options.principal_line {
-            self.principal_line(&root, solution.score)
+        let mut line = if options.principal_line && !self.stopped {
+            with_best_kernel!(|k| self.principal_line_in(k, &root, solution.score))
         } else {
             Vec::new()
         };
@@ -170,7 +171,7 @@ impl EndgameSolver {
         let mut nodes = self.selective_passes(root, threads).0;
         let mut step = |solver: &mut Self, window: WindowKind| {
             let (alpha, beta) = window.bounds();
-            let s = solver.solve_window(root, alpha, beta, threads, &mut |r| {
+            let s = solver.window(root, (alpha, beta), threads, &mut |r| {
                 events(SolveEvent::Root(window, r));
             });
             let held = window.holds(s.score);
@@ -190,7 +191,7 @@ impl EndgameSolver {
                 nodes,
             };
         }
-        let mut s = self.solve_parallel(root, threads, &mut |r| {
+        let mut s = self.solve_full(root, threads, &mut |r| {
             events(SolveEvent::Root(WindowKind::Full, r));
         });
         s.nodes += nodes;
@@ -210,7 +211,19 @@ impl EndgameSolver {
         threads: usize,
         progress: &mut (dyn FnMut(RootProgress) + Send),
     ) -> Solution {
-        with_best_kernel!(|k| self.solve_window_in(k, pos, (alpha, beta), threads, progress))
+        self.start_polling();
+        self.window(pos, (alpha, beta), threads, progress)
+    }
+
+    /// [`EndgameSolver::solve_window`] within a solve already started.
+    pub(super) fn window(
+        &mut self,
+        pos: &RelativePosition,
+        window: (i32, i32),
+        threads: usize,
+        progress: &mut (dyn FnMut(RootProgress) + Send),
+    ) -> Solution {
+        with_best_kernel!(|k| self.solve_window_in(k, pos, window, threads, progress))
     }
 
     /// [`EndgameSolver::solve_window`] with the kernel `k`.
@@ -338,6 +351,7 @@ impl EndgameSolver {
     /// the window `(score - 1, score + 1)`; passes included, until the game
     /// ends. Keeps the table, so it is cheap right after the solve.
     pub fn principal_line(&mut self, pos: &RelativePosition, score: i32) -> Vec<Move> {
+        self.start_polling();
         with_best_kernel!(|k| self.principal_line_in(k, pos, score))
     }
 
