@@ -9,7 +9,7 @@ use reversi::reversi::{Move, Position, Reversi};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A running engine: commands in, reply lines out (read on a thread so a
 /// missing reply fails the test instead of hanging it).
@@ -275,6 +275,91 @@ fn nboard_ping_stops_a_long_search_first() {
     assert_eq!(e.line(), "learned");
     e.send("quit");
     assert!(e.child.wait().unwrap().success());
+}
+
+/// A position with 28 empties, black (`*`) to move, whose exact solve
+/// takes minutes: a search asked to be exact there is stopped only by the
+/// stop flag or the clock.
+const EMPTIES_28: &str = "*****O---*****O-*****O**--O*OO----*OO*O*---O---O--OO-----O-O----";
+
+/// How long an answer that should come at once may take on a loaded
+/// machine (the solver reads its stop flag about every millisecond).
+const PROMPT: Duration = Duration::from_secs(5);
+
+#[test]
+fn nboard_ping_stops_an_endgame_proof_promptly() {
+    // Exact from 28 empties with 1000 s: only the ping can end the proof.
+    let mut e = Engine::start(&["nboard", "--exact", "28", "--time", "1000"]);
+    e.send(&format!(
+        "set game (;GM[Othello]TY[8]BO[8 {EMPTIES_28} *];)"
+    ));
+    e.send("hint 1");
+    assert_eq!(e.line(), "status thinking");
+    // The estimate (depth 4 at most near the end) is over in
+    // milliseconds; a second later the proof is well under way.
+    std::thread::sleep(Duration::from_secs(1));
+    let sent = Instant::now();
+    e.send("ping 1");
+    let lines = e.until("pong");
+    let waited = sent.elapsed();
+    assert_eq!(lines.last().unwrap(), "pong 1");
+    assert!(waited < PROMPT, "pong after {waited:?}: {lines:?}");
+    // The engine is still sound: a ping is answered, a new hint runs.
+    e.send("ping 2");
+    assert_eq!(e.line(), "pong 2");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+/// `hint` and `analyze` with `--exact 30 --time 1` on positions with 27
+/// and 28 empties: the proofs stop at the deadline (an exact solve there
+/// takes minutes) and the values are the estimate's.
+#[test]
+fn hint_and_analyze_keep_to_the_time_at_every_exact() {
+    let board = format!("{} X", EMPTIES_28.replace('*', "X"));
+    for threads in ["1", "2"] {
+        let start = Instant::now();
+        let out = reversi()
+            .args([
+                "hint",
+                &board,
+                "--exact",
+                "30",
+                "--time",
+                "1",
+                "--json",
+                "--threads",
+                threads,
+            ])
+            .output()
+            .unwrap();
+        let took = start.elapsed();
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("\"empties\":28"), "{text}");
+        assert!(text.contains("\"certainty\":\"estimate\""), "{text}");
+        assert!(!text.contains("\"certainty\":\"exact\""), "{text}");
+        assert!(took < Duration::from_secs(15), "hint took {took:?}");
+    }
+    // Two moves played from it: two positions analysed, 1 s each.
+    let (p, _) = reversi::record::parse_board_string(&board, 8).unwrap();
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut g = GameRecord::new(p);
+    for _ in 0..2 {
+        let first = game.moves(&g.last()).next().unwrap();
+        g.push(RecordedMove::plain(first)).unwrap();
+    }
+    let text = format!("{board} {}", reversi::record::write_transcript(&g));
+    let start = Instant::now();
+    let out = reversi()
+        .args(["analyze", &text, "--exact", "30", "--time", "1", "--json"])
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    assert!(out.status.success());
+    let json = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(json.matches("\"exact\":false").count(), 2, "{json}");
+    assert!(took < Duration::from_secs(20), "analyze took {took:?}");
 }
 
 #[test]

@@ -9,6 +9,7 @@ use crate::engine::{EndgameSolver, RelativePosition, Scoring};
 use crate::eval::{Discs, Heuristic};
 use crate::reversi::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Points of the `strong` evaluation per disc, to read its values as discs.
@@ -18,12 +19,19 @@ use std::time::{Duration, Instant};
 /// 11.6 discs; 8 (one move of mobility) errs by 11.8, 6 by 12.1, 4 by 20.7.
 pub(super) const EVAL_PER_DISC: f64 = 8.0;
 
+/// How often the watcher of a proof reads the caller's stop flag and the
+/// clock (see [`StandardSearch::stoppable`]).
+const WATCH_EVERY: Duration = Duration::from_millis(10);
+
 /// The iterative search, then the exact solver near the end (see the
 /// module documentation).
 pub(super) struct StandardSearch {
     engine: IterativeSearch<Heuristic>,
     memory: SearchMemory,
     solver: Option<EndgameSolver>,
+    /// The solver's stop flag, set by the watcher of a proof when the
+    /// caller's flag is set or the time is up.
+    solver_stop: Arc<AtomicBool>,
     nodes: u64,
 }
 
@@ -35,6 +43,7 @@ impl StandardSearch {
             engine,
             memory: SearchMemory::default(),
             solver: None,
+            solver_stop: Arc::new(AtomicBool::new(false)),
             nodes: 0,
         }
     }
@@ -46,8 +55,50 @@ impl StandardSearch {
     }
 
     fn solver(&mut self) -> &mut EndgameSolver {
-        self.solver
-            .get_or_insert_with(|| EndgameSolver::with_table_bits(Scoring::Standard, 20))
+        let stop = &self.solver_stop;
+        self.solver.get_or_insert_with(|| {
+            let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 20);
+            solver.set_stop(Some(Arc::clone(stop)));
+            solver
+        })
+    }
+
+    /// Runs `run` (the proofs) with the solver stopped once `stop` is set
+    /// or `deadline` passes: a watcher thread reads both every
+    /// [`WATCH_EVERY`] and sets the solver's own flag (which the solver's
+    /// threads share; `stop` is only borrowed).
+    fn stoppable<R>(
+        &mut self,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+        run: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        /// Tells the watcher to end (also if `run` panics, so that the
+        /// scope can end).
+        struct Finish<'a>(&'a AtomicBool, &'a std::thread::Thread);
+        impl Drop for Finish<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, AtomicOrdering::Relaxed);
+                self.1.unpark();
+            }
+        }
+        let flag = Arc::clone(&self.solver_stop);
+        flag.store(false, AtomicOrdering::Relaxed);
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let watcher = scope.spawn(|| {
+                while !done.load(AtomicOrdering::Relaxed) {
+                    let late = deadline.is_some_and(|d| Instant::now() >= d);
+                    if late || stop.load(AtomicOrdering::Relaxed) {
+                        flag.store(true, AtomicOrdering::Relaxed);
+                        return;
+                    }
+                    std::thread::park_timeout(WATCH_EVERY);
+                }
+            });
+            let _finish = Finish(&done, watcher.thread());
+            run(self)
+        })
     }
 }
 
@@ -190,7 +241,9 @@ impl StandardSearch {
     }
 
     /// The solver's values of the moves (exact, or win/loss/draw), tried
-    /// in the estimate's order, contempt applied; `None` if stopped.
+    /// in the estimate's order, contempt applied; `None` if stopped (by
+    /// `stop` or at `deadline`).
+    #[allow(clippy::too_many_arguments)]
     fn prove(
         &mut self,
         position: &Position,
@@ -198,6 +251,7 @@ impl StandardSearch {
         estimate: &[MoveValue],
         count: usize,
         limits: &Limits,
+        deadline: Option<Instant>,
         stop: &AtomicBool,
     ) -> Option<Vec<MoveValue>> {
         let order: Vec<Move> = estimate.iter().map(|m| m.mv).collect();
@@ -210,11 +264,14 @@ impl StandardSearch {
             kids.len()
         };
         let empties = position.board.empty().count_ones();
-        let mut proven = if empties <= limits.exact_empties {
-            self.solve_moves(kids, &order, wanted, limits.threads, stop)
-        } else {
-            self.prove_moves(kids, &order, wanted, limits.threads, stop)
-        }?;
+        let threads = limits.threads;
+        let mut proven = self.stoppable(stop, deadline, |s| {
+            if empties <= limits.exact_empties {
+                s.solve_moves(kids, &order, wanted, threads, stop)
+            } else {
+                s.prove_moves(kids, &order, wanted, threads, stop)
+            }
+        })?;
         if draw != Discs(0.0) {
             for v in proven.iter_mut().filter(|v| v.value == Discs(0.0)) {
                 v.value = draw;
@@ -238,6 +295,7 @@ impl StandardSearch {
         progress: &mut dyn FnMut(&[MoveValue]),
     ) -> Vec<MoveValue> {
         self.nodes = 0;
+        let deadline = limits.deadline(Instant::now());
         let kids = children(position);
         if kids.is_empty() {
             return Vec::new();
@@ -249,7 +307,8 @@ impl StandardSearch {
         let exact = empties <= limits.wld_empties;
         let mut best = self.estimate(position, &kids, count, limits, exact, stop, progress);
         if exact && !stop.load(AtomicOrdering::Relaxed) {
-            if let Some(proven) = self.prove(position, &kids, &best, count, limits, stop) {
+            if let Some(proven) = self.prove(position, &kids, &best, count, limits, deadline, stop)
+            {
                 best = proven;
                 progress(&best);
             }
@@ -301,6 +360,10 @@ impl StandardSearch {
                 solver.clear();
                 let s = solver.solve_window(&rel, -b - 1, -b, threads, &mut |_| {});
                 nodes += s.nodes;
+                if solver.was_stopped() {
+                    self.nodes += nodes;
+                    return None;
+                }
                 if s.score >= -b {
                     self.nodes += nodes;
                     continue;
@@ -310,8 +373,15 @@ impl StandardSearch {
             nodes += s.nodes;
             let score = -s.score;
             let mut line = vec![*mv];
-            line.extend(solver.principal_line(&rel, s.score));
+            let stopped = solver.was_stopped();
+            if !stopped {
+                line.extend(solver.principal_line(&rel, s.score));
+            }
+            let stopped = stopped || solver.was_stopped();
             self.nodes += nodes;
+            if stopped {
+                return None;
+            }
             if best.is_none_or(|b| score > b.0) {
                 best = Some((score, i));
             }
@@ -350,7 +420,11 @@ impl StandardSearch {
             let solver = self.solver();
             solver.clear();
             let s = solver.solve_window(&rel, -1, 1, threads, &mut |_| {});
+            let stopped = solver.was_stopped();
             self.nodes += s.nodes;
+            if stopped {
+                return None;
+            }
             let sign = -s.score.signum();
             values.push(MoveValue {
                 mv,

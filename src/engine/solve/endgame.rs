@@ -78,14 +78,16 @@ impl EndgameSolver {
             return v;
         }
         let (best, best_sq) = self.search_moves(k, p, o, &mut list, alpha, beta, n);
-        if n >= TT_MIN {
+        // A stopped search's bounds are meaningless: never stored.
+        if n >= TT_MIN && !self.stopped {
             let (lo, up) = bounds(best, alpha, beta);
             self.table.store(p, o, n, self.level, lo, up, best_sq);
         }
         best
     }
 
-    /// Enters a node (counting it): its moves, then a stability cutoff,
+    /// Enters a node (counting it), returning at once when the solve is
+    /// stopped: its moves, then a stability cutoff,
     /// the table's bounds (narrowing the window), and a Multi-ProbCut cut
     /// in a selective pass. Breaks with the node's score when the game is
     /// over or one of them decides it, or with [`Exit::Pass`] when the side
@@ -101,6 +103,10 @@ impl EndgameSolver {
         n: u32,
     ) -> ControlFlow<Exit, (u64, u8)> {
         self.nodes += 1;
+        if self.must_stop() {
+            // Stopped: any score will do, it is discarded.
+            return ControlFlow::Break(Exit::Score(0));
+        }
         let moves = k.moves(p, o, self.valid);
         if moves == 0 {
             if k.moves(o, p, self.valid) == 0 {

@@ -35,6 +35,7 @@ use crate::board::Square;
 use crate::eval::pattern::{self, PatternWeights};
 use crate::reversi::Move;
 use order::MoveList;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub use root::{ProofStep, SolveEvent, SolveOptions, SolveReport, WindowKind};
@@ -91,6 +92,10 @@ kernel_entries! {
 const INF: i32 = 127;
 /// "No move" in the table.
 const NO_MOVE: u8 = 64;
+/// How often (in nodes with more than the last few empties, which are
+/// the ones the search enters through the table) a solve reads its stop
+/// flag: about every millisecond.
+const POLL_EVERY: u32 = 1024;
 
 /// An exact solver with its transposition table. Reuse one solver for many
 /// positions; each solve starts from an empty table, so the same position
@@ -128,6 +133,12 @@ pub struct EndgameSolver {
     level: u8,
     /// Roots with at least this many empties get the selective passes.
     passes_min: u32,
+    /// The flag that stops a solve (see [`EndgameSolver::set_stop`]).
+    stop: Option<Arc<AtomicBool>>,
+    /// Whether the current (or last) solve saw the stop flag set.
+    stopped: bool,
+    /// Nodes to enter before the stop flag is read again.
+    poll_countdown: u32,
 }
 
 impl Default for EndgameSolver {
@@ -173,7 +184,70 @@ impl EndgameSolver {
             selectivity: None,
             level: tt::EXACT,
             passes_min: selective::PASSES_MIN,
+            stop: None,
+            stopped: false,
+            poll_countdown: POLL_EVERY,
         }
+    }
+
+    /// Makes every solve stoppable by `stop` (`None`: solves always run to
+    /// the end). Once the flag is set, a running solve (its helper threads
+    /// too) returns within about a millisecond with a meaningless result,
+    /// and [`EndgameSolver::was_stopped`] says so; a solve started while
+    /// it is set returns at once. Reading the flag costs a counter per
+    /// node; solves that are not stopped visit the same nodes as without
+    /// a flag.
+    ///
+    /// ```
+    /// use reversi::engine::{EndgameSolver, RelativePosition, Scoring};
+    /// use std::sync::{atomic::AtomicBool, Arc};
+    /// let mut solver = EndgameSolver::new(Scoring::Standard);
+    /// solver.set_stop(Some(Arc::new(AtomicBool::new(true))));
+    /// solver.solve(&RelativePosition::start(6));
+    /// assert!(solver.was_stopped());
+    /// ```
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
+    }
+
+    /// Whether the last solve (or principal line) was cut short by the
+    /// stop flag of [`EndgameSolver::set_stop`]: its score, move and line
+    /// are then meaningless (its node count is what it visited).
+    #[must_use]
+    pub fn was_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Whether the stop flag is set now.
+    fn stop_requested(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Starts a solve: reads the stop flag (a set flag stops it at its
+    /// first node).
+    fn start_polling(&mut self) {
+        self.stopped = self.stop_requested();
+        self.poll_countdown = if self.stopped { 1 } else { POLL_EVERY };
+    }
+
+    /// Counts a node entered: whether the search must return at once (the
+    /// stop flag was seen set). Reads the flag every [`POLL_EVERY`] calls,
+    /// and after it was seen set at every call.
+    #[inline(always)]
+    fn must_stop(&mut self) -> bool {
+        self.poll_countdown -= 1;
+        self.poll_countdown == 0 && self.poll()
+    }
+
+    /// Reads the stop flag (cold: every [`POLL_EVERY`] nodes).
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self) -> bool {
+        self.stopped |= self.stop_requested();
+        self.poll_countdown = if self.stopped { 1 } else { POLL_EVERY };
+        self.stopped
     }
 
     /// Orders moves on 8x8 with `weights` instead of the active pattern
@@ -204,6 +278,17 @@ impl EndgameSolver {
     /// exact whatever the thread count; with one thread the node count is
     /// deterministic, with more it varies from run to run.
     pub fn solve_parallel(
+        &mut self,
+        pos: &RelativePosition,
+        threads: usize,
+        progress: &mut (dyn FnMut(RootProgress) + Send),
+    ) -> Solution {
+        self.start_polling();
+        self.solve_full(pos, threads, progress)
+    }
+
+    /// [`EndgameSolver::solve_parallel`] within a solve already started.
+    fn solve_full(
         &mut self,
         pos: &RelativePosition,
         threads: usize,

@@ -171,8 +171,10 @@ impl EndgameSolver {
                 None,
             )
         };
-        let (lo, up) = bounds(best.1, alpha, beta);
-        self.table.store(p, o, n, self.level, lo, up, best.0 .0);
+        if !self.stopped {
+            let (lo, up) = bounds(best.1, alpha, beta);
+            self.table.store(p, o, n, self.level, lo, up, best.0 .0);
+        }
         best.1
     }
 
@@ -201,6 +203,8 @@ impl EndgameSolver {
             h.weights.clone_from(&self.weights);
             h.selectivity = self.selectivity;
             h.level = self.level;
+            h.stop.clone_from(&self.stop);
+            h.start_polling();
         }
         let node = (pos.player, pos.opponent, pos.empties().count_ones());
         let job = Arc::new(Job::new(
@@ -222,6 +226,8 @@ impl EndgameSolver {
                 });
             }
         });
+        // A helper stopped makes the whole search stopped.
+        self.stopped |= helpers.iter().take(threads - 1).any(|h| h.stopped);
         let s = job.state();
         self.nodes = s.nodes;
         self.helpers = helpers;
@@ -346,8 +352,10 @@ impl EndgameSolver {
             }
         }
         debug_assert!(n >= TT_MIN);
-        let (lo, up) = bounds(best.1, entry_alpha, beta);
-        self.table.store(p, o, n, self.level, lo, up, best.0 .0);
+        if !self.stopped {
+            let (lo, up) = bounds(best.1, entry_alpha, beta);
+            self.table.store(p, o, n, self.level, lo, up, best.0 .0);
+        }
         best.1
     }
 

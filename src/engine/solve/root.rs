@@ -131,6 +131,7 @@ impl EndgameSolver {
         options: &SolveOptions,
         events: &mut (dyn FnMut(SolveEvent) + Send),
     ) -> SolveReport {
+        self.start_polling();
         let threads = options.threads.max(1);
         let first =
             (options.start_symmetry && is_start(pos)).then(|| pos.moves().trailing_zeros() as u8);
@@ -138,12 +139,12 @@ impl EndgameSolver {
         let mut solution = match options.expect {
             // After the first move the other side is to move.
             Some(v) => self.prove(&root, if first.is_some() { -v } else { v }, threads, events),
-            None => self.solve_parallel(&root, threads, &mut |r| {
+            None => self.solve_full(&root, threads, &mut |r| {
                 events(SolveEvent::Root(WindowKind::Full, r));
             }),
         };
-        let mut line = if options.principal_line {
-            self.principal_line(&root, solution.score)
+        let mut line = if options.principal_line && !self.stopped {
+            with_best_kernel!(|k| self.principal_line_in(k, &root, solution.score))
         } else {
             Vec::new()
         };
@@ -170,7 +171,7 @@ impl EndgameSolver {
         let mut nodes = self.selective_passes(root, threads).0;
         let mut step = |solver: &mut Self, window: WindowKind| {
             let (alpha, beta) = window.bounds();
-            let s = solver.solve_window(root, alpha, beta, threads, &mut |r| {
+            let s = solver.window(root, (alpha, beta), threads, &mut |r| {
                 events(SolveEvent::Root(window, r));
             });
             let held = window.holds(s.score);
@@ -190,7 +191,7 @@ impl EndgameSolver {
                 nodes,
             };
         }
-        let mut s = self.solve_parallel(root, threads, &mut |r| {
+        let mut s = self.solve_full(root, threads, &mut |r| {
             events(SolveEvent::Root(WindowKind::Full, r));
         });
         s.nodes += nodes;
@@ -210,7 +211,19 @@ impl EndgameSolver {
         threads: usize,
         progress: &mut (dyn FnMut(RootProgress) + Send),
     ) -> Solution {
-        with_best_kernel!(|k| self.solve_window_in(k, pos, (alpha, beta), threads, progress))
+        self.start_polling();
+        self.window(pos, (alpha, beta), threads, progress)
+    }
+
+    /// [`EndgameSolver::solve_window`] within a solve already started.
+    pub(super) fn window(
+        &mut self,
+        pos: &RelativePosition,
+        window: (i32, i32),
+        threads: usize,
+        progress: &mut (dyn FnMut(RootProgress) + Send),
+    ) -> Solution {
+        with_best_kernel!(|k| self.solve_window_in(k, pos, window, threads, progress))
     }
 
     /// [`EndgameSolver::solve_window`] with the kernel `k`.
@@ -338,6 +351,7 @@ impl EndgameSolver {
     /// the window `(score - 1, score + 1)`; passes included, until the game
     /// ends. Keeps the table, so it is cheap right after the solve.
     pub fn principal_line(&mut self, pos: &RelativePosition, score: i32) -> Vec<Move> {
+        self.start_polling();
         with_best_kernel!(|k| self.principal_line_in(k, pos, score))
     }
 
@@ -396,6 +410,9 @@ mod tests {
     use crate::board::bits::Portable;
     use crate::engine::position::parse_obf_file;
     use crate::engine::solve::Scoring;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
 
     /// FFO #1-#10, the 4x4 start and five random 6x6 positions 18 to 22
     /// plies from the start.
@@ -427,6 +444,74 @@ mod tests {
                 (s, solver.principal_line_in(k, pos, s.score))
             })
             .collect()
+    }
+
+    /// A solver with a stop flag that is never set visits exactly the
+    /// nodes of one without, and finds the same moves and scores.
+    #[test]
+    fn an_unset_stop_flag_changes_no_node_count() {
+        let mut plain = EndgameSolver::with_table_bits(Scoring::Standard, 16);
+        let mut flagged = EndgameSolver::with_table_bits(Scoring::Standard, 16);
+        flagged.set_stop(Some(Arc::new(AtomicBool::new(false))));
+        for pos in positions() {
+            let a = plain.solve(&pos);
+            let b = flagged.solve(&pos);
+            assert_eq!(a, b, "{pos:?}");
+            assert!(!flagged.was_stopped());
+        }
+    }
+
+    /// The 6x6 start (32 empties) takes minutes to solve: a flag set
+    /// 100 ms in stops it, on one thread and on two, within a second.
+    #[test]
+    fn a_stop_flag_set_during_a_long_solve_ends_it_promptly() {
+        for threads in [1, 2] {
+            let stop = Arc::new(AtomicBool::new(false));
+            let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 16);
+            solver.set_stop(Some(Arc::clone(&stop)));
+            let setter = {
+                let stop = Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(100));
+                    stop.store(true, Ordering::Relaxed);
+                    Instant::now()
+                })
+            };
+            let s = solver.solve_parallel(&RelativePosition::start(6), threads, &mut |_| {});
+            let ended = Instant::now();
+            let set = setter.join().unwrap();
+            assert!(solver.was_stopped(), "{threads} threads: {s:?}");
+            assert!(
+                ended.duration_since(set) < Duration::from_secs(1),
+                "{threads} threads: {:?} after the flag",
+                ended.duration_since(set)
+            );
+        }
+    }
+
+    /// A solve started with the flag set returns at once; once the flag
+    /// is cleared the same solver solves again, and a solve stopped half
+    /// way leaves no wrong bound in the table (a window search that keeps
+    /// the table still finds the published score).
+    #[test]
+    fn a_stopped_solve_leaves_the_solver_sound() {
+        let stop = Arc::new(AtomicBool::new(true));
+        let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 16);
+        solver.set_stop(Some(Arc::clone(&stop)));
+        let start = Instant::now();
+        solver.solve_parallel(&RelativePosition::start(6), 2, &mut |_| {});
+        assert!(solver.was_stopped());
+        assert!(start.elapsed() < Duration::from_secs(1));
+        let mut fresh = EndgameSolver::with_table_bits(Scoring::Standard, 16);
+        for pos in positions() {
+            // Stopped after its first root move (a deterministic point).
+            stop.store(false, Ordering::Relaxed);
+            solver.solve_with(&pos, |_| stop.store(true, Ordering::Relaxed));
+            stop.store(false, Ordering::Relaxed);
+            let again = solver.solve_window(&pos, -INF, INF, 1, &mut |_| {});
+            assert!(!solver.was_stopped());
+            assert_eq!(again.score, fresh.solve(&pos).score, "{pos:?}");
+        }
     }
 
     #[test]

@@ -110,9 +110,9 @@ impl EndgameSolver {
         progress: &mut (dyn FnMut(RootProgress) + Send),
     ) -> Solution {
         let Some(g) = guess else {
-            return self.solve_window(pos, -INF, INF, threads, progress);
+            return self.window(pos, (-INF, INF), threads, progress);
         };
-        let first = self.solve_window(pos, g - 1, g + 1, threads, progress);
+        let first = self.window(pos, (g - 1, g + 1), threads, progress);
         let (alpha, beta) = if first.score < g {
             (-INF, first.score + 1)
         } else if first.score > g {
@@ -120,7 +120,7 @@ impl EndgameSolver {
         } else {
             return first;
         };
-        let mut s = self.solve_window(pos, alpha, beta, threads, progress);
+        let mut s = self.window(pos, (alpha, beta), threads, progress);
         s.nodes += first.nodes;
         s
     }
