@@ -200,6 +200,7 @@ impl EndgameSolver {
             h.setup(self.valid);
             h.weights.clone_from(&self.weights);
             h.selectivity = self.selectivity;
+            h.endgame_sigma = self.endgame_sigma;
             h.level = self.level;
         }
         let node = (pos.player, pos.opponent, pos.empties().count_ones());
