@@ -18,11 +18,14 @@
 use crate::board::{Color, Square};
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
 use crate::engine::midgame::MidgameSearch;
-use crate::engine::probcut::{fit_line, shallow_depth, ProbCutTable, MAX_CUT_DEPTH};
+use crate::engine::probcut::{
+    fit_endgame, fit_line, shallow_depth, EndgameFit, ProbCutTable, MAX_CUT_DEPTH,
+};
+use crate::engine::solve::{shallow_estimate, CUT_DEPTHS};
 use crate::engine::{EndgameSolver, RelativePosition, Scoring};
 use crate::eval::pattern::fit::Sample;
 use crate::eval::pattern::symmetry;
-use crate::eval::pattern::{phase, PHASES, SCALE};
+use crate::eval::pattern::{phase, PatternWeights, PHASES, SCALE};
 use crate::eval::Heuristic;
 use crate::game::Game;
 use crate::reversi::{Move, Position, Reversi};
@@ -354,6 +357,40 @@ pub fn fit_probcut(
     table
 }
 
+/// The fewest empty squares of a position the endgame model is fitted on.
+pub const ENDGAME_FIT_MIN_EMPTIES: u32 = 8;
+
+/// Fits the endgame solver's model of its cut error
+/// ([`crate::engine::probcut::EndgameSigma`]): every exactly scored
+/// position of `games` (from each game's solve on, once up to symmetry)
+/// with at least [`ENDGAME_FIT_MIN_EMPTIES`] empty squares gives, at each
+/// of the solver's cut depths ([`CUT_DEPTHS`]), the error of the solver's
+/// estimate ([`shallow_estimate`] with `weights`) against its exact score;
+/// then [`fit_endgame`] over the (empties, depth) cells of at least
+/// `min_count` positions. `None` when those cells do not determine the
+/// model.
+#[must_use]
+pub fn fit_endgame_sigma(
+    games: &[TrainingGame],
+    weights: &PatternWeights,
+    min_count: usize,
+) -> Option<EndgameFit> {
+    let (train, held) = samples(games, true);
+    let scale = f64::from(SCALE);
+    let residuals: Vec<(u32, u32, f64)> = train
+        .iter()
+        .chain(&held)
+        .filter(|s| s.empties() >= ENDGAME_FIT_MIN_EMPTIES)
+        .flat_map(|s| {
+            CUT_DEPTHS.map(|d| {
+                let estimate = f64::from(shallow_estimate(weights, s.p, s.o, d)) / scale;
+                (s.empties(), d, f64::from(s.target) - estimate)
+            })
+        })
+        .collect();
+    fit_endgame(&residuals, min_count)
+}
+
 /// Whether game `index` belongs to the held-out tenth.
 #[must_use]
 pub const fn is_held_out(index: u64) -> bool {
@@ -511,5 +548,44 @@ mod tests {
         let (exact, _) = samples(&games, true);
         assert!(exact.len() < train.len());
         assert!(exact.iter().all(|s| s.empties() <= settings.solve_empties));
+    }
+
+    #[test]
+    fn the_endgame_fit_measures_the_solved_positions() {
+        let settings = quick();
+        let mut solver = training_solver();
+        let games: Vec<TrainingGame> = (0..10)
+            .map(|i| play_game(i, &settings, &mut solver))
+            .collect();
+        let weights = crate::eval::pattern::PatternWeights::embedded();
+        let fit = fit_endgame_sigma(&games, weights, 3).expect("a model");
+        // Cells for 8 to 12 empties at each cut depth, each counting the
+        // distinct solved positions with that many empties.
+        let (train, held) = samples(&games, true);
+        for c in &fit.cells {
+            assert!((8..=settings.solve_empties).contains(&c.empties), "{c:?}");
+            assert!(CUT_DEPTHS.contains(&c.depth), "{c:?}");
+            let positions = train
+                .iter()
+                .chain(&held)
+                .filter(|s| s.empties() == c.empties)
+                .count();
+            assert_eq!(c.count, positions, "{c:?}");
+            assert!(c.sigma > 0.0 && c.sigma >= c.bias.abs(), "{c:?}");
+        }
+        assert!(fit.cells.iter().any(|c| c.depth == 4));
+        // Weights that know nothing estimate 0 at depth 0: the error there
+        // is the exact score itself.
+        let zero = crate::eval::pattern::PatternWeights::zero();
+        let fit = fit_endgame_sigma(&games, &zero, 3).expect("a model");
+        let c = fit.cells.iter().find(|c| c.depth == 0).expect("a cell");
+        let scores: Vec<f64> = train
+            .iter()
+            .chain(&held)
+            .filter(|s| s.empties() == c.empties)
+            .map(|s| f64::from(s.target))
+            .collect();
+        let rms = (scores.iter().map(|x| x * x).sum::<f64>() / scores.len() as f64).sqrt();
+        assert!((c.sigma - rms).abs() < 1e-9, "{c:?} {rms}");
     }
 }

@@ -27,7 +27,7 @@ const MAX_LINE: usize = 1024;
 
 const ABOUT: &str = "Train the pattern evaluation: `generate` plays and solves self-play \
 games into a file (resumable: run it again to continue), `fit` fits the weights to them, \
-`probcut` fits the midgame search's Multi-ProbCut table";
+`probcut` fits the midgame search's Multi-ProbCut table and the endgame solver's model of its cuts";
 
 fn generate_command() -> Command {
     Command::new("reversi train generate")
@@ -61,12 +61,13 @@ fn fit_command() -> Command {
 
 fn probcut_command() -> Command {
     Command::new("reversi train probcut")
-        .about("Fit the Multi-ProbCut table of the midgame search: full searches of training positions, shallow values against deep ones per depth and phase")
+        .about("Fit the Multi-ProbCut table of the midgame search (full searches of training positions, shallow values against deep ones per depth and phase) and the endgame solver's model of its cuts (the `endgame` line: the spread of the exact scores of the solved positions with 8 or more empties around the solver's shallow estimates)")
         .arg(option("games", "FILE", "The games file written by `reversi train generate`").required(true))
         .arg(option("out", "FILE", "The table to write (text; replaced only if it is such a table, or with --force)").required(true))
         .arg(option("weights", "FILE", "Pattern weights to search with (default: the embedded ones)"))
         .arg(option("positions", "N", "Positions per phase (40 fitted the shipped table)").value_parser(value_parser!(usize)).default_value("40"))
         .arg(option("depth", "PLIES", "The deepest search fitted").value_parser(value_parser!(u32).range(3..=12)).default_value("8"))
+        .arg(option("cell-positions", "N", "Fewest solved positions of an (empties, depth) cell of the endgame model's fit").value_parser(value_parser!(u64).range(1..)).default_value("30"))
         .arg(option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"))
         .arg(flag("force", "Replace --out even if it is not a Multi-ProbCut table"))
         .arg(flag("quiet", "No progress on stderr").short('q'))
@@ -128,18 +129,43 @@ fn probcut(m: &ArgMatches) -> Result<()> {
         }
     };
     let depth: u32 = value(m, "depth");
-    let table = train::fit_probcut(
+    let cell_positions = usize::try_from(value::<u64>(m, "cell-positions")).unwrap_or(usize::MAX);
+    let endgame =
+        train::fit_endgame_sigma(&games, &pattern::shared_active_weights(), cell_positions);
+    let mut table = train::fit_probcut(
         &samples,
         value(m, "positions"),
         depth,
         value(m, "threads"),
         &progress,
     );
-    let text = table.to_text(&format!(
+    let mut comment = format!(
         "{PROBCUT_TITLE} fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{depth}",
         games.len(),
         value::<usize>(m, "positions")
-    ));
+    );
+    match &endgame {
+        Some(fit) => {
+            table.set_endgame(fit.model);
+            let _ = write!(
+                comment,
+                "\nendgame model: RMS of exact score minus estimate per (empties, depth) cell of at least {cell_positions} solved positions with {}+ empties, least squares weighted by the cells' counts\nendgame cell: empties depth positions sigma bias (discs)",
+                train::ENDGAME_FIT_MIN_EMPTIES
+            );
+            for c in &fit.cells {
+                let _ = write!(
+                    comment,
+                    "\nendgame cell: {} {} {} {:.3} {:.3}",
+                    c.empties, c.depth, c.count, c.sigma, c.bias
+                );
+            }
+        }
+        None => eprintln!(
+            "warning: no endgame model (the table has no `endgame` line, so a solver given it runs no selective passes): the games' solved lines give no cells of {cell_positions} positions with {}+ empties at two depths and two empties counts",
+            train::ENDGAME_FIT_MIN_EMPTIES
+        ),
+    }
+    let text = table.to_text(&comment);
     output_files::write(&[planned], &[text.as_bytes()])?;
     write_stdout(&text)
 }

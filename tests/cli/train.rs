@@ -154,3 +154,82 @@ fn the_defaults_are_the_shipped_weights_recipe() {
         }
     }
 }
+
+#[test]
+fn probcut_fits_the_endgame_model_from_the_solved_lines() {
+    let dir = scratch_in("train", "endgame-model");
+    let games = dir.join("games.txt");
+    reversi()
+        .args([
+            "train",
+            "generate",
+            "-q",
+            "--seed",
+            "5",
+            "--depth",
+            "2",
+            "--solve-empties",
+            "12",
+            "--games",
+            "8",
+            "--out",
+        ])
+        .arg(&games)
+        .assert()
+        .success();
+    let table = dir.join("probcut.txt");
+    let run = |cells: &str| {
+        reversi()
+            .args(["train", "probcut", "-q", "--positions", "2", "--depth", "3"])
+            .args(["--cell-positions", cells, "--games"])
+            .arg(&games)
+            .arg("--out")
+            .arg(&table)
+            .output()
+            .expect("run")
+    };
+    let out = run("3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = fs::read_to_string(&table).expect("table");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), text);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("endgame ")).count(),
+        1,
+        "{text}"
+    );
+    let parsed = reversi::engine::probcut::ProbCutTable::parse(&text).expect("parses");
+    let model = parsed.endgame().expect("an endgame model");
+    // The cells it was fitted on: 8 to 12 empties at depths 0, 2 and 4.
+    let cells: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("# endgame cell: ") && !l.contains("empties"))
+        .collect();
+    assert!(cells.len() >= 6, "{text}");
+    for c in &cells {
+        let f: Vec<f64> = c[16..]
+            .split_whitespace()
+            .map(|x| x.parse().expect("number"))
+            .collect();
+        assert!(
+            (8.0..=12.0).contains(&f[0]) && [0.0, 2.0, 4.0].contains(&f[1]),
+            "{c}"
+        );
+        assert!(f[2] >= 3.0 && f[3] > 0.0, "{c}");
+    }
+    assert!(model.sigma(10, 2) > 0.0);
+
+    // 8 games have no cell of 30 solved positions: no model, a warning,
+    // and a table without the endgame line, which still reads.
+    let out = run("30");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("warning: no endgame model"), "{stderr}");
+    let text = fs::read_to_string(&table).expect("table");
+    assert!(!text.contains("endgame "), "{text}");
+    let parsed = reversi::engine::probcut::ProbCutTable::parse(&text).expect("parses");
+    assert_eq!(parsed.endgame(), None);
+}

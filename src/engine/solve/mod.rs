@@ -28,6 +28,7 @@ mod root;
 mod selective;
 
 use super::position::RelativePosition;
+use super::probcut::{EndgameSigma, ProbCutTable};
 use super::score;
 use super::tt::{self, Table};
 use crate::board::bits::{kernel_entries, Bits};
@@ -39,6 +40,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub use root::{ProofStep, SolveEvent, SolveOptions, SolveReport, WindowKind};
+pub use selective::{shallow_estimate, CUT_DEPTHS};
 
 pub use super::score::Scoring;
 
@@ -126,6 +128,9 @@ pub struct EndgameSolver {
     /// Weights chosen by [`EndgameSolver::set_weights`] (else the active
     /// ones).
     chosen_weights: Option<Arc<PatternWeights>>,
+    /// The standard deviation of the selective passes' estimates (from the
+    /// Multi-ProbCut table; no passes without it).
+    endgame_sigma: Option<EndgameSigma>,
     /// In a selective pass, the confidence (in standard deviations of the
     /// pattern estimate's error) its cuts need; `None` in the exact pass.
     selectivity: Option<f64>,
@@ -181,6 +186,7 @@ impl EndgameSolver {
             helpers: Vec::new(),
             weights: None,
             chosen_weights: None,
+            endgame_sigma: ProbCutTable::embedded().endgame(),
             selectivity: None,
             level: tt::EXACT,
             passes_min: selective::PASSES_MIN,
@@ -255,6 +261,14 @@ impl EndgameSolver {
     /// of a solve depends on them, never its score.
     pub fn set_weights(&mut self, weights: Arc<PatternWeights>) {
         self.chosen_weights = Some(weights);
+    }
+
+    /// Takes the selective passes' error model from `table` instead of the
+    /// embedded table ([`ProbCutTable::embedded`]); a table without an
+    /// endgame model turns the passes off. Only the speed of a solve
+    /// depends on it, never its score.
+    pub fn set_probcut(&mut self, table: &ProbCutTable) {
+        self.endgame_sigma = table.endgame();
     }
 
     /// Solves `pos` exactly.

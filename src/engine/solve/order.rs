@@ -213,7 +213,7 @@ fn pattern_keys<K: SolverKernel>(
 }
 
 /// Larger than any pattern value.
-const PATTERN_INF: i32 = 1 << 20;
+pub(super) const PATTERN_INF: i32 = 1 << 20;
 
 /// The value for the mover `p` (against `o`, full 8x8 board) of a
 /// `depth`-ply negamax alpha-beta search (fail-soft within

@@ -202,6 +202,7 @@ impl EndgameSolver {
             h.setup(self.valid);
             h.weights.clone_from(&self.weights);
             h.selectivity = self.selectivity;
+            h.endgame_sigma = self.endgame_sigma;
             h.level = self.level;
             h.stop.clone_from(&self.stop);
             h.start_polling();

@@ -5,12 +5,19 @@
 //! Each pass fills the shared table with best moves for the next; its
 //! bounds are tagged with the pass's level, so the exact pass uses their
 //! moves only and its score never depends on the evaluation.
+//!
+//! The standard deviation of the estimate's error is the endgame model of
+//! the solver's Multi-ProbCut table ([`crate::engine::probcut::EndgameSigma`],
+//! the `endgame` line of `data/probcut.txt` by default), which `reversi
+//! train probcut` fits with [`shallow_estimate`] at [`CUT_DEPTHS`]; without
+//! a model there are no selective passes.
 
-use super::order::pattern_search;
+use super::order::{pattern_search, PATTERN_INF};
 use super::{EndgameSolver, RootProgress, Solution, SolverKernel, INF};
+use crate::board::bits::with_best_kernel;
 use crate::engine::position::RelativePosition;
 use crate::engine::tt::EXACT;
-use crate::eval::pattern::SCALE;
+use crate::eval::pattern::{PatternWeights, SCALE};
 
 /// The confidence of each selective pass in standard deviations of the
 /// estimate's error (a cut is right about 73% and then 87% of the time if
@@ -38,28 +45,39 @@ pub(super) const PASSES_MIN: u32 = 20;
 /// (from 10: 147 M nodes on FFO #40-#44; from 12: 161 M; from 14: 193 M).
 const CUT_MIN: u32 = 10;
 
+/// The depths of the shallow pattern searches that predict exact scores in
+/// the selective passes (even depths: odd ones are biased), shallowest
+/// first.
+pub const CUT_DEPTHS: [u32; 3] = [0, 2, 4];
+
 /// Plies of the shallow pattern search that predicts the exact score of a
-/// node with `n` empties (even depths: odd ones are biased).
+/// node with `n` empties.
 #[inline]
 fn cut_depth(n: u32) -> u32 {
     match n {
-        0..=15 => 0,
-        16..=21 => 2,
-        _ => 4,
+        0..=15 => CUT_DEPTHS[0],
+        16..=21 => CUT_DEPTHS[1],
+        _ => CUT_DEPTHS[2],
     }
 }
 
-/// The standard deviation, in discs, of the exact score of a position with
-/// `n` empties around the `depth`-ply pattern search's value.
-///
-/// A fit of the values measured on 200 games of `reversi train generate
-/// --seed 99 --solve-empties 22` (about 200 positions for each of 8 to 22
-/// empties, none in the weights' training data), with the weights of
-/// 100,000 games: 6.5-8.5 discs at depth 0, 5.7-7.3 at depth 2, 4.5-6.4 at
-/// depth 4, growing with the empties. Refit it when the weights change.
-#[inline]
-fn sigma(n: u32, depth: u32) -> f64 {
-    6.73 + 0.088 * f64::from(n.saturating_sub(8)) - 0.395 * f64::from(depth)
+/// The estimate of the exact score (for the mover `p` against `o` on the
+/// full 8x8 board) that the selective passes cut with: the value of the
+/// `depth`-ply negamax search with the pattern evaluation `weights` at the
+/// leaves and the disc difference at the end of the game, in the
+/// evaluation's units ([`SCALE`] per disc).
+#[must_use]
+pub fn shallow_estimate(weights: &PatternWeights, p: u64, o: u64, depth: u32) -> i32 {
+    let mut nodes = 0;
+    with_best_kernel!(|k| pattern_search(
+        k,
+        weights,
+        p,
+        o,
+        depth,
+        (-PATTERN_INF, PATTERN_INF),
+        &mut nodes
+    ))
 }
 
 impl EndgameSolver {
@@ -75,7 +93,7 @@ impl EndgameSolver {
     ) -> (u64, Option<i32>) {
         self.setup(pos.valid);
         let empties = pos.empties().count_ones();
-        if self.weights.is_none() || empties < self.passes_min {
+        if self.weights.is_none() || self.endgame_sigma.is_none() || empties < self.passes_min {
             return (0, None);
         }
         let passes: &[f64] = if empties >= DEEP_PASSES_MIN {
@@ -128,7 +146,7 @@ impl EndgameSolver {
     /// Multi-ProbCut in a selective pass at a node with `n` empties:
     /// `beta` (or `alpha`) when the shallow pattern search predicts an
     /// exact score at or above `beta` (at or below `alpha`) with `t`
-    /// standard deviations to spare.
+    /// standard deviations (of the solver's endgame model) to spare.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn probcut<K: SolverKernel>(
@@ -145,7 +163,7 @@ impl EndgameSolver {
             return None;
         }
         let depth = cut_depth(n);
-        let margin = t * sigma(n, depth);
+        let margin = t * self.endgame_sigma?.sigma(n, depth);
         let scale = f64::from(SCALE);
         let high = ((f64::from(beta) + margin) * scale).ceil() as i32;
         if beta < 64 && pattern_search(k, w, p, o, depth, (high - 1, high), &mut self.nodes) >= high
