@@ -208,7 +208,7 @@ pub fn play_game(index: u64, settings: &GameSettings, solver: &mut EndgameSolver
         moves.push(mv);
     }
     let solved_at = moves.len();
-    let relative = RelativePosition::from_board(&p.board, p.to_move);
+    let relative = RelativePosition::from(&p);
     let solution = solver.solve(&relative);
     moves.extend(solver.principal_line(&relative, solution.score));
     let score = match p.to_move {
@@ -465,7 +465,6 @@ fn canonical(p: u64, o: u64) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::RelativePosition as Relative;
 
     fn quick() -> GameSettings {
         GameSettings {
@@ -489,7 +488,7 @@ mod tests {
             // ends with that score.
             let at = positions(&g.moves)[g.solved_at];
             let exact = EndgameSolver::new(Scoring::Standard)
-                .solve(&Relative::from_board(&at.board, at.to_move))
+                .solve(&RelativePosition::from(&at))
                 .score;
             let black = if at.to_move == Color::Black {
                 exact
