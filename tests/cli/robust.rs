@@ -609,20 +609,10 @@ fn games_lines_whose_score_contradicts_their_moves_are_refused() {
             &format!("bad.txt line 3 score {score} contradicts"),
         );
         // Resuming it: same options as games_file, more games.
-        let mut resume = reversi();
-        resume.current_dir(&dir).args([
-            "train",
-            "generate",
-            "-q",
-            "--seed",
-            "3",
-            "--solve-empties",
-            "10",
-            "--games",
-            "25",
-            "--out",
-            "bad.txt",
-        ]);
+        let mut resume = train_generate();
+        resume
+            .current_dir(&dir)
+            .args(["--games", "25", "--out", "bad.txt"]);
         expect_usage_error(&mut resume, "bad.txt line 3 score");
         assert_eq!(fs::read_to_string(&bad).expect("games"), corrupt);
         assert!(!dir.join("w.bin").exists());
