@@ -123,6 +123,7 @@ Usage:
  The pattern evaluation's training (each has --help):
   reversi train generate --out GAMES   self-play games solved exactly
   reversi train fit --games GAMES --out WEIGHTS
+  reversi train probcut --games GAMES --out TABLE   the cuts' error models
 
  The web pages (see --help): play, watch minimax/alpha-beta search a tree, study
   reversi serve [--port N] [--host ADDR]   serves them on http://127.0.0.1:8080/
