@@ -106,10 +106,17 @@ impl MidgameSearch {
     /// its moves with them too), with a table of 2^20 slots.
     #[must_use]
     pub fn new(weights: Arc<PatternWeights>) -> MidgameSearch {
-        let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 22);
+        MidgameSearch::with_table_bits(weights, 20)
+    }
+
+    /// A searcher evaluating with `weights`, with a table of `2^bits`
+    /// slots (its solver's table four times as large).
+    #[must_use]
+    pub fn with_table_bits(weights: Arc<PatternWeights>, bits: u32) -> MidgameSearch {
+        let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, bits + 2);
         solver.set_weights(Arc::clone(&weights));
         MidgameSearch {
-            table: Table::new(20),
+            table: Table::new(bits),
             probcut: ProbCutTable::embedded(),
             selectivity: None,
             solver,
@@ -185,6 +192,13 @@ impl MidgameSearch {
         }
         verdict.nodes = self.nodes;
         verdict
+    }
+
+    /// Empties the search table (every slot): a search after this depends
+    /// on nothing searched before, so its value is the same whatever this
+    /// searcher did earlier (training labels rely on it).
+    pub fn forget(&mut self) {
+        self.table.wipe();
     }
 
     /// The root value of each iteration 1, 2, ... `max_depth` of a full

@@ -28,6 +28,16 @@ impl From<&Position> for RelativePosition {
 }
 
 impl RelativePosition {
+    /// The 8x8 position of `player`'s discs, to move, and `opponent`'s.
+    #[must_use]
+    pub const fn of_8x8(player: u64, opponent: u64) -> RelativePosition {
+        RelativePosition {
+            player,
+            opponent,
+            valid: u64::MAX,
+        }
+    }
+
     /// The start position of a board of `size` (4, 6 or 8), black to move.
     ///
     /// # Panics

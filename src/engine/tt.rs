@@ -80,6 +80,15 @@ impl Table {
         self.generation.fetch_add(1, Relaxed);
     }
 
+    /// Forgets every entry by emptying every slot: unlike [`Table::clear`],
+    /// no entry of 65,536 clears ago can come back, so a search after it
+    /// depends on nothing searched before (in time proportional to the
+    /// table).
+    pub fn wipe(&mut self) {
+        self.slots.fill_with(Slot::default);
+        self.generation = AtomicU32::new(0);
+    }
+
     #[inline]
     fn index(&self, p: u64, o: u64) -> usize {
         let h = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);

@@ -233,3 +233,199 @@ fn probcut_fits_the_endgame_model_from_the_solved_lines() {
     let parsed = reversi::engine::probcut::ProbCutTable::parse(&text).expect("parses");
     assert_eq!(parsed.endgame(), None);
 }
+
+/// Whether GNU parallel runs here; `None` with the reason when it does
+/// not. Under CI (`CI` set) a missing parallel fails the test instead:
+/// `.ci/run` installs it.
+fn gnu_parallel() -> Option<()> {
+    let found = std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).contains("GNU parallel"));
+    match found {
+        Ok(true) => Some(()),
+        other => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI is set but GNU parallel does not run ({other:?}): install it (apt-get install parallel)"
+            );
+            println!("skipped: GNU parallel does not run here ({other:?})");
+            None
+        }
+    }
+}
+
+/// Runs `reversi ARGS --shard {}/3 --out PREFIX.{}` for the three shards
+/// under GNU parallel (all at once, one thread each) and returns the
+/// shards' files.
+fn under_parallel(args: &[&str], prefix: &Path) -> Vec<std::path::PathBuf> {
+    let out = std::process::Command::new("parallel")
+        .args(["--will-cite", "--halt", "now,fail=1", "-j", "3"])
+        .arg(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .args(["--threads", "1", "-q", "--shard", "{}/3", "--out"])
+        .arg(format!("{}.{{}}", prefix.display()))
+        .args([":::", "0", "1", "2"])
+        .output()
+        .expect("run parallel");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (0..3)
+        .map(|k| std::path::PathBuf::from(format!("{}.{k}", prefix.display())))
+        .collect()
+}
+
+fn merge(out: &Path, shards: &[std::path::PathBuf]) -> std::process::Output {
+    reversi()
+        .args(["train", "merge", "--out"])
+        .arg(out)
+        .args(shards.iter().rev())
+        .output()
+        .expect("run")
+}
+
+#[test]
+fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
+    if gnu_parallel().is_none() {
+        return;
+    }
+    let dir = scratch_in("train", "sharded");
+    let play = [
+        "train",
+        "generate",
+        "--games",
+        "10",
+        "--seed",
+        "5",
+        "--level",
+        "2",
+        "--solve-empties",
+        "10",
+    ];
+    let games = dir.join("games.txt");
+    reversi()
+        .args(play)
+        .args(["-q", "--out"])
+        .arg(&games)
+        .assert()
+        .success();
+    let shards = under_parallel(&play, &dir.join("games"));
+    let merged = dir.join("merged-games.txt");
+    let out = merge(&merged, &shards);
+    assert!(out.status.success(), "{out:?}");
+    let text = fs::read_to_string(&games).expect("games");
+    assert_eq!(fs::read_to_string(&merged).expect("merged"), text);
+    assert_eq!(text.lines().count(), 11);
+    assert!(text.starts_with("# reversi train generate: seed 5 random 4-24 level 2 weights "));
+
+    // Labels: searched from 13 to 20 empties, exact from 12 down to 8.
+    fn label<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec!["train", "label", "--empties", "8-20", "--depth", "3"];
+        args.extend_from_slice(extra);
+        args
+    }
+    let labels_args = label(&["--exact-empties", "12", "--games", games.to_str().unwrap()]);
+    let labels = dir.join("labels.txt");
+    reversi()
+        .args(&labels_args)
+        .args(["-q", "--threads", "2", "--out"])
+        .arg(&labels)
+        .assert()
+        .success();
+    let shards = under_parallel(&labels_args, &dir.join("labels"));
+    let merged = dir.join("merged-labels.txt");
+    let out = merge(&merged, &shards);
+    assert!(out.status.success(), "{out:?}");
+    let text = fs::read_to_string(&labels).expect("labels");
+    assert_eq!(fs::read_to_string(&merged).expect("merged"), text);
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert!(lines.len() > 100, "{}", lines.len());
+    assert!(
+        lines.iter().any(|l| l.ends_with("\texact")) && lines.iter().any(|l| l.ends_with("\td3"))
+    );
+
+    // A shard missing, a shard twice, a shard cut short: refused.
+    expect_usage_error(
+        reversi()
+            .args(["train", "merge", "--out"])
+            .arg(dir.join("x.txt"))
+            .args(&shards[..2]),
+        "shard 2/3 is missing",
+    );
+    expect_usage_error(
+        reversi()
+            .args(["train", "merge", "--out"])
+            .arg(dir.join("x.txt"))
+            .args([&shards[0], &shards[0], &shards[1]]),
+        "given twice",
+    );
+    let cut = fs::read_to_string(&shards[1]).expect("shard");
+    fs::write(&shards[1], &cut[..cut.len() - 5]).expect("cut");
+    expect_usage_error(
+        reversi()
+            .args(["train", "merge", "--out"])
+            .arg(dir.join("x.txt"))
+            .args(&shards),
+        "cut short",
+    );
+    assert!(!dir.join("x.txt").exists());
+    // Run again, the cut shard is finished, and the merge is whole again.
+    under_parallel(&labels_args, &dir.join("labels"));
+    let out = merge(&merged, &shards);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(fs::read_to_string(&merged).expect("merged"), text);
+
+    // Exact labels of the same positions measure the searched ones.
+    let exact = dir.join("exact.txt");
+    reversi()
+        .args(label(&[
+            "--exact-empties",
+            "20",
+            "--games",
+            games.to_str().unwrap(),
+        ]))
+        .args(["-q", "--out"])
+        .arg(&exact)
+        .assert()
+        .success();
+    let out = reversi()
+        .args(["train", "compare", "--labels"])
+        .arg(&labels)
+        .arg("--reference")
+        .arg(&exact)
+        .output()
+        .expect("run");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    // Exact labels agree with the exact reference from 12 empties down.
+    for empties in 8..=12 {
+        assert!(
+            report.contains(&format!("| {empties} |"))
+                && report
+                    .lines()
+                    .any(|l| l.starts_with(&format!("| {empties} |"))
+                        && l.ends_with("| 0.00 | +0.00 |")),
+            "{report}"
+        );
+    }
+    assert!(report.contains("| all | "), "{report}");
+
+    // The weights fit on games and labels together.
+    let weights = dir.join("w.bin");
+    let out = reversi()
+        .args(["train", "fit", "-q", "--lambda", "5", "--games"])
+        .arg(&games)
+        .arg("--labels")
+        .arg(&labels)
+        .arg("--out")
+        .arg(&weights)
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    assert!(fs::read(&weights)
+        .expect("weights")
+        .starts_with(b"RVPATTRN"));
+}

@@ -195,6 +195,14 @@ impl PatternWeights {
         })
     }
 
+    /// The checksum of the weights file's bytes (its last 8 bytes): names
+    /// these weights in the records of what was made with them.
+    #[must_use]
+    pub fn checksum(&self) -> u64 {
+        let bytes = self.to_bytes();
+        u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"))
+    }
+
     /// The weights file's bytes.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {

@@ -17,7 +17,7 @@
 
 use crate::board::{Color, Square};
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
-use crate::engine::midgame::MidgameSearch;
+use crate::engine::midgame::{Level, MidgameSearch};
 use crate::engine::probcut::{
     fit_endgame, fit_line, shallow_depth, EndgameFit, ProbCutTable, MAX_CUT_DEPTH,
 };
@@ -32,6 +32,12 @@ use crate::reversi::{Move, Position, Reversi};
 use crate::rng::Rng;
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::Arc;
+
+pub mod labels;
+mod shard;
+
+pub use shard::{Shard, ShardError, MAX_SHARDS};
 
 /// How training games are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +54,10 @@ pub struct GameSettings {
     pub eval: Heuristic,
     /// The game is solved exactly once at most this many squares are empty.
     pub solve_empties: u32,
+    /// When set, the middle game is played by the midgame search at this
+    /// level (with the pattern evaluation) instead of the iterative
+    /// search of `depth` and `eval`.
+    pub level: Option<u32>,
 }
 
 impl Default for GameSettings {
@@ -59,6 +69,7 @@ impl Default for GameSettings {
             depth: 4,
             eval: Heuristic::Strong,
             solve_empties: 18,
+            level: None,
         }
     }
 }
@@ -180,46 +191,93 @@ impl TrainingGame {
     }
 }
 
-/// Plays training game `index`, solving its end with `solver`.
-pub fn play_game(index: u64, settings: &GameSettings, solver: &mut EndgameSolver) -> TrainingGame {
-    let mut rng = Rng::new(settings.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let game = Reversi::DISC_DIFFERENCE;
-    let mut p = Position::start(8);
-    let mut moves = Vec::new();
-    let random = settings.random_min as usize
-        + rng.below((settings.random_max.saturating_sub(settings.random_min) + 1) as usize);
-    let search = IterativeSearch {
-        order: MoveOrder::Best,
-        prune: true,
-        eval: settings.eval,
-    };
-    let mut memory = SearchMemory::default();
-    while !game.is_terminal(&p) && p.board.empty().count_ones() > settings.solve_empties {
-        let legal: Vec<Move> = game.moves(&p).collect();
-        let mv = if moves.len() < random {
-            *rng.pick(&legal)
-        } else {
-            search
-                .fixed_in(&p, settings.depth, &mut memory)
-                .best
-                .expect("a game that is not over has a move")
-        };
-        p = game.play(&p, mv);
-        moves.push(mv);
+/// Plays training games: the random opening, the middle game by the
+/// settings' search, the exact solve. Keep one per thread: a game depends
+/// only on the settings and its index, never on the games played before.
+pub struct GamePlayer {
+    settings: GameSettings,
+    solver: EndgameSolver,
+    midgame: Option<MidgameSearch>,
+}
+
+impl fmt::Debug for GamePlayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "GamePlayer({:?})", self.settings)
     }
-    let solved_at = moves.len();
-    let relative = RelativePosition::from(&p);
-    let solution = solver.solve(&relative);
-    moves.extend(solver.principal_line(&relative, solution.score));
-    let score = match p.to_move {
-        Color::Black => solution.score,
-        Color::White => -solution.score,
-    };
-    TrainingGame {
-        index,
-        moves,
-        solved_at,
-        score,
+}
+
+impl GamePlayer {
+    /// A player of games of `settings` (a midgame search of `weights` when
+    /// they name a level).
+    #[must_use]
+    pub fn new(settings: GameSettings, weights: &Arc<PatternWeights>) -> GamePlayer {
+        GamePlayer {
+            settings,
+            solver: training_solver(),
+            midgame: settings
+                .level
+                .map(|_| MidgameSearch::with_table_bits(Arc::clone(weights), 18)),
+        }
+    }
+
+    /// Plays game `index`.
+    pub fn play(&mut self, index: u64) -> TrainingGame {
+        let settings = &self.settings;
+        let mut rng = Rng::new(settings.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let game = Reversi::DISC_DIFFERENCE;
+        let mut p = Position::start(8);
+        let mut moves = Vec::new();
+        let random = settings.random_min as usize
+            + rng.below((settings.random_max.saturating_sub(settings.random_min) + 1) as usize);
+        let search = IterativeSearch {
+            order: MoveOrder::Best,
+            prune: true,
+            eval: settings.eval,
+        };
+        let mut memory = SearchMemory::default();
+        // The level's own exact solve is left to the final solve, so the
+        // moves before it never depend on the solver's table.
+        let level = settings.level.map(|n| Level {
+            exact_empties: Level::new(n).exact_empties.min(settings.solve_empties),
+            ..Level::new(n)
+        });
+        if let Some(midgame) = &mut self.midgame {
+            midgame.forget();
+        }
+        while !game.is_terminal(&p) && p.board.empty().count_ones() > settings.solve_empties {
+            let legal: Vec<Move> = game.moves(&p).collect();
+            let mv = if legal.len() == 1 {
+                legal[0]
+            } else if moves.len() < random {
+                *rng.pick(&legal)
+            } else if let (Some(level), Some(midgame)) = (level, &mut self.midgame) {
+                midgame
+                    .search(&RelativePosition::from(&p), level, None, None)
+                    .best
+                    .expect("a game that is not over has a move")
+            } else {
+                search
+                    .fixed_in(&p, settings.depth, &mut memory)
+                    .best
+                    .expect("a game that is not over has a move")
+            };
+            p = game.play(&p, mv);
+            moves.push(mv);
+        }
+        let solved_at = moves.len();
+        let relative = RelativePosition::from(&p);
+        let solution = self.solver.solve(&relative);
+        moves.extend(self.solver.principal_line(&relative, solution.score));
+        let score = match p.to_move {
+            Color::Black => solution.score,
+            Color::White => -solution.score,
+        };
+        TrainingGame {
+            index,
+            moves,
+            solved_at,
+            score,
+        }
     }
 }
 
@@ -229,48 +287,49 @@ pub fn training_solver() -> EndgameSolver {
     EndgameSolver::with_table_bits(Scoring::Standard, 18)
 }
 
-/// Plays games `indices` on `threads` threads and hands each to `deliver`
-/// in index order (so a file written from it is the same whatever the
-/// thread count). `deliver` returns `false` to stop early.
-pub fn generate(
-    settings: &GameSettings,
-    indices: std::ops::Range<u64>,
+/// Works through items `0..count` on `threads` threads, each thread with
+/// its own state from `state`, and hands the results to `deliver` in item
+/// order (so a file written from them is the same whatever the thread
+/// count). `deliver` returns `false` to stop early.
+pub fn ordered_work<S, T: Send>(
+    count: u64,
     threads: usize,
-    mut deliver: impl FnMut(TrainingGame) -> bool,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, u64) -> T + Sync,
+    mut deliver: impl FnMut(T) -> bool,
 ) {
     use std::collections::BTreeMap;
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::sync::mpsc;
-    let next = AtomicU64::new(indices.start);
+    let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    let (send, receive) = mpsc::sync_channel::<TrainingGame>(64);
+    let (send, receive) = mpsc::sync_channel::<(u64, T)>(64);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             let send = send.clone();
-            let (next, stop) = (&next, &stop);
-            let end = indices.end;
+            let (next, stop, state, work) = (&next, &stop, &state, &work);
             scope.spawn(move || {
-                let mut solver = training_solver();
+                let mut own = state();
                 loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= end || stop.load(Ordering::Relaxed) {
+                    let item = next.fetch_add(1, Ordering::Relaxed);
+                    if item >= count || stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    if send.send(play_game(index, settings, &mut solver)).is_err() {
+                    if send.send((item, work(&mut own, item))).is_err() {
                         return;
                     }
                 }
             });
         }
         drop(send);
-        // Reorder: games finish out of order on several threads.
+        // Reorder: items finish out of order on several threads.
         let mut waiting = BTreeMap::new();
-        let mut expected = indices.start;
-        for game in receive.iter() {
-            waiting.insert(game.index, game);
-            while let Some(game) = waiting.remove(&expected) {
+        let mut expected = 0;
+        for (item, result) in receive.iter() {
+            waiting.insert(item, result);
+            while let Some(result) = waiting.remove(&expected) {
                 expected += 1;
-                if !deliver(game) {
+                if !deliver(result) {
                     stop.store(true, Ordering::Relaxed);
                     // Drain so the workers are not blocked on a full channel.
                     for _ in receive.iter() {}
@@ -279,6 +338,27 @@ pub fn generate(
             }
         }
     });
+}
+
+/// Plays the games of `shard` numbered `shard.item(k)` for `k` in `ks` on
+/// `threads` threads (the middle game searched with `weights` when the
+/// settings name a level) and hands each to `deliver` in order.
+/// `deliver` returns `false` to stop early.
+pub fn generate(
+    settings: &GameSettings,
+    weights: &Arc<PatternWeights>,
+    shard: Shard,
+    ks: std::ops::Range<u64>,
+    threads: usize,
+    deliver: impl FnMut(TrainingGame) -> bool,
+) {
+    ordered_work(
+        ks.end.saturating_sub(ks.start),
+        threads,
+        || GamePlayer::new(*settings, weights),
+        |player, k| player.play(shard.item(ks.start + k)),
+        deliver,
+    );
 }
 
 /// Fits the Multi-ProbCut table: for up to `per_phase` positions of each
@@ -466,6 +546,10 @@ fn canonical(p: u64, o: u64) -> (u64, u64) {
 mod tests {
     use super::*;
 
+    fn player(settings: GameSettings) -> GamePlayer {
+        GamePlayer::new(settings, &crate::eval::pattern::shared_active_weights())
+    }
+
     fn quick() -> GameSettings {
         GameSettings {
             depth: 2,
@@ -477,10 +561,14 @@ mod tests {
     #[test]
     fn games_are_reproducible_legal_and_exact() {
         let settings = quick();
-        let mut solver = training_solver();
+        let mut player = player(settings);
         for index in 0..4 {
-            let g = play_game(index, &settings, &mut solver);
-            assert_eq!(g, play_game(index, &settings, &mut training_solver()));
+            let g = player.play(index);
+            assert_eq!(
+                g,
+                GamePlayer::new(settings, &crate::eval::pattern::shared_active_weights())
+                    .play(index)
+            );
             let line = g.to_line();
             assert_eq!(TrainingGame::parse_line(&line).unwrap(), g);
             // The score is the exact value at the solve: an independent
@@ -510,7 +598,7 @@ mod tests {
 
     #[test]
     fn bad_lines_are_refused() {
-        let g = play_game(0, &quick(), &mut training_solver());
+        let g = player(quick()).play(0);
         let line = g.to_line();
         let (head, _) = line.rsplit_once('\t').expect("four fields");
         assert_eq!(
@@ -535,10 +623,8 @@ mod tests {
     #[test]
     fn samples_are_unique_and_split_by_game() {
         let settings = quick();
-        let mut solver = training_solver();
-        let games: Vec<TrainingGame> = (0..20)
-            .map(|i| play_game(i, &settings, &mut solver))
-            .collect();
+        let mut player = player(settings);
+        let games: Vec<TrainingGame> = (0..20).map(|i| player.play(i)).collect();
         let (train, held) = samples(&games, false);
         assert!(!train.is_empty() && !held.is_empty());
         let keys: HashSet<(u64, u64)> = train.iter().map(|s| canonical(s.p, s.o)).collect();
@@ -552,10 +638,8 @@ mod tests {
     #[test]
     fn the_endgame_fit_measures_the_solved_positions() {
         let settings = quick();
-        let mut solver = training_solver();
-        let games: Vec<TrainingGame> = (0..10)
-            .map(|i| play_game(i, &settings, &mut solver))
-            .collect();
+        let mut player = player(settings);
+        let games: Vec<TrainingGame> = (0..10).map(|i| player.play(i)).collect();
         let weights = crate::eval::pattern::PatternWeights::embedded();
         let fit = fit_endgame_sigma(&games, weights, 3).expect("a model");
         // Cells for 8 to 12 empties at each cut depth, each counting the

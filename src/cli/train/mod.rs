@@ -6,7 +6,7 @@ use super::output_files::{self, InPlace, Rule, Signature};
 use super::{flag, option, usage, value, write_stdout, UsageError};
 use anyhow::{Context, Result};
 use clap::{value_parser, ArgMatches, Command};
-use reversi::apps::train::{self, GameSettings, TrainingGame};
+use reversi::apps::train::{self, GameSettings, Shard, TrainingGame};
 use reversi::eval::pattern::fit::{fit, FitConfig, PhaseReport, Sample};
 use reversi::eval::pattern::{self, PatternWeights, WeightsError, FILE_BYTES};
 use reversi::eval::Heuristic;
@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The most games a games file may hold (20 times the shipped weights'
@@ -25,8 +26,12 @@ const MAX_GAMES: u64 = 2_000_000;
 /// numbers: under 300 bytes.
 const MAX_LINE: usize = 1024;
 
+mod labels;
+
 const ABOUT: &str = "Train the pattern evaluation: `generate` plays and solves self-play \
-games into a file (resumable: run it again to continue), `fit` fits the weights to them, \
+games into a file (resumable: run it again to continue), `label` labels their positions by \
+search or exact solving (resumable), `merge` joins the files of runs split with --shard K/N, \
+`compare` measures labels against exact ones, `fit` fits the weights to games and labels, \
 `probcut` fits the midgame search's Multi-ProbCut table and the endgame solver's model of its cuts";
 
 fn generate_command() -> Command {
@@ -41,14 +46,18 @@ fn generate_command() -> Command {
         .arg(option("solve-empties", "N", "Solve exactly once at most this many squares are empty").value_parser(value_parser!(u32).range(0..=26)).default_value("18"))
         .arg(option("random-min", "N", "Fewest random opening moves").value_parser(value_parser!(u32).range(0..=60)).default_value("4"))
         .arg(option("random-max", "N", "Most random opening moves").value_parser(value_parser!(u32).range(0..=60)).default_value("24"))
+        .arg(option("level", "L", "Play the middle game with the midgame search at this level and the pattern evaluation, instead of --depth and --eval").value_parser(value_parser!(u32).range(1..=20)))
+        .arg(option("weights", "FILE", "The pattern weights of --level's search (default: the embedded ones)"))
+        .arg(option("shard", "K/N", "Play only the games whose number is K modulo N (of the --games in all), into this run's own --out; `reversi train merge` joins the runs' files").value_parser(parse_shard))
         .arg(flag("force", "Start --out over if it is not a games file of these options"))
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
 fn fit_command() -> Command {
     Command::new("reversi train fit")
-        .about("Fit the pattern weights to a games file (a tenth of the games held out) and write them; prints the error per phase")
-        .arg(option("games", "FILE", "The games file written by `reversi train generate` (at most 2000000 games)").required(true))
+        .about("Fit the pattern weights to a games file and label files (the positions of a tenth of the games held out) and write them; prints the error per phase")
+        .arg(option("games", "FILE", "The games file written by `reversi train generate` (at most 2000000 games): its positions are labelled with the games' results unless a --labels file labels them"))
+        .arg(option("labels", "FILE", "A label file written by `reversi train label` (repeatable; a position labelled twice keeps its first label)").action(clap::ArgAction::Append))
         .arg(option("out", "FILE", "The weights file to write (replaced only if it is a weights file, or with --force)").required(true))
         .arg(option("test", "FILE", "A games file whose exactly solved positions measure the weights (e.g. generated with --solve-empties 24)"))
         .arg(option("lambda", "L", "Ridge penalty on the weights (30 fitted the shipped weights)").value_parser(value_parser!(f64)).default_value("30"))
@@ -73,10 +82,22 @@ fn probcut_command() -> Command {
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
-/// The three subcommands' definitions (for the consistency test).
+/// The subcommands' definitions (for the consistency test).
 #[cfg(test)]
-pub(super) fn commands() -> [Command; 3] {
-    [generate_command(), fit_command(), probcut_command()]
+pub(super) fn commands() -> [Command; 6] {
+    [
+        generate_command(),
+        fit_command(),
+        probcut_command(),
+        labels::label_command(),
+        labels::merge_command(),
+        labels::compare_command(),
+    ]
+}
+
+/// Reads `--shard K/N`.
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    text.parse::<Shard>().map_err(|e| e.to_string())
 }
 
 /// Makes the weights in `path` the active pattern weights.
@@ -176,11 +197,14 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("generate") => generate(&super::parse(generate_command(), &args[2..])?),
         Some("fit") => fit_weights(&super::parse(fit_command(), &args[2..])?),
         Some("probcut") => probcut(&super::parse(probcut_command(), &args[2..])?),
+        Some("label") => labels::label(&super::parse(labels::label_command(), &args[2..])?),
+        Some("merge") => labels::merge(&super::parse(labels::merge_command(), &args[2..])?),
+        Some("compare") => labels::compare(&super::parse(labels::compare_command(), &args[2..])?),
         Some("-h" | "--help") | None => write_stdout(&format!(
-            "{ABOUT}\n\nUsage:\n  reversi train generate --out GAMES [OPTIONS]\n  reversi train fit --games GAMES --out WEIGHTS [OPTIONS]\n  reversi train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
+            "{ABOUT}\n\nUsage:\n  reversi train generate --out GAMES [OPTIONS]\n  reversi train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi train merge --out FILE SHARD...\n  reversi train compare --labels LABELS --reference LABELS\n  reversi train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
-            "unknown train command {other:?}: expected generate, fit or probcut (see `reversi train --help`)"
+            "unknown train command {other:?}: expected generate, label, merge, compare, fit or probcut (see `reversi train --help`)"
         )),
     }
 }
@@ -203,15 +227,33 @@ fn settings(m: &ArgMatches) -> Result<GameSettings> {
         depth: value(m, "depth"),
         eval,
         solve_empties: value(m, "solve-empties"),
+        level: m.get_one::<u32>("level").copied(),
     })
 }
 
-/// The first line of a games file: the settings every game was played with.
-fn header(s: &GameSettings) -> String {
-    format!(
-        "# reversi train generate: seed {} random {}-{} depth {} eval {} solve-empties {}",
-        s.seed, s.random_min, s.random_max, s.depth, s.eval, s.solve_empties
-    )
+/// The first line of a games file: the settings every game was played with
+/// (the weights by their checksum when a level plays), and the shard.
+fn header(s: &GameSettings, weights: &PatternWeights, shard: Shard) -> String {
+    let player = match s.level {
+        None => format!("depth {} eval {}", s.depth, s.eval),
+        Some(level) => format!("level {level} weights {:016x}", weights.checksum()),
+    };
+    let mut line = format!(
+        "# reversi train generate: seed {} random {}-{} {player} solve-empties {}",
+        s.seed, s.random_min, s.random_max, s.solve_empties
+    );
+    push_shard(&mut line, shard);
+    line
+}
+
+/// The suffix a header line of a shard's file carries.
+const SHARD_SUFFIX: &str = " shard ";
+
+/// Appends the shard to a header line (nothing for the whole list).
+fn push_shard(line: &mut String, shard: Shard) {
+    if !shard.is_whole() {
+        let _ = write!(line, "{SHARD_SUFFIX}{shard}");
+    }
 }
 
 /// The files `generate` writes: a header line naming the options.
@@ -220,126 +262,207 @@ const GAMES: Signature = Signature {
     kind: "a games file of `reversi train generate`",
 };
 
-/// An existing games file opened to be continued: its whole games (games
-/// 0, 1, ... of the same options, each line checked by
-/// [`TrainingGame::parse_line`]) are counted, and a last line without its
-/// newline (an interrupted write) is cut off. `None` if the file is to be
-/// started over: it is not a games file of these options and `force` says
-/// so ([`output_files::plan_output`] refused it otherwise).
-fn continue_games(
-    path: &Path,
-    out: &str,
-    header_line: &str,
+/// A file of numbered lines after a header line, written a line at a time
+/// and continued when run again (games, labels): its signature, and why a
+/// line is not one of its lines.
+struct Resumable<'a> {
+    signature: Signature,
+    /// The path as given.
+    out: &'a str,
+    header_line: &'a str,
     force: bool,
-) -> Result<Option<(File, u64)>> {
-    let cannot = |e: std::io::Error| UsageError(format!("cannot continue {out}: {e}"));
-    let file = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .open(path)
-        .map_err(cannot)?;
-    let mut lines = CappedLines::new(file.try_clone().map_err(cannot)?, out, MAX_LINE);
-    let (mut whole_bytes, mut count) = (0u64, 0u64);
-    while let Some(line) = lines.next_line()? {
-        if !line.terminated {
-            break;
+    /// What a line holds (`game`, `position`), for messages.
+    noun: &'static str,
+    /// Checks a line and returns its item's number.
+    item: &'a dyn Fn(&str) -> Result<u64, String>,
+}
+
+impl Resumable<'_> {
+    /// Opens the file to append to: continued when it starts with the same
+    /// header (its whole lines counted, each checked and numbered
+    /// `shard.item(0)`, `shard.item(1)`, ..., and a last line without its
+    /// newline, an interrupted write, cut off), or created with the header
+    /// (through a temporary file and a rename like every output). Returns
+    /// the file and the number of lines it holds.
+    fn open(&self, shard: Shard, max_items: u64) -> Result<(File, u64)> {
+        let rule = Rule {
+            ours: Some(self.signature),
+            force: self.force,
+            in_place: InPlace::Refused,
+        };
+        let planned = output_files::plan_output("--out", Path::new(self.out), &rule)?;
+        if planned.exists() {
+            if let Some(found) = self.continued(planned.target(), shard, max_items)? {
+                return Ok(found);
+            }
         }
-        if line.number == 1 {
-            if line.text != header_line {
-                if force {
-                    return Ok(None);
+        let target = planned.target().to_path_buf();
+        output_files::write(&[planned], &[format!("{}\n", self.header_line).as_bytes()])?;
+        let file = OpenOptions::new()
+            .append(true)
+            .open(&target)
+            .map_err(|e| UsageError(format!("cannot write {}: {e}", self.out)))?;
+        Ok((file, 0))
+    }
+
+    /// The existing file opened to be continued, or `None` if it is to be
+    /// started over (not of these options, and `force` says so).
+    fn continued(&self, path: &Path, shard: Shard, max_items: u64) -> Result<Option<(File, u64)>> {
+        let out = self.out;
+        let cannot = |e: std::io::Error| UsageError(format!("cannot continue {out}: {e}"));
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(cannot)?;
+        let mut lines = CappedLines::new(file.try_clone().map_err(cannot)?, out, MAX_LINE);
+        let (mut whole_bytes, mut count) = (0u64, 0u64);
+        while let Some(line) = lines.next_line()? {
+            if !line.terminated {
+                break;
+            }
+            if line.number == 1 {
+                if line.text != self.header_line {
+                    if self.force {
+                        return Ok(None);
+                    }
+                    return usage(format!(
+                        "{out} was generated with other options ({:?}); use another --out, the same options, or --force to start it over",
+                        line.text
+                    ));
                 }
-                return usage(format!(
-                    "{out} was generated with other options ({:?}); use another --out, the same options, or --force to start it over",
-                    line.text
-                ));
+            } else {
+                let item = (self.item)(line.text).map_err(|e| {
+                    UsageError(format!(
+                        "{out} line {} {e}: not {}",
+                        line.number, self.signature.kind
+                    ))
+                })?;
+                let expected = shard.item(count);
+                if item != expected {
+                    return usage(format!(
+                        "{out} line {} holds {noun} {item}, expected {noun} {expected}",
+                        line.number,
+                        noun = self.noun
+                    ));
+                }
+                count += 1;
+                if count > max_items {
+                    return usage(format!("{out} holds more than {max_items} lines"));
+                }
             }
-        } else {
-            let game = TrainingGame::parse_line(line.text).map_err(|e| {
-                UsageError(format!(
-                    "{out} line {} {e}: not a games file of this command",
-                    line.number
-                ))
-            })?;
-            if game.index != count {
-                return usage(format!(
-                    "{out} line {} holds game {}, expected game {count}",
-                    line.number, game.index
-                ));
-            }
-            count += 1;
-            if count > MAX_GAMES {
-                return usage(format!("{out} holds more than {MAX_GAMES} games"));
-            }
+            whole_bytes += line.bytes;
         }
-        whole_bytes += line.bytes;
+        file.set_len(whole_bytes).map_err(cannot)?;
+        if whole_bytes == 0 {
+            // Not even the header was whole: the file starts over.
+            return Ok(None);
+        }
+        Ok(Some((file, count)))
     }
-    file.set_len(whole_bytes).map_err(cannot)?;
-    if whole_bytes == 0 {
-        // Not even the header was whole: the file starts over.
-        return Ok(None);
+}
+
+/// Progress of a long run on stderr, at most every 2 seconds.
+struct Progress {
+    what: &'static str,
+    unit: &'static str,
+    quiet: bool,
+    start: Instant,
+    last: Instant,
+    done_before: u64,
+    total: u64,
+}
+
+impl Progress {
+    fn new(
+        what: &'static str,
+        unit: &'static str,
+        quiet: bool,
+        done_before: u64,
+        total: u64,
+    ) -> Progress {
+        let now = Instant::now();
+        Progress {
+            what,
+            unit,
+            quiet,
+            start: now,
+            last: now,
+            done_before,
+            total,
+        }
     }
-    Ok(Some((file, count)))
+
+    /// Reports that `done` of the total are done.
+    fn at(&mut self, done: u64) {
+        if self.quiet || (self.last.elapsed().as_secs_f64() < 2.0 && done != self.total) {
+            return;
+        }
+        self.last = Instant::now();
+        let rate = (done - self.done_before) as f64 / self.start.elapsed().as_secs_f64();
+        eprintln!(
+            "{}: {done}/{} {}, {rate:.1}/s, about {:.0} s left",
+            self.what,
+            self.total,
+            self.unit,
+            (self.total - done) as f64 / rate
+        );
+    }
 }
 
 fn generate(m: &ArgMatches) -> Result<()> {
     let s = settings(m)?;
     let out: String = value(m, "out");
-    let total: u64 = value(m, "games");
+    let shard = m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE);
+    let total = shard.items_below(value(m, "games"));
     let quiet = m.get_flag("quiet");
-    let force = m.get_flag("force");
-    let header_line = header(&s);
-    let rule = Rule {
-        ours: Some(GAMES),
-        force,
-        in_place: InPlace::Refused,
+    if s.level.is_none() && m.contains_id("weights") {
+        return usage("--weights is for --level's search: give --level too");
+    }
+    let weights = match m.get_one::<String>("weights") {
+        Some(path) => Arc::new(read_weights(path)?),
+        None => pattern::shared_active_weights(),
     };
-    let planned = output_files::plan_output("--out", Path::new(&out), &rule)?;
-    let continued = if planned.exists() {
-        continue_games(planned.target(), &out, &header_line, force)?
-    } else {
-        None
+    let header_line = header(&s, &weights, shard);
+    let check = |line: &str| {
+        TrainingGame::parse_line(line)
+            .map(|g| g.index)
+            .map_err(|e| e.to_string())
     };
-    let (mut file, done) = match continued {
-        Some(c) => c,
-        None => {
-            // A new games file is its header, in place at once (through a
-            // temporary file and a rename like every output).
-            let target = planned.target().to_path_buf();
-            output_files::write(&[planned], &[format!("{header_line}\n").as_bytes()])?;
-            let file = OpenOptions::new()
-                .append(true)
-                .open(&target)
-                .map_err(|e| UsageError(format!("cannot write {out}: {e}")))?;
-            (file, 0)
-        }
-    };
+    let (mut file, done) = Resumable {
+        signature: GAMES,
+        noun: "game",
+        out: &out,
+        header_line: &header_line,
+        force: m.get_flag("force"),
+        item: &check,
+    }
+    .open(shard, MAX_GAMES)?;
     if done >= total {
         if !quiet {
             eprintln!("generate: {out} already holds {done} games");
         }
         return Ok(());
     }
-    let start = Instant::now();
-    let mut last = start;
+    let mut progress = Progress::new("generate", "games", quiet, done, total);
     let mut written = done;
     let mut failure = None;
-    train::generate(&s, done..total, value(m, "threads"), |game| {
-        if let Err(e) = writeln!(file, "{}", game.to_line()) {
-            failure = Some(e);
-            return false;
-        }
-        written += 1;
-        if !quiet && (last.elapsed().as_secs_f64() >= 2.0 || written == total) {
-            last = Instant::now();
-            let rate = (written - done) as f64 / start.elapsed().as_secs_f64();
-            eprintln!(
-                "generate: {written}/{total} games, {rate:.1} games/s, about {:.0} s left",
-                (total - written) as f64 / rate
-            );
-        }
-        true
-    });
+    train::generate(
+        &s,
+        &weights,
+        shard,
+        done..total,
+        value(m, "threads"),
+        |game: TrainingGame| {
+            if let Err(e) = writeln!(file, "{}", game.to_line()) {
+                failure = Some(e);
+                return false;
+            }
+            written += 1;
+            progress.at(written);
+            true
+        },
+    );
     // A write that fails mid-run (a full disk) is no fault of the
     // arguments: exit status 1; the file keeps its whole games.
     if let Some(e) = failure {
@@ -371,25 +494,32 @@ fn read_games(path: &str) -> Result<Vec<TrainingGame>> {
 }
 
 fn fit_weights(m: &ArgMatches) -> Result<()> {
-    let games_path: String = value(m, "games");
     let out: String = value(m, "out");
     let quiet = m.get_flag("quiet");
     let planned = output_files::plan_output("--out", Path::new(&out), &written_by(m, WEIGHTS))?;
-    let games = read_games(&games_path)?;
+    let games = match m.get_one::<String>("games") {
+        Some(path) => read_games(path)?,
+        None => Vec::new(),
+    };
+    let mut labels = Vec::new();
+    for path in m.get_many::<String>("labels").into_iter().flatten() {
+        labels.extend(labels::read_labels(path)?.1);
+    }
     // The test file is read before the fit, so that a bad one is refused
     // at once.
     let test = match m.get_one::<String>("test") {
         Some(path) => Some((path, read_games(path)?)),
         None => None,
     };
-    if games.is_empty() {
-        return usage(format!("{games_path} holds no games"));
+    if games.is_empty() && labels.is_empty() {
+        return usage("no positions to fit: give --games or --labels with games or labels in them");
     }
-    let (train_set, held_out) = train::samples(&games, false);
+    let (train_set, held_out) = train::labels::combined_samples(&games, &labels);
     if !quiet {
         eprintln!(
-            "fit: {} games, {} training and {} held-out positions",
+            "fit: {} games, {} labels, {} training and {} held-out positions",
             games.len(),
+            labels.len(),
             train_set.len(),
             held_out.len()
         );

@@ -1,0 +1,453 @@
+//! Positions labelled by search: the training targets of the phases that
+//! exact solving cannot reach.
+//!
+//! A label stage takes the positions of a games file whose empty squares
+//! fall in a range, each once up to the board's symmetries and in the
+//! order of the games (the stage's *position list*), and labels each with
+//! the value of a full-width search of the pattern evaluation to a fixed
+//! depth, or with its exact score when few squares are empty. Trained from
+//! the end of the game toward the start, each stage's search leaves fall
+//! in phases an earlier stage has trained, so its labels inherit their
+//! accuracy instead of a weak game's result.
+//!
+//! Every label depends only on the position, the settings and the weights
+//! (the search's table is emptied before each position), so a stage split
+//! into shards ([`super::Shard`]) and merged gives the same file as one
+//! run.
+
+use super::{canonical, is_held_out, positions, Shard, TrainingGame};
+use crate::engine::midgame::{Level, MidgameSearch};
+use crate::engine::RelativePosition;
+use crate::eval::pattern::fit::Sample;
+use crate::eval::pattern::PatternWeights;
+use crate::units::Eval;
+use std::collections::HashSet;
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+/// How a label stage labels its positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelSettings {
+    /// The positions labelled: those with this many empty squares.
+    pub empties: RangeInclusive<u32>,
+    /// Positions with at most this many empty squares get their exact
+    /// score.
+    pub exact_empties: u32,
+    /// Plies of the full-width search that labels the others.
+    pub depth: u32,
+}
+
+/// One position of a stage's list, in the canonical orientation (the
+/// smallest of its eight images).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListedPosition {
+    /// The position's number in the list.
+    pub item: u64,
+    /// The first game it occurs in (which decides whether it is held out).
+    pub game: u64,
+    /// Discs of the side to move.
+    pub player: u64,
+    /// Discs of the other side.
+    pub opponent: u64,
+}
+
+/// How a label was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelSource {
+    /// The exact final score (empty squares to the winner).
+    Exact,
+    /// A full-width search of this many plies.
+    Search(u32),
+}
+
+/// A labelled position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Label {
+    /// The position.
+    pub position: ListedPosition,
+    /// Its value for the side to move.
+    pub value: Eval,
+    /// How the value was found.
+    pub source: LabelSource,
+}
+
+/// Why a line is not a label.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelLineError(String);
+
+impl fmt::Display for LabelLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LabelLineError {}
+
+impl fmt::Display for LabelSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LabelSource::Exact => f.write_str("exact"),
+            LabelSource::Search(d) => write!(f, "d{d}"),
+        }
+    }
+}
+
+impl Label {
+    /// The label as one line: the item, the game, the side to move's and
+    /// the other side's discs (16 hexadecimal digits each), the number of
+    /// empty squares, the value in 1/64 disc for the side to move and the
+    /// source (`exact` or `d` and the depth); separated by tabs.
+    #[must_use]
+    pub fn to_line(&self) -> String {
+        let p = &self.position;
+        format!(
+            "{}\t{}\t{:016x}\t{:016x}\t{}\t{}\t{}",
+            p.item,
+            p.game,
+            p.player,
+            p.opponent,
+            64 - (p.player | p.opponent).count_ones(),
+            self.value.0,
+            self.source
+        )
+    }
+
+    /// Reads a line written by [`Label::to_line`], checking that the
+    /// position is canonical, that its empty squares are counted right and
+    /// that the value is within the scores' range.
+    ///
+    /// # Errors
+    /// What is wrong with the line.
+    pub fn parse_line(line: &str) -> Result<Label, LabelLineError> {
+        let err = |m: String| Err(LabelLineError(m));
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [item, game, player, opponent, empties, value, source] = fields[..] else {
+            return err(format!(
+                "has {} tab-separated fields, expected 7",
+                fields.len()
+            ));
+        };
+        let number = |name: &str, text: &str| {
+            (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| text.parse::<u64>().ok())
+                .flatten()
+                .ok_or_else(|| LabelLineError(format!("{name} {text:?} is not a number")))
+        };
+        let bits = |name: &str, text: &str| {
+            (text.len() == 16 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+                .then(|| u64::from_str_radix(text, 16).ok())
+                .flatten()
+                .ok_or_else(|| LabelLineError(format!("{name} {text:?} is not 16 hex digits")))
+        };
+        let (player, opponent) = (bits("player", player)?, bits("opponent", opponent)?);
+        if player & opponent != 0 {
+            return err("the two sides share a square".into());
+        }
+        if canonical(player, opponent) != (player, opponent) {
+            return err("the position is not in its canonical orientation".into());
+        }
+        let counted = 64 - (player | opponent).count_ones();
+        if number("empties", empties)? != u64::from(counted) {
+            return err(format!(
+                "says {empties} empty squares, the position has {counted}"
+            ));
+        }
+        let value: i32 = value
+            .parse()
+            .ok()
+            .filter(|v: &i32| v.abs() <= 64 * Eval::PER_DISC)
+            .ok_or_else(|| {
+                LabelLineError(format!("value {value:?} is not within -64..64 discs"))
+            })?;
+        let source = match source {
+            "exact" => LabelSource::Exact,
+            s => match s.strip_prefix('d').map(|d| number("depth", d)) {
+                Some(Ok(d)) if (1..=60).contains(&d) => LabelSource::Search(d as u32),
+                _ => return err(format!("source {s:?} is not exact or d and a depth")),
+            },
+        };
+        Ok(Label {
+            position: ListedPosition {
+                item: number("item", item)?,
+                game: number("game", game)?,
+                player,
+                opponent,
+            },
+            value: Eval(value),
+            source,
+        })
+    }
+
+    /// The label as a training sample.
+    #[must_use]
+    pub fn sample(&self) -> Sample {
+        Sample {
+            p: self.position.player,
+            o: self.position.opponent,
+            target: self.value.0 as f32 / Eval::PER_DISC as f32,
+        }
+    }
+}
+
+/// The position list of a stage: the positions of `games` (in game order,
+/// then move order) with `empties` empty squares whose side to move has a
+/// move, each once up to the symmetries, numbered from 0.
+#[must_use]
+pub fn position_list(games: &[TrainingGame], empties: &RangeInclusive<u32>) -> Vec<ListedPosition> {
+    let mut seen = HashSet::new();
+    let mut list = Vec::new();
+    for g in games {
+        for p in positions(&g.moves) {
+            if !empties.contains(&p.board.empty().count_ones()) {
+                continue;
+            }
+            let relative = RelativePosition::from(&p);
+            if relative.moves() == 0 {
+                continue;
+            }
+            let (player, opponent) = canonical(relative.player, relative.opponent);
+            if seen.insert((player, opponent)) {
+                list.push(ListedPosition {
+                    item: list.len() as u64,
+                    game: g.index,
+                    player,
+                    opponent,
+                });
+            }
+        }
+    }
+    list
+}
+
+/// A checksum of a position list (FNV-1a over its positions and games), so
+/// that shards of different lists are never merged.
+#[must_use]
+pub fn list_checksum(list: &[ListedPosition]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in list {
+        for word in [p.game, p.player, p.opponent] {
+            for b in word.to_le_bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+    }
+    h
+}
+
+/// Labels positions one after another; keep one per thread.
+pub struct Labeller {
+    search: MidgameSearch,
+    settings: LabelSettings,
+}
+
+impl fmt::Debug for Labeller {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Labeller({:?})", self.settings)
+    }
+}
+
+impl Labeller {
+    /// A labeller searching with `weights`.
+    #[must_use]
+    pub fn new(settings: LabelSettings, weights: &Arc<PatternWeights>) -> Labeller {
+        Labeller {
+            search: MidgameSearch::with_table_bits(Arc::clone(weights), 16),
+            settings,
+        }
+    }
+
+    /// The label of `position` (which must have a move), the same whatever
+    /// this labeller labelled before.
+    pub fn label(&mut self, position: ListedPosition) -> Label {
+        let pos = RelativePosition::of_8x8(position.player, position.opponent);
+        self.search.forget();
+        let level = Level {
+            depth: self.settings.depth,
+            exact_empties: self.settings.exact_empties,
+            selectivity: None,
+        };
+        let verdict = self.search.search(&pos, level, None, None);
+        Label {
+            position,
+            value: verdict.value,
+            source: if verdict.exact {
+                LabelSource::Exact
+            } else {
+                LabelSource::Search(verdict.depth)
+            },
+        }
+    }
+}
+
+/// Labels the positions of `shard` among `list`, from the shard's `skip`th
+/// on, on `threads` threads, handing each label to `deliver` in order
+/// (`deliver` returns `false` to stop).
+pub fn label_positions(
+    list: &[ListedPosition],
+    settings: &LabelSettings,
+    weights: &Arc<PatternWeights>,
+    shard: Shard,
+    skip: u64,
+    threads: usize,
+    deliver: impl FnMut(Label) -> bool,
+) {
+    let total = shard.items_below(list.len() as u64);
+    super::ordered_work(
+        total.saturating_sub(skip),
+        threads,
+        || Labeller::new(settings.clone(), weights),
+        |labeller, k| labeller.label(list[shard.item(skip + k) as usize]),
+        deliver,
+    );
+}
+
+/// The training and held-out samples of `labels`, split by their games
+/// like [`super::samples`].
+#[must_use]
+pub fn label_samples(labels: &[Label]) -> (Vec<Sample>, Vec<Sample>) {
+    let (held, train): (Vec<&Label>, Vec<&Label>) =
+        labels.iter().partition(|l| is_held_out(l.position.game));
+    (
+        train.iter().map(|l| l.sample()).collect(),
+        held.iter().map(|l| l.sample()).collect(),
+    )
+}
+
+/// The training and held-out samples of `games` (labelled by their
+/// results, see [`super::samples`]) and `labels` together: a position that
+/// a label labels takes the label, and a position labelled twice its first
+/// label.
+#[must_use]
+pub fn combined_samples(games: &[TrainingGame], labels: &[Label]) -> (Vec<Sample>, Vec<Sample>) {
+    let mut seen = HashSet::new();
+    let unique: Vec<Label> = labels
+        .iter()
+        .filter(|l| seen.insert((l.position.player, l.position.opponent)))
+        .copied()
+        .collect();
+    let (mut train, mut held) = super::samples(games, false);
+    let labelled = |s: &Sample| seen.contains(&canonical(s.p, s.o));
+    train.retain(|s| !labelled(s));
+    held.retain(|s| !labelled(s));
+    let (more_train, more_held) = label_samples(&unique);
+    train.extend(more_train);
+    held.extend(more_held);
+    (train, held)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apps::train::{GamePlayer, GameSettings};
+    use crate::engine::{EndgameSolver, Scoring};
+    use crate::eval::pattern::shared_active_weights;
+
+    fn games(n: u64) -> Vec<TrainingGame> {
+        let settings = GameSettings {
+            depth: 2,
+            solve_empties: 10,
+            ..GameSettings::default()
+        };
+        let mut player = GamePlayer::new(settings, &shared_active_weights());
+        (0..n).map(|i| player.play(i)).collect()
+    }
+
+    #[test]
+    fn the_list_is_unique_canonical_and_in_range() {
+        let games = games(6);
+        let list = position_list(&games, &(8..=20));
+        assert!(list.len() > 20);
+        let keys: HashSet<(u64, u64)> = list.iter().map(|p| (p.player, p.opponent)).collect();
+        assert_eq!(keys.len(), list.len());
+        for (i, p) in list.iter().enumerate() {
+            assert_eq!(p.item, i as u64);
+            assert_eq!(canonical(p.player, p.opponent), (p.player, p.opponent));
+            assert!((8..=20).contains(&(64 - (p.player | p.opponent).count_ones())));
+        }
+        assert_ne!(list_checksum(&list), list_checksum(&list[1..]));
+    }
+
+    #[test]
+    fn labels_are_exact_or_searched_and_independent_of_history() {
+        let games = games(4);
+        let list = position_list(&games, &(8..=16));
+        let settings = LabelSettings {
+            empties: 8..=16,
+            exact_empties: 10,
+            depth: 3,
+        };
+        let weights = shared_active_weights();
+        let mut labeller = Labeller::new(settings.clone(), &weights);
+        let labels: Vec<Label> = list.iter().map(|&p| labeller.label(p)).collect();
+        // Backwards, a fresh labeller gives the same labels.
+        let mut other = Labeller::new(settings, &weights);
+        for (p, l) in list.iter().zip(&labels).rev() {
+            assert_eq!(other.label(*p), *l);
+        }
+        let mut solver = EndgameSolver::new(Scoring::Standard);
+        for l in &labels {
+            let empties = 64 - (l.position.player | l.position.opponent).count_ones();
+            let pos = RelativePosition::of_8x8(l.position.player, l.position.opponent);
+            if empties <= 10 {
+                assert_eq!(l.source, LabelSource::Exact);
+                // The exact label is the solver's score, checked
+                // independently.
+                assert_eq!(
+                    l.value,
+                    crate::units::Score(solver.solve(&pos).score).eval()
+                );
+            } else {
+                assert_eq!(l.source, LabelSource::Search(3));
+            }
+            assert_eq!(Label::parse_line(&l.to_line()), Ok(*l));
+        }
+    }
+
+    #[test]
+    fn bad_lines_are_refused() {
+        let games = games(1);
+        let list = position_list(&games, &(20..=30));
+        let settings = LabelSettings {
+            empties: 20..=30,
+            exact_empties: 0,
+            depth: 2,
+        };
+        let l = Labeller::new(settings, &shared_active_weights()).label(list[0]);
+        let line = l.to_line();
+        let fields: Vec<&str> = line.split('\t').collect();
+        let with = |i: usize, v: &str| {
+            let mut f = fields.clone();
+            f[i] = v;
+            f.join("\t")
+        };
+        // The mirror image of the position is not canonical (or is the
+        // same position).
+        let mirrored = crate::eval::pattern::symmetry::all(l.position.player)[1];
+        let mirrored_o = crate::eval::pattern::symmetry::all(l.position.opponent)[1];
+        let not_canonical = (mirrored, mirrored_o) != (l.position.player, l.position.opponent);
+        let (mp, mo) = (format!("{mirrored:016x}"), format!("{mirrored_o:016x}"));
+        let mirrored_line = with(2, &mp).replace(fields[3], &mo);
+        for bad in [
+            String::new(),
+            line.replace('\t', " "),
+            format!("{line}\t"),
+            with(0, "-1"),
+            with(1, "x"),
+            with(2, "00"),
+            with(3, fields[2]),
+            with(4, "61"),
+            with(5, "4097"),
+            with(5, "1.5"),
+            with(6, "d0"),
+            with(6, "search"),
+        ] {
+            assert!(Label::parse_line(&bad).is_err(), "{bad:?}");
+        }
+        if not_canonical {
+            assert!(Label::parse_line(&mirrored_line).is_err());
+        }
+        assert_eq!(Label::parse_line(&line), Ok(l));
+    }
+}

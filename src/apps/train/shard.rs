@@ -1,0 +1,147 @@
+//! Splitting a training stage's work between independent runs.
+//!
+//! Every heavy stage (playing games, labelling positions) works through a
+//! numbered list of items that does not depend on how the work is split:
+//! game `i` of a seed, or position `i` of the stage's position list. Run
+//! `K` of `N` takes the items whose number is `K` modulo `N`, writes them to
+//! its own file, and a merge orders the union by item: the merged file is
+//! the same bytes whatever `N` and the thread counts were. The runs are
+//! started by a scheduler (GNU parallel, a Slurm job array), never by the
+//! pipeline itself.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The items `index` modulo `count` of a numbered list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shard {
+    /// This run's number, below `count`.
+    pub index: u64,
+    /// How many runs share the list.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole list, in one run.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether item `item` belongs to this run.
+    #[must_use]
+    pub const fn holds(self, item: u64) -> bool {
+        item % self.count == self.index
+    }
+
+    /// The number of this run's `k`-th item (from 0).
+    #[must_use]
+    pub const fn item(self, k: u64) -> u64 {
+        self.index + k * self.count
+    }
+
+    /// How many of the items `0..total` belong to this run.
+    #[must_use]
+    pub const fn items_below(self, total: u64) -> u64 {
+        if total <= self.index {
+            0
+        } else {
+            (total - self.index).div_ceil(self.count)
+        }
+    }
+
+    /// Whether this is the whole list.
+    #[must_use]
+    pub const fn is_whole(self) -> bool {
+        self.count == 1
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Why a text is not a shard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardError(String);
+
+impl fmt::Display for ShardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ShardError {}
+
+/// The most runs a list may be split between.
+pub const MAX_SHARDS: u64 = 1_000_000;
+
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    /// Reads `K/N` (`0 <= K < N <= 1,000,000`).
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let bad = || {
+            ShardError(format!(
+                "{text:?} is not K/N with 0 <= K < N <= {MAX_SHARDS}"
+            ))
+        };
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let number = |t: &str| {
+            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<u64>().ok())
+                .flatten()
+        };
+        match (number(k), number(n)) {
+            (Some(index), Some(count)) if index < count && count <= MAX_SHARDS => {
+                Ok(Shard { index, count })
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_list() {
+        for count in 1..6u64 {
+            let shards: Vec<Shard> = (0..count).map(|index| Shard { index, count }).collect();
+            for total in 0..20u64 {
+                let mut seen = vec![0; total as usize];
+                for s in &shards {
+                    let n = s.items_below(total);
+                    for k in 0..n {
+                        let item = s.item(k);
+                        assert!(item < total && s.holds(item));
+                        seen[item as usize] += 1;
+                    }
+                    assert_eq!(n, (0..total).filter(|&i| s.holds(i)).count() as u64);
+                }
+                assert!(seen.iter().all(|&c| c == 1), "{count} {total}");
+            }
+        }
+    }
+
+    #[test]
+    fn shards_read_and_print() {
+        assert_eq!("2/5".parse(), Ok(Shard { index: 2, count: 5 }));
+        assert_eq!("0/1".parse(), Ok(Shard::WHOLE));
+        assert_eq!(Shard { index: 3, count: 8 }.to_string(), "3/8");
+        for bad in [
+            "",
+            "1",
+            "5/5",
+            "1/0",
+            "-1/3",
+            "+1/3",
+            "1/3/4",
+            "a/b",
+            " 1/3",
+            "0/1000001",
+        ] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,372 @@
+//! `reversi train label|merge|compare`: positions labelled by search, the
+//! merge of sharded runs, and the labels' error against exact ones.
+
+use super::super::input::CappedLines;
+use super::super::output_files::{self, InPlace, Rule, Signature};
+use super::super::{flag, option, usage, value, write_stdout, UsageError};
+use super::{
+    parse_shard, push_shard, read_games, read_weights, Progress, Resumable, GAMES, MAX_LINE,
+    SHARD_SUFFIX,
+};
+use anyhow::{Context, Result};
+use clap::{value_parser, Arg, ArgMatches, Command};
+use reversi::apps::train::labels::{
+    label_positions, list_checksum, position_list, Label, LabelSettings,
+};
+use reversi::apps::train::{Shard, TrainingGame};
+use reversi::eval::pattern;
+use reversi::units::Eval;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::ops::RangeInclusive;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The most labels a label file may hold (each takes 40 bytes in memory).
+const MAX_LABELS: u64 = 10_000_000;
+
+/// The files `label` writes: a header line naming the options.
+const LABELS: Signature = Signature {
+    start: "# reversi train label:",
+    kind: "a label file of `reversi train label`",
+};
+
+pub(super) fn label_command() -> Command {
+    Command::new("reversi train label")
+        .about("Label the positions of a games file with --empties empty squares (each once up to the symmetries, in the games' order) by a full-width search of the pattern evaluation, or exactly from --exact-empties; appends to --out, one per line, and continues an existing file")
+        .arg(option("games", "FILE", "The games file (from `reversi train generate` or `merge`)").required(true))
+        .arg(option("empties", "A-B", "The positions labelled: those with A to B empty squares (or just A)").required(true).value_parser(parse_empties))
+        .arg(option("out", "FILE", "The label file (created, or continued if it is a label file of the same options; any other file is refused without --force)").required(true))
+        .arg(option("depth", "PLIES", "Plies of the search that labels the positions not solved exactly").value_parser(value_parser!(u32).range(1..=20)).default_value("4"))
+        .arg(option("exact-empties", "N", "Positions with at most N empty squares are labelled with their exact score").value_parser(value_parser!(u32).range(0..=30)).default_value("0"))
+        .arg(option("weights", "FILE", "The pattern weights of the search (default: the embedded ones)"))
+        .arg(option("shard", "K/N", "Label only the positions whose number is K modulo N, into this run's own --out; `reversi train merge` joins the runs' files").value_parser(parse_shard))
+        .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(flag("force", "Start --out over if it is not a label file of these options"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+pub(super) fn merge_command() -> Command {
+    Command::new("reversi train merge")
+        .about("Join the files of the runs of one `generate` or `label` stage split with --shard K/N (every shard, each finished) into the file one unsplit run writes, byte for byte")
+        .arg(option("out", "FILE", "The merged file (replaced only if it is a games or label file, or with --force)").required(true))
+        .arg(Arg::new("shards").value_name("SHARD").num_args(1..).required(true).help("The runs' files, in any order"))
+        .arg(flag("force", "Replace --out even if it is not a games or label file"))
+}
+
+pub(super) fn compare_command() -> Command {
+    Command::new("reversi train compare")
+        .about("The error of labels against reference labels (e.g. exact ones) on the positions both hold, per number of empty squares, in discs")
+        .arg(option("labels", "FILE", "The label file measured").required(true))
+        .arg(option("reference", "FILE", "The label file taken as the truth").required(true))
+}
+
+/// Reads `A-B` or `A` (empty squares, 0 to 60).
+fn parse_empties(text: &str) -> Result<RangeInclusive<u32>, String> {
+    let bad = || format!("{text:?} is not A-B or A with 0 <= A <= B <= 60");
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    let number = |t: &str| {
+        (!t.is_empty() && t.len() <= 2 && t.bytes().all(|c| c.is_ascii_digit()))
+            .then(|| t.parse::<u32>().ok())
+            .flatten()
+    };
+    match (number(a), number(b)) {
+        (Some(a), Some(b)) if a <= b && b <= 60 => Ok(a..=b),
+        _ => Err(bad()),
+    }
+}
+
+pub(super) fn label(m: &ArgMatches) -> Result<()> {
+    let out: String = value(m, "out");
+    let quiet = m.get_flag("quiet");
+    let shard = m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE);
+    let settings = LabelSettings {
+        empties: value(m, "empties"),
+        exact_empties: value(m, "exact-empties"),
+        depth: value(m, "depth"),
+    };
+    let weights = match m.get_one::<String>("weights") {
+        Some(path) => Arc::new(read_weights(path)?),
+        None => pattern::shared_active_weights(),
+    };
+    let games = read_games(&value::<String>(m, "games"))?;
+    let list = position_list(&games, &settings.empties);
+    let mut header_line = format!(
+        "{} empties {}-{} exact-empties {} depth {} weights {:016x} positions {} list {:016x}",
+        LABELS.start,
+        settings.empties.start(),
+        settings.empties.end(),
+        settings.exact_empties,
+        settings.depth,
+        weights.checksum(),
+        list.len(),
+        list_checksum(&list)
+    );
+    push_shard(&mut header_line, shard);
+    let check = |line: &str| {
+        Label::parse_line(line)
+            .map(|l| l.position.item)
+            .map_err(|e| e.to_string())
+    };
+    let (mut file, done) = Resumable {
+        signature: LABELS,
+        noun: "position",
+        out: &out,
+        header_line: &header_line,
+        force: m.get_flag("force"),
+        item: &check,
+    }
+    .open(shard, MAX_LABELS)?;
+    let total = shard.items_below(list.len() as u64);
+    if done >= total {
+        if !quiet {
+            eprintln!("label: {out} already holds its {done} positions");
+        }
+        return Ok(());
+    }
+    let mut progress = Progress::new("label", "positions", quiet, done, total);
+    let mut written = done;
+    let mut failure = None;
+    label_positions(
+        &list,
+        &settings,
+        &weights,
+        shard,
+        done,
+        value(m, "threads"),
+        |label| {
+            if let Err(e) = writeln!(file, "{}", label.to_line()) {
+                failure = Some(e);
+                return false;
+            }
+            written += 1;
+            progress.at(written);
+            true
+        },
+    );
+    if let Some(e) = failure {
+        return Err(e).with_context(|| format!("writing {out}"));
+    }
+    file.flush()?;
+    Ok(())
+}
+
+/// Reads a label file (its header line, then one label per line, each
+/// checked by [`Label::parse_line`]): a regular file of at most
+/// [`MAX_LABELS`] labels, read a line at a time. Returns the header and the
+/// labels.
+pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
+    let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
+    let mut header = None;
+    let mut labels = Vec::new();
+    while let Some(line) = lines.next_line()? {
+        if header.is_none() {
+            if !line.text.starts_with(LABELS.start) {
+                return usage(format!("{path} is not {}", LABELS.kind));
+            }
+            header = Some(line.text.to_owned());
+            continue;
+        }
+        if labels.len() as u64 >= MAX_LABELS {
+            return usage(format!("{path} holds more than {MAX_LABELS} labels"));
+        }
+        labels.push(
+            Label::parse_line(line.text)
+                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?,
+        );
+    }
+    match header {
+        Some(h) => Ok((h, labels)),
+        None => usage(format!("{path} is empty: not {}", LABELS.kind)),
+    }
+}
+
+/// A header line without its shard, and the shard (the whole list when it
+/// names none).
+fn split_shard(header: &str) -> (&str, Shard) {
+    if let Some((base, shard)) = header.rsplit_once(SHARD_SUFFIX) {
+        if let Ok(shard) = shard.parse::<Shard>() {
+            return (base, shard);
+        }
+    }
+    (header, Shard::WHOLE)
+}
+
+/// The number a header's `key N` field gives, if any.
+fn header_number(header: &str, key: &str) -> Option<u64> {
+    let words: Vec<&str> = header.split(' ').collect();
+    words
+        .windows(2)
+        .find(|w| w[0] == key)
+        .and_then(|w| w[1].parse().ok())
+}
+
+pub(super) fn merge(m: &ArgMatches) -> Result<()> {
+    let out: String = value(m, "out");
+    let inputs: Vec<String> = m
+        .get_many::<String>("shards")
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let mut base: Option<(String, Signature)> = None;
+    let mut shards: Vec<Shard> = Vec::new();
+    let mut items: Vec<(u64, String)> = Vec::new();
+    for path in &inputs {
+        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
+        let Some(first) = lines.next_line()? else {
+            return usage(format!("{path} is empty: not a games or label file"));
+        };
+        let signature = if first.text.starts_with(GAMES.start) {
+            GAMES
+        } else if first.text.starts_with(LABELS.start) {
+            LABELS
+        } else {
+            return usage(format!("{path} is not a games or label file"));
+        };
+        let (header, shard) = split_shard(first.text);
+        match &base {
+            None => base = Some((header.to_owned(), signature)),
+            Some((b, _)) if b == header => {}
+            Some((b, _)) => {
+                return usage(format!(
+                    "{path} is of another stage than {}: {header:?} against {b:?}",
+                    inputs[0]
+                ))
+            }
+        }
+        if shards.iter().any(|s| s.count != shard.count) {
+            return usage(format!(
+                "{path} is shard {shard}, but {} is of another split",
+                inputs[0]
+            ));
+        }
+        if shards.contains(&shard) {
+            return usage(format!("shard {shard} is given twice ({path})"));
+        }
+        shards.push(shard);
+        while let Some(line) = lines.next_line()? {
+            if !line.terminated {
+                return usage(format!(
+                    "{path} line {} is cut short: run its stage again to finish it before merging",
+                    line.number
+                ));
+            }
+            let item = if signature.start == GAMES.start {
+                TrainingGame::parse_line(line.text)
+                    .map(|g| g.index)
+                    .map_err(|e| e.to_string())
+            } else {
+                Label::parse_line(line.text)
+                    .map(|l| l.position.item)
+                    .map_err(|e| e.to_string())
+            }
+            .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?;
+            if !shard.holds(item) {
+                return usage(format!(
+                    "{path} line {} holds number {item}, which is not of shard {shard}",
+                    line.number
+                ));
+            }
+            if items.len() as u64 >= MAX_LABELS {
+                return usage(format!("the files hold more than {MAX_LABELS} lines"));
+            }
+            items.push((item, line.text.to_owned()));
+        }
+    }
+    let (header, signature) = base.expect("at least one input");
+    let count = shards[0].count;
+    if let Some(missing) = (0..count).find(|&k| !shards.iter().any(|s| s.index == k)) {
+        return usage(format!(
+            "shard {missing}/{count} is missing: every shard of the split is needed"
+        ));
+    }
+    items.sort_by_key(|(item, _)| *item);
+    if let Some(i) = (0..items.len()).find(|&i| items[i].0 != i as u64) {
+        return usage(format!(
+            "number {i} is missing or doubled: a shard is unfinished (run it again) or edited"
+        ));
+    }
+    if signature.start == LABELS.start {
+        if let Some(positions) = header_number(&header, "positions") {
+            if positions != items.len() as u64 {
+                return usage(format!(
+                    "the shards hold {} of the stage's {positions} positions: a shard is unfinished (run it again)",
+                    items.len()
+                ));
+            }
+        }
+    }
+    let mut text =
+        String::with_capacity(items.iter().map(|(_, l)| l.len() + 1).sum::<usize>() + 200);
+    text.push_str(&header);
+    text.push('\n');
+    for (_, line) in &items {
+        text.push_str(line);
+        text.push('\n');
+    }
+    let rule = Rule {
+        ours: Some(signature),
+        force: m.get_flag("force"),
+        in_place: InPlace::Refused,
+    };
+    let planned = output_files::plan_output("--out", Path::new(&out), &rule)?;
+    output_files::write(&[planned], &[text.as_bytes()])?;
+    Ok(())
+}
+
+pub(super) fn compare(m: &ArgMatches) -> Result<()> {
+    let (labels_path, reference_path): (String, String) =
+        (value(m, "labels"), value(m, "reference"));
+    let (_, labels) = read_labels(&labels_path)?;
+    let (_, reference) = read_labels(&reference_path)?;
+    let truth: HashMap<(u64, u64), Eval> = reference
+        .iter()
+        .map(|l| ((l.position.player, l.position.opponent), l.value))
+        .collect();
+    // Per empty squares: positions, sum of |difference|, sum of difference.
+    let mut cells = [(0u64, 0f64, 0f64); 61];
+    for l in &labels {
+        let key = (l.position.player, l.position.opponent);
+        if let Some(t) = truth.get(&key) {
+            let d = f64::from(l.value.0 - t.0) / f64::from(Eval::PER_DISC);
+            let c = &mut cells[(64 - (key.0 | key.1).count_ones()) as usize];
+            c.0 += 1;
+            c.1 += d.abs();
+            c.2 += d;
+        }
+    }
+    let both: u64 = cells.iter().map(|c| c.0).sum();
+    if both == 0 {
+        return usage(format!(
+            "{labels_path} and {reference_path} have no position in common"
+        ));
+    }
+    let mut text = format!(
+        "Labels of {labels_path} against {reference_path} ({both} positions in both):\n\n| empties | positions | mean absolute error (discs) | mean error (discs) |\n| ---: | ---: | ---: | ---: |\n"
+    );
+    let mut total = (0u64, 0f64, 0f64);
+    for (empties, c) in cells.iter().enumerate().rev() {
+        if c.0 > 0 {
+            let n = c.0 as f64;
+            let _ = writeln!(
+                text,
+                "| {empties} | {} | {:.2} | {:+.2} |",
+                c.0,
+                c.1 / n,
+                c.2 / n
+            );
+            total = (total.0 + c.0, total.1 + c.1, total.2 + c.2);
+        }
+    }
+    let n = total.0 as f64;
+    let _ = writeln!(
+        text,
+        "| all | {} | {:.2} | {:+.2} |",
+        total.0,
+        total.1 / n,
+        total.2 / n
+    );
+    write_stdout(&text)
+}
