@@ -106,14 +106,19 @@ impl MidgameSearch {
     /// its moves with them too), with a table of 2^20 slots.
     #[must_use]
     pub fn new(weights: Arc<PatternWeights>) -> MidgameSearch {
-        MidgameSearch::with_table_bits(weights, 20)
+        MidgameSearch::with_table_bits(weights, 20, 22)
     }
 
     /// A searcher evaluating with `weights`, with a table of `2^bits`
-    /// slots (its solver's table four times as large).
+    /// slots and a solver (for the levels' exact solves) with a table of
+    /// `2^solver_bits`.
     #[must_use]
-    pub fn with_table_bits(weights: Arc<PatternWeights>, bits: u32) -> MidgameSearch {
-        let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, bits + 2);
+    pub fn with_table_bits(
+        weights: Arc<PatternWeights>,
+        bits: u32,
+        solver_bits: u32,
+    ) -> MidgameSearch {
+        let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, solver_bits);
         solver.set_weights(Arc::clone(&weights));
         MidgameSearch {
             table: Table::new(bits),

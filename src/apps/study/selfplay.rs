@@ -9,14 +9,16 @@
 
 use crate::engine::analyze::{Analyzer, Limits};
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
+use crate::eval::pattern::PatternWeights;
 use crate::eval::Heuristic;
 use crate::game::{Game, Value};
 use crate::reversi::{Move, Position, Reversi};
 use crate::search::{Algorithm, Limit, NoObserver};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How one side chooses its moves.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Player {
     /// The depth bound in plies (`None`: only the time budget bounds it).
     pub depth: Option<u32>,
@@ -32,6 +34,9 @@ pub struct Player {
     /// engine ([`Analyzer::choose`]) at this level (with the time budget,
     /// if any) instead of the study's counted searches.
     pub level: Option<u32>,
+    /// The pattern weights of the side's level (`None`: the active
+    /// weights).
+    pub level_weights: Option<Arc<PatternWeights>>,
 }
 
 /// What one side remembers between its moves of a game: the engine with
@@ -42,12 +47,21 @@ pub struct SideMemory(Option<(IterativeSearch<Heuristic>, Analyzer)>);
 impl SideMemory {
     /// The engine for a side searching with `settings`, kept while the
     /// settings stay the same.
-    fn analyzer(&mut self, settings: IterativeSearch<Heuristic>) -> &mut Analyzer {
+    fn analyzer(
+        &mut self,
+        settings: IterativeSearch<Heuristic>,
+        weights: Option<&Arc<PatternWeights>>,
+    ) -> &mut Analyzer {
         let same = self.0.as_ref().is_some_and(|(s, _)| {
             (s.order, s.prune, s.eval) == (settings.order, settings.prune, settings.eval)
         });
         if !same {
-            self.0 = Some((settings, Analyzer::with_iterative(settings)));
+            let analyzer = Analyzer::with_iterative(settings);
+            let analyzer = match weights {
+                Some(w) => analyzer.with_level_weights(Arc::clone(w)),
+                None => analyzer,
+            };
+            self.0 = Some((settings, analyzer));
         }
         &mut self.0.as_mut().expect("just made").1
     }
@@ -64,6 +78,7 @@ impl Player {
             order: MoveOrder::Natural,
             eval: Heuristic::Disc,
             level: None,
+            level_weights: None,
         }
     }
 
@@ -108,7 +123,7 @@ impl Player {
             eval: self.eval,
         };
         let c = memory
-            .analyzer(settings)
+            .analyzer(settings, self.level_weights.as_ref())
             .choose(p, &limits, None)
             .expect("a non-terminal position has a move");
         Choice {
@@ -267,7 +282,7 @@ mod tests {
         let ab = Player::at_depth(8);
         let mm = Player {
             algorithm: Algorithm::Minimax,
-            ..ab
+            ..ab.clone()
         };
         let a = play_game(start, vec![], &ab, &ab, |_| {});
         let m = play_game(start, vec![], &mm, &mm, |_| {});

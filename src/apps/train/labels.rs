@@ -27,15 +27,19 @@ use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 /// How a label stage labels its positions.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LabelSettings {
     /// The positions labelled: those with this many empty squares.
     pub empties: RangeInclusive<u32>,
     /// Positions with at most this many empty squares get their exact
     /// score.
     pub exact_empties: u32,
-    /// Plies of the full-width search that labels the others.
+    /// Plies of the full-width search that labels the others (0: the
+    /// evaluation itself, to measure it).
     pub depth: u32,
+    /// Multi-ProbCut in that search at this many standard deviations
+    /// (`None`: full width).
+    pub selectivity: Option<f64>,
 }
 
 /// One position of a stage's list, in the canonical orientation (the
@@ -163,7 +167,7 @@ impl Label {
         let source = match source {
             "exact" => LabelSource::Exact,
             s => match s.strip_prefix('d').map(|d| number("depth", d)) {
-                Some(Ok(d)) if (1..=60).contains(&d) => LabelSource::Search(d as u32),
+                Some(Ok(d)) if d <= 60 => LabelSource::Search(d as u32),
                 _ => return err(format!("source {s:?} is not exact or d and a depth")),
             },
         };
@@ -236,9 +240,16 @@ pub fn list_checksum(list: &[ListedPosition]) -> u64 {
     h
 }
 
+/// A value within the scores' range (an evaluation may stray beyond it).
+fn clamped(value: i32) -> Eval {
+    let max = 64 * Eval::PER_DISC;
+    Eval(value.clamp(-max, max))
+}
+
 /// Labels positions one after another; keep one per thread.
 pub struct Labeller {
     search: MidgameSearch,
+    weights: Arc<PatternWeights>,
     settings: LabelSettings,
 }
 
@@ -252,8 +263,12 @@ impl Labeller {
     /// A labeller searching with `weights`.
     #[must_use]
     pub fn new(settings: LabelSettings, weights: &Arc<PatternWeights>) -> Labeller {
+        // Exact labels of 16 or more empty squares are worth a larger
+        // table for the solver (its score never depends on it).
+        let solver_bits = if settings.exact_empties >= 16 { 22 } else { 16 };
         Labeller {
-            search: MidgameSearch::with_table_bits(Arc::clone(weights), 16),
+            search: MidgameSearch::with_table_bits(Arc::clone(weights), 16, solver_bits),
+            weights: Arc::clone(weights),
             settings,
         }
     }
@@ -262,16 +277,24 @@ impl Labeller {
     /// this labeller labelled before.
     pub fn label(&mut self, position: ListedPosition) -> Label {
         let pos = RelativePosition::of_8x8(position.player, position.opponent);
+        let empties = pos.empties().count_ones();
+        if self.settings.depth == 0 && empties > self.settings.exact_empties {
+            return Label {
+                position,
+                value: clamped(self.weights.evaluate(pos.player, pos.opponent)),
+                source: LabelSource::Search(0),
+            };
+        }
         self.search.forget();
         let level = Level {
             depth: self.settings.depth,
             exact_empties: self.settings.exact_empties,
-            selectivity: None,
+            selectivity: self.settings.selectivity,
         };
         let verdict = self.search.search(&pos, level, None, None);
         Label {
             position,
-            value: verdict.value,
+            value: clamped(verdict.value.0),
             source: if verdict.exact {
                 LabelSource::Exact
             } else {
@@ -377,6 +400,7 @@ mod tests {
             empties: 8..=16,
             exact_empties: 10,
             depth: 3,
+            selectivity: None,
         };
         let weights = shared_active_weights();
         let mut labeller = Labeller::new(settings.clone(), &weights);
@@ -413,6 +437,7 @@ mod tests {
             empties: 20..=30,
             exact_empties: 0,
             depth: 2,
+            selectivity: None,
         };
         let l = Labeller::new(settings, &shared_active_weights()).label(list[0]);
         let line = l.to_line();
@@ -440,7 +465,7 @@ mod tests {
             with(4, "61"),
             with(5, "4097"),
             with(5, "1.5"),
-            with(6, "d0"),
+            with(6, "d61"),
             with(6, "search"),
         ] {
             assert!(Label::parse_line(&bad).is_err(), "{bad:?}");

@@ -216,7 +216,8 @@ impl GamePlayer {
             solver: training_solver(),
             midgame: settings
                 .level
-                .map(|_| MidgameSearch::with_table_bits(Arc::clone(weights), 18)),
+                // Its solver never runs: the final solve comes first.
+                .map(|_| MidgameSearch::with_table_bits(Arc::clone(weights), 18, 10)),
         }
     }
 

@@ -270,6 +270,7 @@ fn player(
         order: order.get(),
         eval: eval.get(),
         level,
+        level_weights: None,
     }
 }
 

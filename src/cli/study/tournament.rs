@@ -25,6 +25,7 @@ struct Args {
     vs_depth: Option<u32>,
     level: Option<u32>,
     vs_level: Option<u32>,
+    vs_weights: Option<String>,
     plies: u32,
     max_openings: u64,
     algorithm: AlgorithmArg,
@@ -68,6 +69,12 @@ pub(super) fn command() -> Command {
             )
             .conflicts_with_all(["vs", "vs-depth"]),
         )
+        .arg(option(
+            "vs-weights",
+            "FILE",
+            "The pattern weights of the opponent's level (default: those of --weights, \
+             or the trained weights built in): weights against weights",
+        ))
         .arg(
             option(
                 "plies",
@@ -107,6 +114,7 @@ impl Args {
             vs_depth: m.get_one("vs-depth").copied(),
             level: m.get_one("level").copied(),
             vs_level: m.get_one("vs-level").copied(),
+            vs_weights: m.get_one("vs-weights").cloned(),
             plies: value(m, "plies"),
             max_openings: value(m, "max-openings"),
             algorithm: value(m, "algorithm"),
@@ -121,7 +129,7 @@ impl Args {
 pub fn run(args: &[String]) -> Result<()> {
     let a = Args::from_matches(&parse(command(), args)?);
     let me = player(a.depth, a.time, a.algorithm, a.order, a.eval, a.level);
-    let other = player(
+    let mut other = player(
         a.vs_depth.or(a.depth),
         a.time,
         a.algorithm,
@@ -129,6 +137,12 @@ pub fn run(args: &[String]) -> Result<()> {
         a.vs,
         a.vs_level,
     );
+    if let Some(path) = &a.vs_weights {
+        if a.vs_level.is_none() {
+            return usage("--vs-weights is for --vs-level's search: give --vs-level too");
+        }
+        other.level_weights = Some(std::sync::Arc::new(crate::cli::train::read_weights(path)?));
+    }
     let start = Position::start(a.size);
     if lines_within(&Reversi::DISC_DIFFERENCE, &start, a.plies, a.max_openings).is_none() {
         return usage(format!(
@@ -174,7 +188,10 @@ pub fn run(args: &[String]) -> Result<()> {
         let name = |level: Option<u32>, eval: &str| {
             level.map_or(eval.to_string(), |n| format!("level {n}"))
         };
-        let (me_name, vs_name) = (name(a.level, &eval), name(a.vs_level, &vs));
+        let (me_name, mut vs_name) = (name(a.level, &eval), name(a.vs_level, &vs));
+        if let Some(path) = &a.vs_weights {
+            vs_name = format!("{vs_name} with {path}");
+        }
         if a.json {
             format!(
                 "{{\"size\":{},\"eval\":\"{me_name}\",\"vs\":\"{vs_name}\",\"settings\":\"{}\",\"vs_settings\":\"{}\",\"plies\":{},\"games\":{total},\"wins\":{wins},\"draws\":{draws},\"losses\":{losses},\"win_rate\":{rate:.1},\"average_margin\":{avg:.2}}}\n",

@@ -38,8 +38,9 @@ pub(super) fn label_command() -> Command {
         .arg(option("games", "FILE", "The games file (from `reversi train generate` or `merge`)").required(true))
         .arg(option("empties", "A-B", "The positions labelled: those with A to B empty squares (or just A)").required(true).value_parser(parse_empties))
         .arg(option("out", "FILE", "The label file (created, or continued if it is a label file of the same options; any other file is refused without --force)").required(true))
-        .arg(option("depth", "PLIES", "Plies of the search that labels the positions not solved exactly").value_parser(value_parser!(u32).range(1..=20)).default_value("4"))
+        .arg(option("depth", "PLIES", "Plies of the search that labels the positions not solved exactly (0: the evaluation itself, to measure it against exact labels)").value_parser(value_parser!(u32).range(0..=20)).default_value("4"))
         .arg(option("exact-empties", "N", "Positions with at most N empty squares are labelled with their exact score").value_parser(value_parser!(u32).range(0..=30)).default_value("0"))
+        .arg(option("selectivity", "SIGMAS", "Multi-ProbCut in that search, cutting when a shallow search predicts the result outside the window by this many standard deviations (the levels use 1.5; default: full width)").value_parser(parse_selectivity))
         .arg(option("weights", "FILE", "The pattern weights of the search (default: the embedded ones)"))
         .arg(option("shard", "K/N", "Label only the positions whose number is K modulo N, into this run's own --out; `reversi train merge` joins the runs' files").value_parser(parse_shard))
         .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
@@ -60,6 +61,16 @@ pub(super) fn compare_command() -> Command {
         .about("The error of labels against reference labels (e.g. exact ones) on the positions both hold, per number of empty squares, in discs")
         .arg(option("labels", "FILE", "The label file measured").required(true))
         .arg(option("reference", "FILE", "The label file taken as the truth").required(true))
+}
+
+/// Reads a number of standard deviations (0.1 to 10).
+fn parse_selectivity(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.1..=10.0).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "{text:?} is not a number of standard deviations from 0.1 to 10"
+        )),
+    }
 }
 
 /// Reads `A-B` or `A` (empty squares, 0 to 60).
@@ -85,6 +96,7 @@ pub(super) fn label(m: &ArgMatches) -> Result<()> {
         empties: value(m, "empties"),
         exact_empties: value(m, "exact-empties"),
         depth: value(m, "depth"),
+        selectivity: m.get_one::<f64>("selectivity").copied(),
     };
     let weights = match m.get_one::<String>("weights") {
         Some(path) => Arc::new(read_weights(path)?),
@@ -92,8 +104,12 @@ pub(super) fn label(m: &ArgMatches) -> Result<()> {
     };
     let games = read_games(&value::<String>(m, "games"))?;
     let list = position_list(&games, &settings.empties);
+    let selectivity = match settings.selectivity {
+        Some(s) => format!(" selectivity {s}"),
+        None => String::new(),
+    };
     let mut header_line = format!(
-        "{} empties {}-{} exact-empties {} depth {} weights {:016x} positions {} list {:016x}",
+        "{} empties {}-{} exact-empties {} depth {}{selectivity} weights {:016x} positions {} list {:016x}",
         LABELS.start,
         settings.empties.start(),
         settings.empties.end(),

@@ -111,7 +111,7 @@ pub fn use_weights(path: &str) -> Result<()> {
 
 /// Reads the weights file `path`: a regular file, of which at most one
 /// byte more than a weights file's length is read.
-fn read_weights(path: &str) -> Result<PatternWeights> {
+pub(crate) fn read_weights(path: &str) -> Result<PatternWeights> {
     let (file, len) = open_regular(Path::new(path), &format!("weights {path}"))?;
     let mut bytes = Vec::new();
     file.take(FILE_BYTES as u64 + 1)

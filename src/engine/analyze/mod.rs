@@ -23,12 +23,14 @@
 use crate::board::Color;
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::engine::midgame::{Level, MidgameSearch};
+use crate::eval::pattern::PatternWeights;
 use crate::eval::{Discs, Heuristic};
 use crate::game::{Game, Value};
 use crate::record::GameRecord;
 use crate::reversi::{Move, Position, Reversi};
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod level;
@@ -178,6 +180,8 @@ pub struct Analyzer {
     iterative: IterativeSearch<Heuristic>,
     standard: StandardSearch,
     midgame: Option<Box<MidgameSearch>>,
+    /// The levels' pattern weights (`None`: the active weights).
+    weights: Option<Arc<PatternWeights>>,
     nodes: u64,
 }
 
@@ -213,13 +217,28 @@ impl Analyzer {
             iterative,
             standard: StandardSearch::new(iterative),
             midgame: None,
+            weights: None,
             nodes: 0,
         }
     }
 
+    /// The same engine with its levels' midgame search (and that search's
+    /// exact solves) evaluating with `weights` instead of the active
+    /// weights: two sides of a match can differ in their weights alone.
+    #[must_use]
+    pub fn with_level_weights(mut self, weights: Arc<PatternWeights>) -> Analyzer {
+        self.midgame = None;
+        self.weights = Some(weights);
+        self
+    }
+
     /// The midgame search, made when first needed (its table is 24 MiB).
     fn midgame(&mut self) -> &mut MidgameSearch {
-        self.midgame.get_or_insert_with(Box::default)
+        let weights = &self.weights;
+        self.midgame.get_or_insert_with(|| match weights {
+            Some(w) => Box::new(MidgameSearch::new(Arc::clone(w))),
+            None => Box::default(),
+        })
     }
 
     /// Chooses a move to play in `p`, or `None` when the game is over.
