@@ -5,10 +5,10 @@ use super::super::input::CappedLines;
 use super::super::output_files::{self, InPlace, Rule, Signature};
 use super::super::{flag, option, usage, value, write_stdout, UsageError};
 use super::{
-    parse_shard, push_shard, read_games, read_weights, Progress, Resumable, GAMES, MAX_LINE,
-    SHARD_SUFFIX,
+    append_lines, parse_shard, push_shard, read_games, read_weights, Progress, Resumable, GAMES,
+    MAX_LINE, SHARD_SUFFIX,
 };
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::apps::train::labels::{
     label_positions, list_checksum, position_list, Label, LabelSettings,
@@ -18,7 +18,6 @@ use reversi::eval::pattern;
 use reversi::units::Eval;
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::Write;
 use std::ops::RangeInclusive;
 use std::path::Path;
 use std::sync::Arc;
@@ -74,7 +73,7 @@ fn parse_selectivity(text: &str) -> Result<f64, String> {
 }
 
 /// Reads `A-B` or `A` (empty squares, 0 to 60).
-fn parse_empties(text: &str) -> Result<RangeInclusive<u32>, String> {
+pub(super) fn parse_empties(text: &str) -> Result<RangeInclusive<u32>, String> {
     let bad = || format!("{text:?} is not A-B or A with 0 <= A <= B <= 60");
     let (a, b) = text.split_once('-').unwrap_or((text, text));
     let number = |t: &str| {
@@ -125,7 +124,7 @@ pub(super) fn label(m: &ArgMatches) -> Result<()> {
             .map(|l| l.position.item)
             .map_err(|e| e.to_string())
     };
-    let (mut file, done) = Resumable {
+    let (file, done) = Resumable {
         signature: LABELS,
         noun: "position",
         out: &out,
@@ -135,37 +134,13 @@ pub(super) fn label(m: &ArgMatches) -> Result<()> {
     }
     .open(shard, MAX_LABELS)?;
     let total = shard.items_below(list.len() as u64);
-    if done >= total {
-        if !quiet {
-            eprintln!("label: {out} already holds its {done} positions");
-        }
-        return Ok(());
-    }
-    let mut progress = Progress::new("label", "positions", quiet, done, total);
-    let mut written = done;
-    let mut failure = None;
-    label_positions(
-        &list,
-        &settings,
-        &weights,
-        shard,
-        done,
-        value(m, "threads"),
-        |label| {
-            if let Err(e) = writeln!(file, "{}", label.to_line()) {
-                failure = Some(e);
-                return false;
-            }
-            written += 1;
-            progress.at(written);
-            true
-        },
-    );
-    if let Some(e) = failure {
-        return Err(e).with_context(|| format!("writing {out}"));
-    }
-    file.flush()?;
-    Ok(())
+    let threads = value(m, "threads");
+    let progress = Progress::new("label", "positions", quiet, done, total);
+    append_lines(file, &out, progress, |deliver| {
+        label_positions(&list, &settings, &weights, shard, done, threads, |label| {
+            deliver(label.to_line())
+        });
+    })
 }
 
 /// Reads a label file (its header line, then one label per line, each
@@ -362,27 +337,22 @@ pub(super) fn compare(m: &ArgMatches) -> Result<()> {
     let mut text = format!(
         "Labels of {labels_path} against {reference_path} ({both} positions in both):\n\n| empties | positions | mean absolute error (discs) | mean error (discs) |\n| ---: | ---: | ---: | ---: |\n"
     );
+    let mut row = |name: &str, (n, absolute, signed): (u64, f64, f64)| {
+        let count = n as f64;
+        let _ = writeln!(
+            text,
+            "| {name} | {n} | {:.2} | {:+.2} |",
+            absolute / count,
+            signed / count
+        );
+    };
     let mut total = (0u64, 0f64, 0f64);
-    for (empties, c) in cells.iter().enumerate().rev() {
+    for (empties, &c) in cells.iter().enumerate().rev() {
         if c.0 > 0 {
-            let n = c.0 as f64;
-            let _ = writeln!(
-                text,
-                "| {empties} | {} | {:.2} | {:+.2} |",
-                c.0,
-                c.1 / n,
-                c.2 / n
-            );
+            row(&empties.to_string(), c);
             total = (total.0 + c.0, total.1 + c.1, total.2 + c.2);
         }
     }
-    let n = total.0 as f64;
-    let _ = writeln!(
-        text,
-        "| all | {} | {:.2} | {:+.2} |",
-        total.0,
-        total.1 / n,
-        total.2 / n
-    );
+    row("all", total);
     write_stdout(&text)
 }

@@ -7,7 +7,7 @@ use super::{flag, option, usage, value, write_stdout, UsageError};
 use anyhow::{Context, Result};
 use clap::{value_parser, ArgMatches, Command};
 use reversi::apps::train::{self, GameSettings, Shard, TrainingGame};
-use reversi::eval::pattern::fit::{fit, FitConfig, PhaseReport, Sample};
+use reversi::eval::pattern::fit::{fit_phases, phase_range, FitConfig, PhaseReport, Sample};
 use reversi::eval::pattern::{self, PatternWeights, WeightsError, FILE_BYTES};
 use reversi::eval::Heuristic;
 use std::fmt::Write as _;
@@ -59,6 +59,8 @@ fn fit_command() -> Command {
         .arg(option("games", "FILE", "The games file written by `reversi train generate` (at most 2000000 games): its positions are labelled with the games' results unless a --labels file labels them"))
         .arg(option("labels", "FILE", "A label file written by `reversi train label` (repeatable; a position labelled twice keeps its first label)").action(clap::ArgAction::Append))
         .arg(option("out", "FILE", "The weights file to write (replaced only if it is a weights file, or with --force)").required(true))
+        .arg(option("base", "WEIGHTS", "With --refit: the weights whose other phases are kept"))
+        .arg(option("refit", "A-B", "Fit only the phases holding positions of A to B empty squares and keep the others of --base (a stage refits the phases its labels cover)").value_parser(labels::parse_empties).requires("base"))
         .arg(option("test", "FILE", "A games file whose exactly solved positions measure the weights (e.g. generated with --solve-empties 24)"))
         .arg(option("lambda", "L", "Ridge penalty on the weights (30 fitted the shipped weights)").value_parser(value_parser!(f64)).default_value("30"))
         .arg(option("iterations", "N", "Conjugate gradient iterations per phase").value_parser(value_parser!(usize)).default_value("150"))
@@ -429,7 +431,7 @@ fn generate(m: &ArgMatches) -> Result<()> {
             .map(|g| g.index)
             .map_err(|e| e.to_string())
     };
-    let (mut file, done) = Resumable {
+    let (file, done) = Resumable {
         signature: GAMES,
         noun: "game",
         out: &out,
@@ -438,33 +440,50 @@ fn generate(m: &ArgMatches) -> Result<()> {
         item: &check,
     }
     .open(shard, MAX_GAMES)?;
-    if done >= total {
-        if !quiet {
-            eprintln!("generate: {out} already holds {done} games");
+    let threads = value(m, "threads");
+    append_lines(
+        file,
+        &out,
+        Progress::new("generate", "games", quiet, done, total),
+        |deliver| {
+            train::generate(&s, &weights, shard, done..total, threads, |game| {
+                deliver(game.to_line())
+            });
+        },
+    )
+}
+
+/// Appends the lines a stage's `run` delivers to `file`, with `progress`
+/// on stderr, until `run` ends or a write fails (then `deliver` returns
+/// `false` and `run` stops). A write that fails mid-run (a full disk) is
+/// no fault of the arguments: exit status 1; the file keeps its whole
+/// lines, and running the stage again continues it.
+fn append_lines(
+    mut file: File,
+    out: &str,
+    mut progress: Progress,
+    run: impl FnOnce(&mut dyn FnMut(String) -> bool),
+) -> Result<()> {
+    if progress.done_before >= progress.total {
+        if !progress.quiet {
+            eprintln!(
+                "{}: {out} already holds its {} {}",
+                progress.what, progress.done_before, progress.unit
+            );
         }
         return Ok(());
     }
-    let mut progress = Progress::new("generate", "games", quiet, done, total);
-    let mut written = done;
+    let mut written = progress.done_before;
     let mut failure = None;
-    train::generate(
-        &s,
-        &weights,
-        shard,
-        done..total,
-        value(m, "threads"),
-        |game: TrainingGame| {
-            if let Err(e) = writeln!(file, "{}", game.to_line()) {
-                failure = Some(e);
-                return false;
-            }
-            written += 1;
-            progress.at(written);
-            true
-        },
-    );
-    // A write that fails mid-run (a full disk) is no fault of the
-    // arguments: exit status 1; the file keeps its whole games.
+    run(&mut |line: String| {
+        if let Err(e) = writeln!(file, "{line}") {
+            failure = Some(e);
+            return false;
+        }
+        written += 1;
+        progress.at(written);
+        true
+    });
     if let Some(e) = failure {
         return Err(e).with_context(|| format!("writing {out}"));
     }
@@ -541,12 +560,28 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
             );
         }
     };
-    let (weights, reports) = fit(
+    let base = match m.get_one::<String>("base") {
+        Some(path) => Some(read_weights(path)?),
+        None => None,
+    };
+    let refit: Option<std::ops::RangeInclusive<u32>> = m.get_one("refit").cloned();
+    if base.is_some() && refit.is_none() {
+        return usage("--base is for --refit: give the empty squares of the phases to refit");
+    }
+    let refits = |k: usize| {
+        let (lo, hi) = phase_range(k);
+        refit
+            .as_ref()
+            .is_some_and(|r| lo <= *r.end() && *r.start() <= hi)
+    };
+    let (weights, reports) = fit_phases(
         &train_set,
         &held_out,
         &config,
         value(m, "threads"),
         &progress,
+        base.as_ref()
+            .map(|b| (b, &refits as &(dyn Fn(usize) -> bool + Sync))),
     );
     let mut text = report_table(&reports);
     if let Some((test, test_games)) = test {

@@ -209,6 +209,21 @@ pub fn fit(
     threads: usize,
     progress: &(dyn Fn(&PhaseReport) + Sync),
 ) -> (PatternWeights, Vec<PhaseReport>) {
+    fit_phases(train, held_out, config, threads, progress, None)
+}
+
+/// Like [`fit`], but when `keep` gives base weights and a phase test, the
+/// phases the test passes are fitted and the others copied from the base
+/// (and measured like the fitted ones): a stage of the pipeline refits the
+/// phases its labels cover and keeps the rest.
+pub fn fit_phases(
+    train: &[Sample],
+    held_out: &[Sample],
+    config: &FitConfig,
+    threads: usize,
+    progress: &(dyn Fn(&PhaseReport) + Sync),
+    keep: Option<(&PatternWeights, &(dyn Fn(usize) -> bool + Sync))>,
+) -> (PatternWeights, Vec<PhaseReport>) {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(vec![None; PHASES]);
     std::thread::scope(|scope| {
@@ -218,7 +233,19 @@ pub fn fit(
                 if k >= PHASES {
                     return;
                 }
-                let outcome = fit_phase(k, train, held_out, config);
+                let outcome = match keep {
+                    Some((base, refit)) if !refit(k) => {
+                        let (_, hi) = phase_range(k);
+                        let kept = base
+                            .phase_weights(hi)
+                            .iter()
+                            .map(|&w| f64::from(w) / f64::from(SCALE))
+                            .collect();
+                        let (_, report) = fit_phase(k, &[], held_out, config);
+                        (kept, report)
+                    }
+                    _ => fit_phase(k, train, held_out, config),
+                };
                 progress(&outcome.1);
                 results.lock().expect("no fit panics")[k] = Some(outcome);
             });

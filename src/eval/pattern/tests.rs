@@ -168,3 +168,34 @@ fn fitting_a_tiny_data_set_beats_zero_weights() {
         assert!(r.train_error < r.zero_error || r.train == 0, "{r:?}");
     }
 }
+
+#[test]
+fn a_partial_fit_keeps_the_base_weights_of_the_other_phases() {
+    let mut rng = Rng::new(5);
+    let samples: Vec<Sample> = positions(1500, 30)
+        .into_iter()
+        .map(|(p, o)| Sample {
+            p,
+            o,
+            target: (p.count_ones() as f32 - o.count_ones() as f32) + (rng.below(5) as f32 - 2.0),
+        })
+        .collect();
+    let config = FitConfig {
+        iterations: 30,
+        ..FitConfig::default()
+    };
+    let base = PatternWeights::embedded();
+    let refit = |k: usize| k == super::phase(30);
+    let (weights, _) =
+        super::fit::fit_phases(&samples, &[], &config, 2, &|_| {}, Some((base, &refit)));
+    let (all, _) = fit(&samples, &[], &config, 2, &|_| {});
+    for empties in 0..=60 {
+        if refit(super::phase(empties)) {
+            // The refitted phase is the full fit's.
+            assert_eq!(weights.phase_weights(empties), all.phase_weights(empties));
+            assert_ne!(weights.phase_weights(empties), base.phase_weights(empties));
+        } else {
+            assert_eq!(weights.phase_weights(empties), base.phase_weights(empties));
+        }
+    }
+}
