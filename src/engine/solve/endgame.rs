@@ -4,14 +4,13 @@
 //! cutoffs. At [`SHALLOW`] empties or fewer it hands over to the last-empties
 //! search.
 
+use super::last::SHALLOW;
 use super::order::MoveList;
 use super::{bounds, EndgameSolver, SolverKernel, INF, NO_MOVE};
 use crate::board::bits;
 use crate::board::bits::after;
 use std::ops::ControlFlow;
 
-/// At most this many empties: parity ordering, no move generation, no table.
-const SHALLOW: u32 = 5;
 /// At least this many empties: the transposition table is used.
 pub(super) const TT_MIN: u32 = 7;
 /// More than this many empties: enhanced transposition cutoffs.
@@ -48,7 +47,7 @@ impl EndgameSolver {
                 self.nodes += 1;
                 return self.final_score(p, o);
             }
-            k.shallow(self, p, o, alpha, beta, n, false)
+            self.last_empties(k, p, o, alpha, beta, n)
         } else {
             k.deep(self, p, o, alpha, beta, n)
         }
