@@ -1,9 +1,11 @@
 //! The last few empties (at most [`SHALLOW`]): no move generation, no
 //! table. The empty squares are listed once, where the search enters this
-//! phase, in reading order with the parity of each quadrant (whether it
-//! holds an odd number of empties), and passed down: each node tries the
-//! squares of its odd quadrants first, then the others (parity ordering),
-//! each square only if it touches an opponent disc and flips something.
+//! phase, with the parity of each quadrant (whether it holds an odd number
+//! of empties), and passed down: each node tries the squares of its odd
+//! quadrants first, then the others (parity ordering), each group in the
+//! list's order (corners first, the squares next to corners last; see
+//! [`square_classes`]), and each square only if it touches an opponent
+//! disc and flips something.
 //! Two, three and four empties have their own functions (no loops over
 //! a variable list); the last empty square is scored without playing it,
 //! from the number of discs each side would flip there
@@ -14,7 +16,10 @@
 //! opponent's move on the last square when the mover cannot play it.
 
 use super::{EndgameSolver, SolverKernel, INF};
-use crate::board::bits::{after, Bits, Kernel};
+use crate::board::bits::{after, Bits, Kernel, FILE_A};
+
+/// The squares of the first row.
+const RANK_1: u64 = 0xFF;
 
 /// At most this many empties: the last-empties search of this module.
 pub(super) const SHALLOW: u32 = 5;
@@ -51,6 +56,32 @@ const fn build_neighbours() -> [u64; 64] {
     table
 }
 
+/// The valid squares of a board in five classes, in the order the
+/// last-empties search tries them within a parity group: corners, the
+/// other edge squares (not next to a corner), the inner squares not
+/// diagonally next to a corner, the edge squares next to a corner (C),
+/// the squares diagonally next to a corner (X).
+/// `n` is the board's side and `corners` its corners.
+pub(super) fn square_classes(valid: u64, n: u8, corners: u64) -> [u64; 5] {
+    let (mut next_to, mut diagonal) = (0u64, 0u64);
+    for c in Bits(corners) {
+        let around = NEIGHBOURS[c as usize] & valid;
+        let (r, col) = (c / 8, c % 8);
+        for sq in Bits(around) {
+            if sq / 8 != r && sq % 8 != col {
+                diagonal |= 1u64 << sq;
+            } else {
+                next_to |= 1u64 << sq;
+            }
+        }
+    }
+    let last = u32::from(n) - 1;
+    let edges = valid & (FILE_A | RANK_1 | (FILE_A << last) | (RANK_1 << (8 * last)));
+    let c = next_to & !diagonal;
+    let x = diagonal & !edges;
+    [corners, edges & !corners & !c, valid & !edges & !x, c, x]
+}
+
 /// The discs of `o` that the owner of `p` flips by playing on the empty
 /// square `sq` (empty if the move is illegal), skipping the flip
 /// computation when no opponent disc touches the square.
@@ -75,10 +106,10 @@ fn without<const N: usize, const M: usize>(squares: [u8; N], skip: usize) -> [u8
     out
 }
 
-/// The search order of `squares` (in reading order) under `parity` (a
-/// bit per quadrant with an odd number of empties; `quadrant` gives each
-/// square's bit): the squares of odd quadrants first, reading order within
-/// each group. Returns each square's index in `squares`.
+/// The search order of `squares` under `parity` (a bit per quadrant with
+/// an odd number of empties; `quadrant` gives each square's bit): the
+/// squares of odd quadrants first, the list's order within each group.
+/// Returns each square's index in `squares`.
 #[inline(always)]
 fn parity_order<const N: usize>(squares: &[u8; N], parity: u8, quadrant: &[u8; 64]) -> [u8; N] {
     let mut order = [0u8; N];
@@ -109,11 +140,17 @@ impl EndgameSolver {
         beta: i32,
         n: u32,
     ) -> i32 {
+        // The empties in class order, and the parity of the quadrants.
         let mut squares = [0u8; SHALLOW_LEN];
         let mut parity = 0u8;
-        for (i, sq) in Bits(self.valid & !(p | o)).enumerate() {
-            squares[i] = sq;
-            parity ^= self.quadrant[sq as usize];
+        let empties = self.valid & !(p | o);
+        let mut i = 0;
+        for class in self.square_classes {
+            for sq in Bits(empties & class) {
+                squares[i] = sq;
+                i += 1;
+                parity ^= self.quadrant[sq as usize];
+            }
         }
         let [a, b, c, d, ..] = squares;
         match n {
@@ -134,7 +171,7 @@ impl EndgameSolver {
         }
     }
 
-    /// `5 <= n <= SHALLOW` empties, `squares[..n]` in reading order, odd
+    /// `5 <= n <= SHALLOW` empties, `squares[..n]` in class order, odd
     /// quadrants first. `passed` is set when the opponent just passed.
     /// Entered through [`SolverKernel::shallow`], which compiles it with
     /// the kernel's CPU features.
@@ -205,7 +242,7 @@ impl EndgameSolver {
         best
     }
 
-    /// Four empties, `squares` in reading order.
+    /// Four empties, `squares` in class order.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn solve4<K: SolverKernel>(
@@ -259,7 +296,7 @@ impl EndgameSolver {
         best
     }
 
-    /// Three empties, `squares` in reading order.
+    /// Three empties, `squares` in class order.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn solve3<K: SolverKernel>(
@@ -303,8 +340,8 @@ impl EndgameSolver {
         best
     }
 
-    /// Two empties, `squares` in reading order (with two empties the parity
-    /// order is always the reading order: both squares share a quadrant,
+    /// Two empties, `squares` in class order (with two empties the parity
+    /// order is always the list's order: both squares share a quadrant,
     /// which is then even, or lie in two odd ones).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
@@ -466,6 +503,34 @@ mod tests {
             }
         }
         checked
+    }
+
+    #[test]
+    fn square_classes_partition_the_board() {
+        for n in [4u8, 6, 8] {
+            let valid = valid_mask(n);
+            let last = n - 1;
+            let corner = |r: u8, c: u8| 1u64 << (r * 8 + c);
+            let corners = corner(0, 0) | corner(0, last) | corner(last, 0) | corner(last, last);
+            let classes = super::square_classes(valid, n, corners);
+            let mut seen = 0u64;
+            for class in classes {
+                assert_eq!(seen & class, 0, "{n}x{n}: classes overlap");
+                seen |= class;
+            }
+            assert_eq!(seen, valid, "{n}x{n}: classes cover the board");
+            // a1 corner, b1 and a2 next to it, b2 diagonally next to it.
+            assert_eq!(classes[0], corners);
+            assert_eq!(
+                classes[3] & (corner(0, 1) | corner(1, 0)),
+                corner(0, 1) | corner(1, 0)
+            );
+            assert_ne!(classes[4] & corner(1, 1), 0);
+        }
+        // On 8x8: c1 is an edge square, c3 an inner one.
+        let classes = super::square_classes(!0, 8, 0x8100_0000_0000_0081);
+        assert_ne!(classes[1] & (1 << 2), 0);
+        assert_ne!(classes[2] & (1 << 18), 0);
     }
 
     #[test]

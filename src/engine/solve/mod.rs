@@ -145,6 +145,9 @@ pub struct EndgameSolver {
     scoring: Scoring,
     valid: u64,
     corners: u64,
+    /// The valid squares in classes, best first, that order the empties of
+    /// the last-empties search within each parity group.
+    square_classes: [u64; 5],
     /// For every valid square, the bit (1, 2, 4 or 8) of its quadrant.
     quadrant: [u8; 64],
     /// The flip-count tables of the last empty square for this board.
@@ -214,6 +217,7 @@ impl EndgameSolver {
             valid: !0,
             corners: 0,
             quadrant: [0; 64],
+            square_classes: [!0, 0, 0, 0, 0],
             last_flips: LastFlips::new(!0),
             lines: Vec::new(),
             nodes: 0,
@@ -380,6 +384,7 @@ impl EndgameSolver {
             }
         }
         self.quadrant = q;
+        self.square_classes = last::square_classes(valid, n, self.corners);
         self.last_flips = LastFlips::new(valid);
         self.lines = board_lines(valid, n);
     }
