@@ -118,6 +118,24 @@ impl Table {
         })
     }
 
+    /// Asks the processor to start loading the slot of the position into
+    /// its cache, so that a later [`Table::probe`] or [`Table::store`]
+    /// finds it there instead of waiting for memory (a hint: no effect on
+    /// results; nothing on processors other than x86-64).
+    #[inline]
+    pub fn prefetch(&self, p: u64, o: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let slot: *const Slot = &self.slots[self.index(p, o)];
+            // SAFETY: a prefetch only hints the cache; it reads nothing the
+            // program sees and cannot fault (the address is a live slot).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (p, o);
+    }
+
     /// The current generation as stored in the slots.
     #[inline]
     fn generation_bits(&self) -> u64 {

@@ -31,7 +31,7 @@ use super::position::RelativePosition;
 use super::probcut::{EndgameSigma, ProbCutTable};
 use super::score;
 use super::tt::{self, Table};
-use crate::board::bits::{kernel_entries, Bits};
+use crate::board::bits::{kernel_entries, Bits, LastFlips};
 use crate::board::Square;
 use crate::eval::pattern::{self, PatternWeights};
 use crate::reversi::Move;
@@ -82,9 +82,39 @@ kernel_entries! {
             o: u64,
             alpha: i32,
             beta: i32,
-            n: u32,
+            squares: ([u8; last::SHALLOW as usize], usize),
+            parity: u8,
             passed: bool,
-        ) -> i32 = |k| s.shallow(k, p, o, alpha, beta, n, passed);
+        ) -> i32 = |k| s.shallow(k, p, o, alpha, beta, squares, parity, passed);
+        fn solve4(
+            s: &mut EndgameSolver,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            squares: [u8; 4],
+            parity: u8,
+            passed: bool,
+        ) -> i32 = |k| s.solve4(k, p, o, alpha, beta, squares, parity, passed);
+        fn solve3(
+            s: &mut EndgameSolver,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            squares: [u8; 3],
+            parity: u8,
+            passed: bool,
+        ) -> i32 = |k| s.solve3(k, p, o, alpha, beta, squares, parity, passed);
+        fn solve2(
+            s: &mut EndgameSolver,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            squares: [u8; 2],
+            passed: bool,
+        ) -> i32 = |k| s.solve2(k, p, o, alpha, beta, squares, passed);
         fn order(s: &EndgameSolver, p: u64, o: u64, moves: u64, hash: u8, list: &mut MoveList) -> () =
             |k| s.order(k, p, o, moves, hash, list);
     }
@@ -115,7 +145,13 @@ pub struct EndgameSolver {
     scoring: Scoring,
     valid: u64,
     corners: u64,
-    quadrants: [u64; 4],
+    /// The valid squares in classes, best first, that order the empties of
+    /// the last-empties search within each parity group.
+    square_classes: [u64; 5],
+    /// For every valid square, the bit (1, 2, 4 or 8) of its quadrant.
+    quadrant: [u8; 64],
+    /// The flip-count tables of the last empty square for this board.
+    last_flips: LastFlips,
     /// The lines of the board (rows, columns, both diagonals), each as the
     /// mask of its valid squares, with the orientation (0-3) of each.
     lines: Vec<(u64, usize)>,
@@ -180,7 +216,9 @@ impl EndgameSolver {
             scoring,
             valid: !0,
             corners: 0,
-            quadrants: [0; 4],
+            quadrant: [0; 64],
+            square_classes: [!0, 0, 0, 0, 0],
+            last_flips: LastFlips::new(!0),
             lines: Vec::new(),
             nodes: 0,
             helpers: Vec::new(),
@@ -339,13 +377,15 @@ impl EndgameSolver {
             .iter()
             .fold(0, |m, &(r, c)| m | Square::new(r, c).bit());
         let h = n / 2;
-        let mut q = [0u64; 4];
+        let mut q = [0u8; 64];
         for r in 0..n {
             for c in 0..n {
-                q[usize::from(r >= h) * 2 + usize::from(c >= h)] |= Square::new(r, c).bit();
+                q[usize::from(r * 8 + c)] = 1 << (usize::from(r >= h) * 2 + usize::from(c >= h));
             }
         }
-        self.quadrants = q;
+        self.quadrant = q;
+        self.square_classes = last::square_classes(valid, n, self.corners);
+        self.last_flips = LastFlips::new(valid);
         self.lines = board_lines(valid, n);
     }
 

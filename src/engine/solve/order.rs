@@ -8,6 +8,7 @@
 //! The ordering decides only how fast a solve is: any evaluation, even
 //! random weights, gives the same exact scores.
 
+use super::endgame::ETC_MIN;
 use super::{EndgameSolver, SolverKernel, NO_MOVE};
 use crate::board::bits::after;
 use crate::board::bits::{self, Bits};
@@ -103,6 +104,14 @@ impl EndgameSolver {
         list: &mut MoveList,
     ) {
         k.order(self, p, o, moves, hash, list);
+        if n > ETC_MIN {
+            // The children's slots load while the moves are ordered, for
+            // the enhanced transposition cutoff that follows.
+            for i in 0..list.len {
+                let (np, no) = after(p, o, list.sq[i], list.flips[i]);
+                self.table.prefetch(np, no);
+            }
+        }
         if let (Some(w), true) = (self.weights.as_deref(), n >= PATTERN_ORDER_MIN) {
             let depth = pattern_order_depth(n);
             pattern_keys(k, w, (p, o), list, hash, depth, &mut self.nodes);
