@@ -133,13 +133,46 @@ fn tiny_endpoint_rejects_bad_arguments_with_the_clis_error_line() {
     let (status, _, body) = rt.block_on(get(&s, "/api/tiny?flag=300"));
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body.contains("player"), "{body}");
-    // An exhaustive search of the 8x8 start is refused, not started.
+}
+
+#[test]
+fn tiny_searches_are_bounded_by_work_not_by_empty_squares() {
+    // Finished or nearly finished boards with many empty squares are
+    // answered (the CLI's bytes): the caps bound the work, not the empties.
+    let s = state(Limits {
+        search_time: Duration::from_secs(2),
+        ..Limits::default()
+    });
+    let rt = runtime();
+    let mut full6 = "12".repeat(18);
+    full6.replace_range(0..1, "0");
+    for (flag, player, board) in [
+        ("300", "1", "0".repeat(16)),
+        ("400", "1", "0".repeat(64)),
+        ("300", "2", "1".repeat(60) + "0000"),
+        ("300", "1", full6.clone()),
+        ("500", "1", "0".repeat(36)),
+    ] {
+        let (code, stdout, _) = cli(&[flag, player, &board]);
+        assert_eq!(code, 0, "{flag} {player} {board}");
+        let path = format!("/api/tiny?flag={flag}&player={player}&board={board}");
+        let (status, _, body) = rt.block_on(get(&s, &path));
+        assert_eq!((status, body), (StatusCode::OK, stdout), "{path}");
+    }
+    // An exhaustive search of the 8x8 start outgrows the time cap: 422.
     let start8 = reversi::board::Board::start(8).to_digits();
+    let began = Instant::now();
     let (status, _, body) = rt.block_on(get(
         &s,
         &format!("/api/tiny?flag=500&player=1&board={start8}"),
     ));
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(body.contains("ran out of its time"), "{body}");
+    assert!(
+        began.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        began.elapsed()
+    );
 }
 
 #[test]
