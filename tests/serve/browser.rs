@@ -400,3 +400,96 @@ fn without_chromium_a_browser_test_skips_but_fails_under_ci() {
     assert!(all.contains("CI is set but no chromium"), "{all}");
     assert!(!all.contains("skipped:"), "{all}");
 }
+
+/// The document's width and the viewport's: equal when nothing overflows
+/// sideways (the page never scrolls horizontally).
+fn widths(b: &mut Browser) -> (u64, u64) {
+    let v = b.eval("[document.documentElement.scrollWidth, window.innerWidth]");
+    (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
+}
+
+/// Whether the board `selector` lies wholly inside the viewport (scrolled
+/// to it first when `scroll`), as `[left, top, right, bottom, width, height]`
+/// of its box and the viewport's size for the failure message.
+fn board_visible(b: &mut Browser, selector: &str, scroll: bool) -> (bool, Value) {
+    let sel = serde_json::to_string(selector).unwrap();
+    let v = b.eval(&format!(
+        "(async () => {{ const e = document.querySelector({sel}); \
+         if ({scroll}) {{ e.scrollIntoView({{block: 'nearest'}}); \
+         await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); }} \
+         const r = e.getBoundingClientRect(); \
+         return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight, \
+                 e.querySelectorAll('[data-square]').length]; }})()"
+    ));
+    let f = |i: usize| v[i].as_f64().unwrap();
+    let inside = f(0) >= 0.0 && f(1) >= 0.0 && f(2) <= f(4) && f(3) <= f(5) && f(6) == 64.0;
+    (inside, v)
+}
+
+#[test]
+fn every_page_fits_a_phone_and_a_laptop_with_the_8x8_board_in_view() {
+    let start8 = "0".repeat(27) + "21" + &"0".repeat(6) + "12" + &"0".repeat(27);
+    for (width, height) in [(390, 844), (1366, 850)] {
+        let Some(mut b) = Browser::launch_or_skip(width, height) else {
+            return;
+        };
+        let server = ServerProcess::start();
+        // Play: the 8x8 board whole on the first screen, without scrolling.
+        b.open(&format!("{}play?size=8", server.url));
+        b.wait_for(
+            "document.querySelectorAll('#board [aria-label$=\", legal\"]').length === 4",
+            WAIT,
+            "black's four legal moves",
+        );
+        let (inside, rect) = board_visible(&mut b, "#board", false);
+        assert!(inside, "play board at {width}x{height}: {rect}");
+        assert_eq!(
+            widths(&mut b),
+            (u64::from(width), u64::from(width)),
+            "play at {width}x{height}"
+        );
+        // The squares are as large as the room allows (not a fixed size).
+        let cell = b.eval(
+            "document.querySelector('#board [data-square=a1]').getBoundingClientRect().width",
+        );
+        assert!(cell.as_f64().unwrap() >= 30.0, "{cell}");
+        // Explorer on an 8x8 position (a depth bound of 4 by default): its
+        // replay board, trees and forms fit.
+        b.open(&format!("{}explore?board={start8}&player=1", server.url));
+        wait_text(&mut b, "[data-testid=step-count]", "1");
+        b.click("#tree-a > li > .node .toggle");
+        b.wait_for(
+            "document.querySelectorAll('#tree-a > li > ul > li').length === 4",
+            WAIT,
+            "the root's children",
+        );
+        let (inside, rect) = board_visible(&mut b, "#step-board", true);
+        assert!(inside, "explorer board at {width}x{height}: {rect}");
+        assert_eq!(
+            widths(&mut b),
+            (u64::from(width), u64::from(width)),
+            "explore at {width}x{height}"
+        );
+        // Study: a finished match and depth table with their plots.
+        b.open(&format!("{}study", server.url));
+        set_value(&mut b, "#m-size", "4");
+        set_value(&mut b, "#m-depth", "2");
+        b.click("#m-run");
+        b.wait_for(
+            "document.querySelector('[data-testid=match-status]').textContent.startsWith('Done')",
+            WAIT,
+            "the match",
+        );
+        set_value(&mut b, "#t-size", "4");
+        set_value(&mut b, "#t-depth", "3");
+        b.click("#t-run");
+        wait_text(&mut b, "[data-testid=table-status]", "Done: 9 games.");
+        assert_eq!(
+            widths(&mut b),
+            (u64::from(width), u64::from(width)),
+            "study at {width}x{height}"
+        );
+        let plot = b.eval("document.querySelector('#t-plot').getBoundingClientRect().right");
+        assert!(plot.as_f64().unwrap() <= f64::from(width), "{plot}");
+    }
+}

@@ -54,7 +54,7 @@ function render() {
   const human = !game.over && !isEngine(game.to_move);
   drawBoard($("board"), game.board, {
     legal: human ? game.legal : [], last: game.last, flipped: game.flipped,
-    onPlay: human ? play : null, label: "game board",
+    onPlay: human ? play : null, label: "game board", coords: true,
   });
   $("black").textContent = game.black;
   $("white").textContent = game.white;
