@@ -493,3 +493,305 @@ fn every_page_fits_a_phone_and_a_laptop_with_the_8x8_board_in_view() {
         assert!(plot.as_f64().unwrap() <= f64::from(width), "{plot}");
     }
 }
+
+/// The page's transcript (the export in its default form: moves with passes).
+fn transcript(b: &mut Browser) -> String {
+    b.eval("document.querySelector('#transcript').value")
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Waits until it is the person's turn with `n` moves played, and returns the transcript.
+fn wait_turn(b: &mut Browser, n: usize) -> String {
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let v = b.eval(
+            "[document.querySelector('#status').textContent, document.querySelector('#transcript').value]",
+        );
+        let (status, moves) = (v[0].as_str().unwrap(), v[1].as_str().unwrap());
+        if status.contains("your move") && moves.split(' ').filter(|m| !m.is_empty()).count() == n {
+            return moves.to_string();
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "waited for the person's turn after {n} moves; status {status:?}, transcript {moves:?}"
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
+/// Goes `delta` entries back or forward in the tab's history (another
+/// document: waits for it to load).
+fn history_go(b: &mut Browser, delta: i64) {
+    let h = b.call("Page.getNavigationHistory", json!({}));
+    let at = h["currentIndex"].as_i64().unwrap() + delta;
+    let id = h["entries"][at as usize]["id"].clone();
+    b.call("Page.navigateToHistoryEntry", json!({ "entryId": id }));
+    std::thread::sleep(Duration::from_millis(800));
+}
+
+#[test]
+fn a_game_survives_double_clicks_back_and_reload() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    b.open(&format!("{}play?size=8&level=1", server.url));
+    wait_turn(&mut b, 0);
+    // Two clicks on f5 in a row (no time between them): one move is played,
+    // the engine answers once, and nothing fails.
+    b.eval(
+        "(() => { const e = document.querySelector('#board [data-square=f5]'); e.click(); e.click(); return true; })()",
+    );
+    let two = wait_turn(&mut b, 2);
+    assert!(two.starts_with("f5 "), "{two}");
+    assert!(!b
+        .eval("document.querySelector('#status').classList.contains('error')")
+        .as_bool()
+        .unwrap());
+    // Two real mouse clicks on one legal square, as fast as the protocol sends them.
+    let square =
+        b.eval("document.querySelector('#board [aria-label$=\", legal\"]').dataset.square");
+    let square = square.as_str().unwrap().to_string();
+    let centre = b.eval(&format!(
+        "(() => {{ const r = document.querySelector('#board [data-square={square}]').getBoundingClientRect(); \
+         return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+    ));
+    for count in [1, 2] {
+        for kind in ["mousePressed", "mouseReleased"] {
+            b.call(
+                "Input.dispatchMouseEvent",
+                json!({ "type": kind, "x": centre[0], "y": centre[1], "button": "left", "clickCount": count }),
+            );
+        }
+    }
+    let four = wait_turn(&mut b, 4);
+    assert_eq!(four.split(' ').nth(2), Some(square.as_str()), "{four}");
+    assert!(!b
+        .eval("document.querySelector('#status').classList.contains('error')")
+        .as_bool()
+        .unwrap());
+    // The game is in the address.
+    let search = b.eval("location.search").as_str().unwrap().to_string();
+    assert!(
+        search.contains(&format!("moves={}", four.replace(' ', "%2C"))),
+        "{search}"
+    );
+    // Another page (as "Explore this position" opens), then Back: the game is there.
+    b.open(&format!("{}explore", server.url));
+    history_go(&mut b, -1);
+    assert_eq!(wait_turn(&mut b, 4), four);
+    // Back inside the game: before the person's last move; Forward again.
+    b.eval("history.back()");
+    assert_eq!(wait_turn(&mut b, 2), two);
+    b.eval("history.forward()");
+    assert_eq!(wait_turn(&mut b, 4), four);
+    // A reload, and /play with nothing in the address (local storage).
+    let here = b.eval("location.href").as_str().unwrap().to_string();
+    b.open(&here);
+    assert_eq!(wait_turn(&mut b, 4), four);
+    b.open(&format!("{}play", server.url));
+    assert_eq!(wait_turn(&mut b, 4), four);
+}
+
+#[test]
+fn an_engine_error_leaves_a_retry_that_resumes_the_game() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    // A time of 0 ms is refused by the server: the game stops with the error.
+    b.open(&format!(
+        "{}play?size=4&black=engine&white=human&time=0",
+        server.url
+    ));
+    b.wait_for(
+        "!document.querySelector('#retry').hidden && document.querySelector('#status').classList.contains('error')",
+        WAIT,
+        "the engine's error and Retry",
+    );
+    let status = text(&mut b, "#status");
+    assert!(status.contains("time_ms"), "{status}");
+    // The field corrected (without a change event) and Retry: the engine plays.
+    b.eval("document.querySelector('#time').value = '200'");
+    b.click("#retry");
+    wait_turn(&mut b, 1);
+    assert_eq!(
+        b.eval("document.querySelector('#retry').hidden"),
+        json!(true)
+    );
+    // Again with 0, then correcting the field alone resumes.
+    b.open(&format!(
+        "{}play?size=4&black=engine&white=human&time=0",
+        server.url
+    ));
+    b.wait_for("!document.querySelector('#retry').hidden", WAIT, "Retry");
+    set_value(&mut b, "#time", "200");
+    wait_turn(&mut b, 1);
+}
+
+#[test]
+fn records_load_and_export_and_undo_redo_after_loading() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    // Undo after loading moves from the address: back to the person's turn.
+    b.open(&format!("{}play?size=8&level=1&moves=f5,d6", server.url));
+    wait_turn(&mut b, 2);
+    b.click("#undo");
+    wait_turn(&mut b, 0);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(transcript(&mut b), "", "the engine must not play again");
+    b.click("#redo");
+    assert_eq!(wait_turn(&mut b, 2), "f5 d6");
+    // A pasted compact transcript loads; the engine (white) answers.
+    b.eval("document.querySelector('#record-in').value = 'f5d6c3d3c4'");
+    b.click("#load");
+    let six = wait_turn(&mut b, 6);
+    assert!(six.starts_with("f5 d6 c3 d3 c4 "), "{six}");
+    b.click("#undo");
+    assert_eq!(wait_turn(&mut b, 4), "f5 d6 c3 d3");
+    // Every export form reads back to the same game.
+    for form in ["compact", "ggf", "passes"] {
+        set_value(&mut b, "#export-form", form);
+        let exported = transcript(&mut b);
+        match form {
+            "compact" => assert_eq!(exported, "f5d6c3d3"),
+            "ggf" => assert!(exported.starts_with("(;GM[Othello]"), "{exported}"),
+            _ => assert_eq!(exported, "f5 d6 c3 d3"),
+        }
+        set_value(&mut b, "#export-form", "passes");
+        b.click("#new");
+        wait_turn(&mut b, 0);
+        let js = serde_json::to_string(&exported).unwrap();
+        b.eval(&format!(
+            "document.querySelector('#record-in').value = {js}"
+        ));
+        b.click("#load");
+        assert_eq!(wait_turn(&mut b, 4), "f5 d6 c3 d3", "{form}");
+    }
+    // A board string: the game goes on from that position.
+    set_value(&mut b, "#export-form", "board");
+    let board = transcript(&mut b);
+    set_value(&mut b, "#export-form", "passes");
+    let js = serde_json::to_string(&board).unwrap();
+    b.click("#new");
+    wait_turn(&mut b, 0);
+    b.eval(&format!(
+        "document.querySelector('#record-in').value = {js}"
+    ));
+    b.click("#load");
+    b.wait_for(
+        "location.search.includes('start=')",
+        WAIT,
+        "the loaded start in the address",
+    );
+    b.wait_for(
+        "document.querySelector('#status').textContent.includes('your move')",
+        WAIT,
+        "the person's turn",
+    );
+    set_value(&mut b, "#export-form", "board");
+    assert_eq!(transcript(&mut b), board);
+    set_value(&mut b, "#export-form", "passes");
+    // A 4x4 transcript: the board size follows the record.
+    b.eval("document.querySelector('#record-in').value = 'B1'");
+    b.click("#load");
+    b.wait_for(
+        "document.querySelector('#size').value === '4' && document.querySelector('#transcript').value.startsWith('b1')",
+        WAIT,
+        "the 4x4 record",
+    );
+}
+
+#[test]
+fn the_coach_hints_and_reviews_every_move_of_a_finished_game() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    // Named levels with their numbers.
+    b.open(&format!("{}play?size=8&level=3", server.url));
+    wait_turn(&mut b, 0);
+    let name = b.eval("document.querySelector('#level option[value=\"10\"]').textContent");
+    assert_eq!(name, json!("10 — club"));
+    // A hint at the start: the four moves, values from black's side in
+    // discs, the best line starting with the best move, shown on the board.
+    b.eval("document.querySelector('#hint-board').checked = true");
+    b.click("#hint");
+    b.wait_for(
+        "document.querySelectorAll('#hint-out li').length === 4",
+        WAIT,
+        "four hinted moves",
+    );
+    let note = text(&mut b, "#hint-out p");
+    assert!(note.contains("discs for Black"), "{note}");
+    let best = b.eval("document.querySelector('#hint-out li').dataset.move");
+    let line = text(&mut b, "[data-testid=best-line]");
+    assert!(line.starts_with(best.as_str().unwrap()), "{line} {best}");
+    let hinted = b.eval("document.querySelectorAll('#board [data-hint]').length");
+    assert_eq!(hinted, json!(4));
+    // The engine plays both sides of a 4x4 game, with pauses between moves.
+    b.open(&format!(
+        "{}play?size=4&black=engine&white=engine&depth=2",
+        server.url
+    ));
+    b.wait_for(
+        "!document.querySelector('#end').hidden",
+        WAIT,
+        "the end screen",
+    );
+    let end = text(&mut b, "#end-text");
+    let status = text(&mut b, "#status");
+    assert!(status.starts_with("Game over"), "{status}");
+    assert!(end.contains(" to "), "{end}");
+    let moves: Vec<String> = transcript(&mut b).split(' ').map(str::to_string).collect();
+    // Review: every move is reached by stepping, each row has a loss.
+    b.click("#review-end");
+    b.wait_for(
+        &format!(
+            "document.querySelectorAll('#rv-table tbody tr').length === {}",
+            moves.len()
+        ),
+        WAIT,
+        "a review row per move",
+    );
+    b.click("#rv-first");
+    wait_text(
+        &mut b,
+        "[data-testid=review-at]",
+        &format!("move 0 of {}", moves.len()),
+    );
+    for k in 1..=moves.len() {
+        b.click("#rv-next");
+        b.wait_for(
+            &format!(
+                "document.querySelector('[data-testid=review-at]').textContent.startsWith('move {k} of ')"
+            ),
+            WAIT,
+            &format!("review step {k}"),
+        );
+        let at = text(&mut b, "[data-testid=review-at]");
+        assert!(at.contains(&format!(" {}, ", moves[k - 1])), "{at}");
+    }
+    // The graph has a bar per move; a row jumps; play continues from there.
+    let bars = b.eval("document.querySelectorAll('#graph rect').length");
+    assert_eq!(bars, json!(moves.len()));
+    b.click("#rv-table tbody tr:nth-child(2) button");
+    b.wait_for(
+        "document.querySelector('[data-testid=review-at]').textContent.startsWith('move 2 of ')",
+        WAIT,
+        "the jump to move 2",
+    );
+    set_value(&mut b, "#black-player", "human");
+    set_value(&mut b, "#white-player", "human");
+    b.click("#rv-continue");
+    let two = wait_turn(&mut b, 2);
+    assert_eq!(two, moves[..2].join(" "));
+    b.click("#redo");
+    wait_text(&mut b, "#end:not([hidden]) #rematch", "Rematch");
+    b.click("#rematch");
+    wait_turn(&mut b, 0);
+}

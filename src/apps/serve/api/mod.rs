@@ -5,8 +5,11 @@
 //! | endpoint | answers |
 //! | --- | --- |
 //! | `/api/tiny?flag=F&player=P&board=B` | `text/plain`: exactly what `reversi F P B` prints (400 and the error line for a bad argument) |
-//! | `/api/game?size=N&moves=M` | the position after moves `M` (`c4,d3,pass`): board, side to move, legal moves, discs, last move and flips, transcript |
+//! | `/api/game?size=N&moves=M` | the position after moves `M` (`c4,d3,pass`; from `start=DIGITS&start_player=P` when given): board, side to move, legal moves, discs, last move and flips, who played each move, transcript and the record forms to export |
 //! | `/api/engine?size=N&moves=M&depth=D&time_ms=T&eval=E&algorithm=A` | the engine's move there with its value, nodes, depth and time; with `level=L` (1-30, 8x8 only) the engine's midgame search at that level instead (depth, eval and algorithm unused) |
+//! | `/api/record?size=N&text=T` | reads a pasted record (compact or spaced transcript, with or without passes, GGF, board string): size, moves, start when not the standard one |
+//! | `/api/hint?size=N&moves=M&level=L&count=C&time_ms=T` | the best moves with values in discs from the side to move's view and their lines |
+//! | `/api/review?size=N&moves=M&level=L&time_ms=T` | every move's value, the best move's, the loss (mover's view) and black's value after it |
 //! | `/api/search?board=B&player=P&algorithm=A&order=O&depth=D&eval=E` | runs an explorer search: its id, value, count, best move, chosen line and root |
 //! | `/api/tree/ID/node/K` | node `K` of a searched tree: position, value, window, children, pruned moves |
 //! | `/api/tree/ID/step/K` | the replay at the moment the search entered node `K` |
@@ -23,8 +26,12 @@ use super::study;
 use super::Limits;
 use crate::apps::tiny;
 use crate::board::{Board, Color};
+use crate::engine::analyze::{
+    analyze_game, Analyzer, Certainty, Limits as EngineLimits, MoveSearch,
+};
 use crate::engine::midgame::Level;
 use crate::eval::Heuristic;
+use crate::record;
 use crate::reversi::{Move, Position};
 use crate::search::Algorithm;
 use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
@@ -266,6 +273,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/tiny", get(api_tiny))
         .route("/api/game", get(api_game))
         .route("/api/engine", get(api_engine))
+        .route("/api/record", get(api_record))
+        .route("/api/hint", get(api_hint))
+        .route("/api/review", get(api_review))
+        .route("/favicon.ico", get(favicon))
         .route("/api/search", get(api_search))
         .route("/api/tree/{id}/node/{k}", get(api_node))
         .route("/api/tree/{id}/step/{k}", get(api_step))
@@ -478,6 +489,155 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         "level": level,
     }))
     .into_response())
+}
+
+/// `/api/record`: reads a pasted record (a compact transcript such as
+/// `f5d6c3`, a transcript with or without passes, GGF, or a board string
+/// optionally followed by moves) for a board of `size` (the other sizes
+/// are tried when it does not fit), with the library's record parser.
+async fn api_record(Query(q): Params) -> ApiResult {
+    let text = q.get("text").map_or("", String::as_str);
+    let size = size_param(&q)?;
+    let mut first_error = None;
+    for n in std::iter::once(size).chain([8, 6, 4].into_iter().filter(|&n| n != size)) {
+        match record::parse_game(text, n) {
+            Ok(r) => {
+                let moves: Vec<String> = r.move_list().iter().map(ToString::to_string).collect();
+                let g = play::replay_from(r.start, &moves.join(" ")).map_err(ApiError::bad)?;
+                return Ok(Json(json!({
+                    "size": n,
+                    "moves": moves,
+                    "start": (!g.from_standard_start()).then(|| json!({
+                        "board": r.start.board.to_digits(),
+                        "player": r.start.to_move.number(),
+                    })),
+                }))
+                .into_response());
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    let e = first_error.map_or_else(String::new, |e| e.to_string());
+    Err(ApiError::bad(format!("the record cannot be read: {e}")))
+}
+
+/// The engine's limits for a hint or a review: a level on 8x8 (else the
+/// level's number as the depth), the time capped by the server's.
+fn coach_limits(
+    state: &AppState,
+    q: &HashMap<String, String>,
+    g: &GameState,
+    default_ms: u64,
+) -> Result<EngineLimits, ApiError> {
+    let cap = state.limits.engine_time.as_millis() as u64;
+    let time = number(q, "time_ms", 1..=cap)?.unwrap_or(default_ms.min(cap));
+    let level = number(q, "level", 1..=Level::MAX)?.unwrap_or(8);
+    let on8 = g.position.board.size() == 8;
+    Ok(EngineLimits {
+        level: on8.then_some(level),
+        depth: (!on8).then_some(level),
+        time: Some(Duration::from_millis(time)),
+        ..EngineLimits::default()
+    })
+}
+
+fn certainty_json(c: Certainty) -> JsonValue {
+    match c {
+        Certainty::Exact => json!({ "kind": "exact" }),
+        Certainty::WinLossDraw => json!({ "kind": "win-loss-draw" }),
+        Certainty::Estimate { depth } => json!({ "kind": "estimate", "depth": depth }),
+    }
+}
+
+/// `/api/hint`: the best `count` moves of the position after the moves,
+/// each with its value in discs from the side to move's view (the final
+/// disc difference with perfect play when exact) and its expected line.
+async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
+    let g = game_param(&q)?;
+    if g.over() {
+        return Err(ApiError::bad("the game is over"));
+    }
+    let count = number(&q, "count", 1..=64)?.unwrap_or(64);
+    let limits = coach_limits(&state, &q, &g, 1000)?;
+    let p = g.position;
+    let (values, nodes, took) = blocking(&state, move |cancel| {
+        let began = Instant::now();
+        let mut engine = Analyzer::new();
+        let v = engine.rank_moves(&p, count, &limits, cancel, &mut |_| {});
+        (v, engine.nodes(), began.elapsed())
+    })
+    .await?;
+    Ok(Json(json!({
+        "to_move": p.to_move.name(),
+        "view": format!("{}'s view, discs", p.to_move.name()),
+        "moves": values.iter().map(|m| json!({
+            "move": move_json(m.mv),
+            "value": m.value.0,
+            "certainty": certainty_json(m.certainty),
+            "line": m.line.iter().map(|x| move_json(*x)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "nodes": nodes,
+        "time_ms": took.as_secs_f64() * 1000.0,
+        "level": limits.level.or(limits.depth),
+    }))
+    .into_response())
+}
+
+/// `/api/review`: every move of the game with the value of the move played
+/// and of the best move (discs, the mover's view), the loss, and the value
+/// of each position after it from black's view (the evaluation graph).
+/// Each position is searched within `time_ms` (default 300) at `level`
+/// (default 8), exact from 14 empty squares.
+async fn api_review(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
+    let g = game_param(&q)?;
+    let mut limits = coach_limits(&state, &q, &g, 300)?;
+    limits.exact_empties = 14;
+    limits.wld_empties = 16;
+    let record = g.record();
+    let analysis = blocking(&state, move |cancel| {
+        let mut engine = Analyzer::new();
+        analyze_game(&mut engine, &record, &limits, cancel, &mut |_| {})
+    })
+    .await?;
+    let moves: Vec<JsonValue> = analysis
+        .moves
+        .iter()
+        .map(|a| {
+            let mover = a.position.to_move;
+            let black = |d: f64| if mover == Color::Black { d } else { -d };
+            json!({
+                "index": a.index,
+                "mover": mover.name(),
+                "played": move_json(a.played),
+                "played_value": a.played_value.0,
+                "best": move_json(a.best.mv),
+                "best_value": a.best.value.0,
+                "best_line": a.best.line.iter().map(|x| move_json(*x)).collect::<Vec<_>>(),
+                "loss": a.loss.0,
+                "exact": a.exact,
+                "black_value_after": black(a.played_value.0),
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "view": "values in discs: played and best from the mover's view, black_value_after from black's",
+        "moves": moves,
+        "total_loss": { "black": analysis.total_loss[0].0, "white": analysis.total_loss[1].0 },
+        "final_score": analysis.final_score,
+        "complete": analysis.moves.len() == g.moves.len(),
+    }))
+    .into_response())
+}
+
+/// `/favicon.ico`: a small SVG disc (browsers ask for it on every page).
+async fn favicon() -> Response {
+    (
+        [(header::CONTENT_TYPE, "image/svg+xml")],
+        include_str!("../assets/favicon.svg"),
+    )
+        .into_response()
 }
 
 /// `/api/search`: runs an explorer search and keeps its tree.

@@ -68,10 +68,13 @@ function drawBoard(box, digits, opts) {
       let label = name + " " + color + (isLegal ? ", legal" : "");
       if (opts.last === name) label += ", last move";
       else if (flipped.has(name)) label += ", flipped";
+      const value = isLegal && opts.values ? opts.values.get(name) : undefined;
+      if (value !== undefined) label += `, hint ${value > 0 ? "+" : ""}${Math.round(value)}`;
       const b = el("button", {
         class: ["sq", color, isLegal ? "legal" : "", opts.last === name ? "last" : "", flipped.has(name) ? "flipped" : ""].join(" "),
         "data-square": name, "aria-label": label, role: "gridcell", tabindex: "-1",
         "aria-disabled": opts.onPlay && isLegal ? null : "true",
+        "data-hint": value !== undefined ? (value > 0 ? "+" : "") + Math.round(value) : null,
       });
       b.addEventListener("click", () => { if (opts.onPlay && legal.has(name)) opts.onPlay(name); });
       b.addEventListener("keydown", (ev) => {
