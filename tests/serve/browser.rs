@@ -263,7 +263,13 @@ fn explorer_reads_the_contract_counts_and_steps_through_alphabeta() {
     let mut depths = Vec::new();
     for k in 2..=12 {
         b.click("#next");
-        wait_text(&mut b, "[data-testid=step-count]", &k.to_string());
+        b.wait_for(
+            &format!(
+                "document.querySelector('[data-testid=step-event]').textContent.startsWith('{k} of ')"
+            ),
+            WAIT,
+            &format!("replay step {k}"),
+        );
         let frames = b.eval("document.querySelectorAll('#frames .frame').length");
         depths.push(frames.as_u64().unwrap());
     }
@@ -271,7 +277,11 @@ fn explorer_reads_the_contract_counts_and_steps_through_alphabeta() {
     assert_eq!(depths[0], 2);
     assert!(depths.windows(2).all(|w| w[1] <= w[0] + 1), "{depths:?}");
     b.click("#prev");
-    wait_text(&mut b, "[data-testid=step-count]", "11");
+    b.wait_for(
+        "document.querySelector('[data-testid=step-event]').textContent.startsWith('11 of ')",
+        WAIT,
+        "replay step 11",
+    );
     // The chosen line opens in red down to a leaf.
     b.click("#line-a");
     b.wait_for(
@@ -794,4 +804,126 @@ fn the_coach_hints_and_reviews_every_move_of_a_finished_game() {
     wait_text(&mut b, "#end:not([hidden]) #rematch", "Rematch");
     b.click("#rematch");
     wait_turn(&mut b, 0);
+}
+
+#[test]
+fn the_explorer_replays_each_cutoff_and_compares_minimax_with_alphabeta() {
+    let Some(mut b) = Browser::launch_or_skip(1366, 850) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    b.open(&format!("{}explore", server.url));
+    // Side by side on the contract's start: the CLI's 300 and 500 counts.
+    b.click("#versus");
+    b.wait_for(
+        "!document.querySelector('#view-b').hidden && /^[0-9]+$/.test(document.querySelector('[data-testid=count-b]').textContent)",
+        WAIT,
+        "both counts",
+    );
+    wait_text(&mut b, "[data-testid=count]", "224821");
+    wait_text(&mut b, "[data-testid=count-b]", "7208");
+    let title = text(&mut b, "#title-b");
+    assert!(title.starts_with("alpha-beta"), "{title}");
+    // The alpha-beta replay: step until the first cutoff, which names the
+    // moves it prunes, the window and the value that closed it.
+    set_value(&mut b, "#step-tree", "b");
+    b.wait_for(
+        "document.querySelector('[data-testid=step-event]').textContent.startsWith('1 of ')",
+        WAIT,
+        "the first step",
+    );
+    let mut clicks = 0;
+    loop {
+        b.click("#next");
+        clicks += 1;
+        let seen = b.wait_for(
+            &format!(
+                "document.querySelector('[data-testid=step-event]').textContent.startsWith('{} of ') && \
+                 (document.querySelector('#cutoff').hidden ? 'enter' : 'cut')",
+                clicks + 1
+            ),
+            WAIT,
+            "the next step",
+        );
+        if seen == json!("cut") {
+            break;
+        }
+        assert!(clicks < 300, "no cutoff in the first 300 steps");
+    }
+    let reason = text(&mut b, "[data-testid=cutoff]");
+    let pruned = b.eval(
+        "[...document.querySelectorAll('#frames .frame:last-child .chip.pruned')].map(c => c.textContent)",
+    );
+    let pruned: Vec<&str> = pruned
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(!pruned.is_empty(), "{reason}");
+    assert!(
+        reason.contains(&format!("so {} ", pruned.join(" "))),
+        "{reason} {pruned:?}"
+    );
+    assert!(
+        reason.contains("pruned") && (reason.contains("beta") || reason.contains("alpha")),
+        "{reason}"
+    );
+    // A cutoff is not a state: the count did not move.
+    let count_at_cut = text(&mut b, "[data-testid=step-count]");
+    b.click("#prev");
+    wait_text(&mut b, "[data-testid=step-count]", &count_at_cut);
+    // The replay opens the tree at its node, marked, with MAX/MIN markers.
+    let current = b.wait_for(
+        "(document.querySelector('#tree-b .node.current') || {dataset: {}}).dataset.testid || null",
+        WAIT,
+        "the replay's node in the tree",
+    );
+    let last_frame = b.eval("document.querySelector('#frames .frame:last-child').textContent");
+    let index = current
+        .as_str()
+        .unwrap()
+        .trim_start_matches("node-")
+        .to_string();
+    assert!(
+        last_frame.as_str().unwrap().contains(&format!("#{index} ")),
+        "{last_frame} {index}"
+    );
+    let sides = b.eval("[...document.querySelectorAll('#tree-b .side')].map(s => s.textContent)");
+    let sides = sides.as_array().unwrap();
+    assert!(sides.iter().any(|s| s.as_str().unwrap().starts_with("MAX")));
+    assert!(sides.iter().any(|s| s.as_str().unwrap().starts_with("MIN")));
+    // The last step: every state counted, the contract's 7,208.
+    let events = b.eval("document.querySelector('[data-testid=step-event]').textContent.split(' of ')[1].replace(/,/g, '')");
+    set_value(&mut b, "#goto", events.as_str().unwrap());
+    wait_text(&mut b, "[data-testid=step-count]", "7208");
+    // The tree is one Tab stop; the arrow keys walk it.
+    let stops = b.eval("document.querySelectorAll('#tree-b [tabindex=\"0\"]').length");
+    assert_eq!(stops, json!(1));
+    b.eval("document.querySelector('#tree-b [tabindex=\"0\"]').focus()");
+    let before = b.eval("document.activeElement.dataset.testid");
+    b.key("Home");
+    assert_eq!(
+        b.eval("document.activeElement.dataset.testid"),
+        json!("node-0")
+    );
+    b.key("ArrowDown");
+    let next = b.eval("document.activeElement.dataset.testid");
+    assert_ne!(next, json!("node-0"), "{before}");
+    assert_eq!(
+        b.eval("document.querySelectorAll('#tree-b [tabindex=\"0\"]').length"),
+        json!(1)
+    );
+    b.key("ArrowUp");
+    assert_eq!(
+        b.eval("document.activeElement.dataset.testid"),
+        json!("node-0")
+    );
+    // A preset with varied values (a depth bound and positional weights).
+    set_value(&mut b, "#preset", "weights");
+    b.wait_for(
+        "document.querySelector('#title-a').textContent.includes('depth 4')",
+        WAIT,
+        "the preset's search",
+    );
 }

@@ -13,6 +13,7 @@
 //! | `/api/search?board=B&player=P&algorithm=A&order=O&depth=D&eval=E` | runs an explorer search: its id, value, count, best move, chosen line and root |
 //! | `/api/tree/ID/node/K` | node `K` of a searched tree: position, value, window, children, pruned moves |
 //! | `/api/tree/ID/step/K` | the replay at the moment the search entered node `K` |
+//! | `/api/tree/ID/event/E` | replay event `E`: a node entered (counted) or a cutoff (not counted: its window, the value that closed it, the moves pruned and why) |
 //! | `/api/study/match?size=N&depth=D&eval=E` | server-sent events: one `move` per move (both node counts), then `done` |
 //! | `/api/study/table?size=N&max_depth=D&eval=E` | server-sent events: one `cell` per game, then `done` |
 //! | `/api/status` | running searches, kept trees and the server's limits |
@@ -280,6 +281,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/search", get(api_search))
         .route("/api/tree/{id}/node/{k}", get(api_node))
         .route("/api/tree/{id}/step/{k}", get(api_step))
+        .route("/api/tree/{id}/event/{e}", get(api_event))
         .route("/api/study/match", get(api_match))
         .route("/api/study/table", get(api_table))
         .route("/api/status", get(api_status))
@@ -673,6 +675,7 @@ async fn api_search(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         "eval": spec.eval.to_string(),
         "value": tree.value(),
         "count": tree.count(),
+        "events": tree.events(),
         "best": tree.best().map(move_json),
         "chosen_line": tree.chosen_line(),
         "root": detail_json(&tree, 0),
@@ -707,6 +710,67 @@ async fn api_step(
             format!("tree {id} has steps 0 to {}", tree.len() - 1),
         )
     })?;
+    Ok(Json(step_json(&tree, &s)).into_response())
+}
+
+/// `/api/tree/ID/event/E`: replay event `E`: the search entering a node
+/// (as `/step/K`, with its event number) or a node cutting off (the path
+/// to it, its window, the value that closed it, the moves pruned and why).
+async fn api_event(
+    State(state): State<Arc<AppState>>,
+    Path((id, e)): Path<(u64, u32)>,
+) -> ApiResult {
+    let tree = state.tree(id)?;
+    let missing = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("tree {id} has events 0 to {}", tree.events() - 1),
+        )
+    };
+    let (step, cut) = match tree.event(e).ok_or_else(missing)? {
+        explorer::Event::Enter(k) => (tree.step(k).ok_or_else(missing)?, None),
+        explorer::Event::Cutoff(k) => {
+            let (s, c) = tree.cutoff(k).ok_or_else(missing)?;
+            (s, Some(c))
+        }
+    };
+    let mut out = step_json(&tree, &step);
+    out["event"] = json!(e);
+    out["events"] = json!(tree.events());
+    out["kind"] = json!(if cut.is_some() { "cutoff" } else { "enter" });
+    if let Some(c) = cut {
+        let (side, other, bound, rel, why) = if c.max {
+            ("MAX", "MIN", c.window.beta, "≥", "beta")
+        } else {
+            ("MIN", "MAX", c.window.alpha, "≤", "alpha")
+        };
+        let at = c.node.mv.map_or("the root".to_string(), |m| m.to_string());
+        let pruned: Vec<String> = c.pruned.iter().map(ToString::to_string).collect();
+        out["cutoff"] = json!({
+            "index": c.node.index,
+            "move": c.node.mv.map(move_json),
+            "side": side,
+            "alpha": bound_json(c.window.alpha),
+            "beta": bound_json(c.window.beta),
+            "value": c.value,
+            "pruned": pruned,
+            "reason": format!(
+                "cutoff at {at} ({side} to move): its value so far {} {rel} {why} {} — {other} above already has \
+                 {} elsewhere and will never let play reach here, so {} {} pruned",
+                c.value,
+                explorer::bound_text(bound),
+                explorer::bound_text(bound),
+                pruned.join(" "),
+                if pruned.len() == 1 { "is" } else { "are" }
+            ),
+        });
+    }
+    Ok(Json(out).into_response())
+}
+
+/// The replay at `s`: its counter and the path's frames (window on entry
+/// and now, value so far, each move's state, MAX or MIN to move).
+fn step_json(tree: &Tree, s: &explorer::Step) -> JsonValue {
     let last = s.path.len() - 1;
     let frames: Vec<JsonValue> = s
         .path
@@ -729,6 +793,7 @@ async fn api_step(
             json!({
                 "index": f.node.index,
                 "move": f.node.mv.map(move_json),
+                "max": f.max,
                 "alpha": bound_json(f.node.window.alpha),
                 "beta": bound_json(f.node.window.beta),
                 "alpha_now": bound_json(f.window_now.alpha),
@@ -739,14 +804,16 @@ async fn api_step(
             })
         })
         .collect();
-    Ok(Json(json!({
+    json!({
         "step": s.step,
         "count": s.count,
         "total": tree.count(),
+        "event": tree.enter_event(s.step),
+        "events": tree.events(),
+        "kind": "enter",
         "position": position_json(&s.position),
         "path": frames,
-    }))
-    .into_response())
+    })
 }
 
 /// `/api/status`: what runs and what is kept.

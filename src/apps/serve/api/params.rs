@@ -198,5 +198,6 @@ pub(super) fn detail_json(tree: &Tree, k: u32) -> Option<JsonValue> {
         "children": d.children.iter().map(view_json).collect::<Vec<_>>(),
         "pruned": d.pruned.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
         "on_chosen_line": d.on_chosen_line,
+        "event": tree.enter_event(k),
     }))
 }
