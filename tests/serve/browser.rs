@@ -926,4 +926,34 @@ fn the_explorer_replays_each_cutoff_and_compares_minimax_with_alphabeta() {
         WAIT,
         "the preset's search",
     );
+    // A search small enough is drawn: a shape per node (squares MAX,
+    // circles MIN), values that vary, a dashed stub per pruned move.
+    set_value(&mut b, "#preset", "small");
+    b.wait_for(
+        "document.querySelector('#title-a').textContent.includes('depth 3') && \
+         document.querySelectorAll('#drawn-a .dnode').length > 0",
+        WAIT,
+        "the drawn tree",
+    );
+    let count: u64 = text(&mut b, "[data-testid=count]").parse().unwrap();
+    let drawn = b.eval(
+        "[document.querySelectorAll('#drawn-a .dnode').length, document.querySelectorAll('#drawn-a .dnode.max rect').length, \
+          document.querySelectorAll('#drawn-a .dnode.min circle').length, \
+          new Set([...document.querySelectorAll('#drawn-a .dnode > text:not(.mvlabel)')].map(t => t.textContent)).size, \
+          document.querySelectorAll('#drawn-a .edge.pruned').length]",
+    );
+    assert_eq!(drawn[0], json!(count), "{drawn}");
+    assert_eq!(
+        drawn[1].as_u64().unwrap() + drawn[2].as_u64().unwrap(),
+        count
+    );
+    assert!(drawn[3].as_u64().unwrap() >= 3, "values vary: {drawn}");
+    assert!(drawn[4].as_u64().unwrap() >= 1, "a pruned move: {drawn}");
+    // A node of the drawing selects it and moves the replay there.
+    b.click("#drawn-a .dnode[data-index='3'] > :is(rect, circle)");
+    b.wait_for(
+        "document.querySelector('#node-info').textContent.startsWith('node #3')",
+        WAIT,
+        "node 3 selected",
+    );
 }

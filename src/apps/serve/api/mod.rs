@@ -13,6 +13,7 @@
 //! | `/api/search?board=B&player=P&algorithm=A&order=O&depth=D&eval=E` | runs an explorer search: its id, value, count, best move, chosen line and root |
 //! | `/api/tree/ID/node/K` | node `K` of a searched tree: position, value, window, children, pruned moves |
 //! | `/api/tree/ID/step/K` | the replay at the moment the search entered node `K` |
+//! | `/api/tree/ID/nodes` | every node of a tree of at most 200 nodes, with its children (the drawn tree) |
 //! | `/api/tree/ID/event/E` | replay event `E`: a node entered (counted) or a cutoff (not counted: its window, the value that closed it, the moves pruned and why) |
 //! | `/api/study/match?size=N&depth=D&eval=E` | server-sent events: one `move` per move (both node counts), then `done` |
 //! | `/api/study/table?size=N&max_depth=D&eval=E` | server-sent events: one `cell` per game, then `done` |
@@ -282,6 +283,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/tree/{id}/node/{k}", get(api_node))
         .route("/api/tree/{id}/step/{k}", get(api_step))
         .route("/api/tree/{id}/event/{e}", get(api_event))
+        .route("/api/tree/{id}/nodes", get(api_nodes))
         .route("/api/study/match", get(api_match))
         .route("/api/study/table", get(api_table))
         .route("/api/status", get(api_status))
@@ -696,6 +698,35 @@ async fn api_node(
         )
     })?;
     Ok(Json(d).into_response())
+}
+
+/// The most nodes `/api/tree/ID/nodes` answers (a tree the page can draw).
+const DRAWN_NODES: usize = 200;
+
+/// `/api/tree/ID/nodes`: every node of a small tree (at most
+/// [`DRAWN_NODES`]) with its children's numbers, for the drawn tree.
+async fn api_nodes(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult {
+    let tree = state.tree(id)?;
+    if tree.len() > DRAWN_NODES {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "tree {id} has {} nodes; only trees of at most {DRAWN_NODES} are sent whole",
+                tree.len()
+            ),
+        ));
+    }
+    let nodes: Vec<JsonValue> = (0..tree.len() as u32)
+        .filter_map(|k| tree.detail(k))
+        .map(|d| {
+            let mut v = view_json(&d.node);
+            v["max"] = json!(d.position.to_move == Color::Black);
+            v["children"] = json!(d.children.iter().map(|c| c.index).collect::<Vec<_>>());
+            v["pruned"] = json!(d.pruned.iter().map(|m| move_json(*m)).collect::<Vec<_>>());
+            v
+        })
+        .collect();
+    Ok(Json(json!({ "nodes": nodes })).into_response())
 }
 
 /// `/api/tree/ID/step/K`: the replay when the search entered node `K`.

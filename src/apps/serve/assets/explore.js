@@ -38,6 +38,10 @@ async function search(which, order, algorithm) {
   delete tree.dataset.lineOpen;
   tree.replaceChildren(nodeItem(v, r.root.node, true, true, r.root.max));
   tree.querySelector(".node").tabIndex = 0;
+  const drawn = $("drawn-" + which);
+  drawn.replaceChildren();
+  drawn.hidden = r.count > 200;
+  if (r.count <= 200) drawTree(v, drawn, (await api(`/api/tree/${r.id}/nodes`)).nodes);
   return r;
 }
 
@@ -129,6 +133,61 @@ function nodeItem(v, n, onLine, isRoot, max) {
 }
 
 function report(e) { setStatus(e.message, true); }
+
+/**
+ * A small search drawn as a node-link tree (SVG): leaves side by side in
+ * visit order, each parent above the middle of its children; MAX nodes are
+ * squares and MIN nodes circles (shape, not colour alone), the chosen line
+ * thick, a cut-off node's pruned moves as dashed stubs. A click selects the node.
+ */
+function drawTree(v, box, nodes) {
+  const NS = "http://www.w3.org/2000/svg";
+  const s = (tag, a, text) => { const e = document.createElementNS(NS, tag); for (const [k, x] of Object.entries(a)) e.setAttribute(k, x); if (text !== undefined) e.textContent = text; return e; };
+  const pos = new Map(), stubs = new Map();
+  let leaves = 0, depth = 0;
+  const place = (k) => {
+    const n = nodes[k];
+    depth = Math.max(depth, n.ply);
+    const xs = n.children.map(place);
+    stubs.set(k, n.pruned.map(() => leaves++));
+    xs.push(...stubs.get(k));
+    const x = xs.length ? (Math.min(...xs) + Math.max(...xs)) / 2 : leaves++;
+    pos.set(k, x);
+    return x;
+  };
+  place(0);
+  const dx = 34, dy = 54, W = Math.max(1, leaves) * dx + 20, H = (depth + 1) * dy + 30;
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "drawn", role: "img",
+    "aria-label": `the search tree drawn: ${nodes.length} nodes, squares MAX, circles MIN` });
+  const X = (x) => 10 + dx / 2 + x * dx, Y = (p) => 20 + p * dy;
+  const line = new Set([0]);
+  for (const n of nodes) if (line.has(n.index)) for (const c of n.children) if (nodes[c].chosen) line.add(c);
+  for (const n of nodes) {
+    for (const c of n.children) {
+      svg.append(s("line", { x1: X(pos.get(n.index)), y1: Y(n.ply), x2: X(pos.get(c)), y2: Y(n.ply + 1),
+        class: "edge" + (line.has(c) ? " chosen" : "") }));
+    }
+    if (n.pruned.length) {
+      // The pruned moves sit right of the searched children.
+      for (const [i, m] of n.pruned.entries()) {
+        const x = X(stubs.get(n.index)[i]), y = Y(n.ply + 1);
+        svg.append(s("line", { x1: X(pos.get(n.index)), y1: Y(n.ply), x2: x, y2: y - 8, class: "edge pruned" }));
+        svg.append(s("text", { x, y: y + 4, "text-anchor": "middle", class: "pruned-label" }, m + "✂"));
+      }
+    }
+  }
+  for (const n of nodes) {
+    const x = X(pos.get(n.index)), y = Y(n.ply);
+    const g = s("g", { class: "dnode" + (n.max ? " max" : " min") + (line.has(n.index) ? " chosen" : ""), "data-index": n.index, tabindex: "-1" });
+    g.append(s("title", {}, `${n.move || "root"}: ${n.max ? "MAX" : "MIN"} to move, value ${n.value}, window [${bound(n.alpha)}, ${bound(n.beta)}]`));
+    g.append(n.max ? s("rect", { x: x - 11, y: y - 11, width: 22, height: 22, rx: 2 }) : s("circle", { cx: x, cy: y, r: 12 }));
+    g.append(s("text", { x, y: y + 4, "text-anchor": "middle" }, n.value));
+    if (n.move) g.append(s("text", { x, y: y - 15, "text-anchor": "middle", class: "mvlabel" }, n.move));
+    g.addEventListener("click", () => select(v, n.index, null, true).catch(report));
+    svg.append(g);
+  }
+  box.append(svg);
+}
 
 /** The tree is one Tab stop: the focused row holds it (roving tabindex). */
 function focusRow(row) {
@@ -264,7 +323,7 @@ const START6 = "000000000000002100001200000000000000";
 const START8 = "0".repeat(27) + "21" + "0".repeat(6) + "12" + "0".repeat(27);
 const PRESETS = {
   contract: { board: "0000021001200000", player: "1", algorithm: "alphabeta" },
-  small: { board: "0000021001200000", player: "1", algorithm: "alphabeta", depth: 2, eval: "weights" },
+  small: { board: "0000021001200000", player: "1", algorithm: "alphabeta", depth: 3, eval: "strong" },
   weights: { board: "0000021001200000", player: "1", algorithm: "alphabeta", depth: 4, eval: "weights" },
   six: { board: START6, player: "1", algorithm: "alphabeta", depth: 3, eval: "strong" },
   eight: { board: START8, player: "1", algorithm: "alphabeta", depth: 3, eval: "weights" },
