@@ -880,6 +880,10 @@ async fn api_status(State(state): State<Arc<AppState>>) -> ApiResult {
             "max_body": l.max_body,
             "max_connections": l.max_connections,
         },
+        "study": {
+            "match_max_depth": { "4": MATCH_DEPTH[0], "6": MATCH_DEPTH[1], "8": MATCH_DEPTH[2] },
+            "table_max_depth": { "4": TABLE_DEPTH[0], "6": TABLE_DEPTH[1], "8": TABLE_DEPTH[2] },
+        },
     }))
     .into_response())
 }
