@@ -1046,3 +1046,108 @@ fn the_study_grid_and_plots_keep_every_series_visible_and_forms_within_the_serve
         .collect();
     assert_eq!(xs.len(), 4, "{xs:?}");
 }
+
+/// In the page: `contrast(a, b)`, the WCAG contrast ratio of two computed
+/// CSS colours (`rgb(...)`/`rgba(...)`, alpha blended over `b`).
+const CONTRAST_JS: &str = "
+  const rgb = (c) => c.match(/[0-9.]+/g).map(Number);
+  const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const contrast = (a, b) => { const [x, y] = [rgb(a), rgb(b)]; const al = x.length > 3 ? x[3] : 1;
+    const mix = [0, 1, 2].map((i) => x[i] * al + y[i] * (1 - al));
+    const [l1, l2] = [lum(mix), lum(y)].sort((p, q) => q - p); return (l1 + 0.05) / (l2 + 0.05); };
+  const style = (sel, pseudo) => getComputedStyle(document.querySelector(sel), pseudo || null);
+  const shadow = (sel) => style(sel).boxShadow.match(/rgba?\\([^)]*\\)/)[0];
+";
+
+/// `[name, ratio]` pairs computed in the page by `pairs` (JS returning
+/// `[[name, colour, background], ...]`).
+fn contrasts(b: &mut Browser, pairs: &str) -> Vec<(String, f64)> {
+    let v = b.eval(&format!(
+        "(() => {{ {CONTRAST_JS} return ({pairs}).map(([n, a, c]) => [n, contrast(a, c)]); }})()"
+    ));
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_f64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn every_marker_has_a_contrast_of_three_to_one_and_the_pages_have_a_favicon_and_noscript() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    // Play: after f5 (white to move, both people): the last move, a flipped
+    // disc, legal-move dots, hint values and the focus ring on the felt.
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human&moves=f5",
+        server.url
+    ));
+    wait_turn(&mut b, 1);
+    b.eval("document.querySelector('#board [data-square=e5]').focus()");
+    b.key("ArrowRight");
+    assert_eq!(b.eval("document.activeElement.dataset.square"), json!("f5"));
+    let play = contrasts(
+        &mut b,
+        "[['last move frame', shadow('#board .sq.last'), style('#board .sq.last').backgroundColor],
+          ['legal dot', style('#board .sq.legal', '::after').backgroundColor, style('#board .sq.legal').backgroundColor],
+          ['flipped dot on its disc', style('#board .sq.flipped', '::before').backgroundColor, style('#board .sq.flipped', '::after').backgroundColor],
+          ['flipped dot on a white disc', style('#board .sq.flipped', '::before').backgroundColor, style('#board .sq.white', '::after').backgroundColor],
+          ['focus ring', style('#board .sq:focus-visible').outlineColor, style('#board .sq.last').backgroundColor],
+          ['coordinates', style('#board .coord:nth-child(2)').color, style('#board .coord:nth-child(2)').backgroundColor]]",
+    );
+    // The focus ring is drawn above the neighbouring squares.
+    assert_eq!(
+        b.eval("getComputedStyle(document.activeElement).zIndex"),
+        json!("3")
+    );
+    b.eval("document.querySelector('#hint-board').checked = true");
+    b.click("#hint");
+    b.wait_for(
+        "document.querySelector('#board [data-hint]')",
+        WAIT,
+        "hint values on the board",
+    );
+    let hint = contrasts(
+        &mut b,
+        "[['hint value', style('#board [data-hint]', '::before').color, style('#board [data-hint]').backgroundColor]]",
+    );
+    // Explorer: pruned rows and chips, MAX/MIN markers, the cutoff note.
+    b.open(&format!("{}explore", server.url));
+    set_value(&mut b, "#algorithm", "alphabeta");
+    b.click("#run");
+    wait_text(&mut b, "[data-testid=count]", "7208");
+    b.click("#line-a");
+    b.wait_for(
+        "document.querySelector('#tree-a').dataset.lineOpen === 'true'",
+        WAIT,
+        "the line",
+    );
+    b.click("#tree-a .node[data-cutoff] .toggle");
+    b.wait_for(
+        "document.querySelector('#tree-a .node.pruned')",
+        WAIT,
+        "a pruned row",
+    );
+    let explore = contrasts(
+        &mut b,
+        "[['pruned row', style('#tree-a .node.pruned').color, getComputedStyle(document.querySelector('#tree-a').closest('section')).backgroundColor],
+          ['MAX marker', style('#tree-a .side.max').color, getComputedStyle(document.querySelector('#tree-a').closest('section')).backgroundColor],
+          ['MIN marker', style('#tree-a .side.min').color, getComputedStyle(document.querySelector('#tree-a').closest('section')).backgroundColor],
+          ['cutoff note', style('#cutoff').color, style('#cutoff').backgroundColor]]",
+    );
+    for (name, ratio) in play.iter().chain(&hint).chain(&explore) {
+        assert!(*ratio >= 3.0, "{name}: {ratio:.2}:1");
+    }
+    // Every page: a favicon that answers, a message without JavaScript.
+    for page in ["play", "explore", "study"] {
+        b.open(&format!("{}{page}", server.url));
+        let v = b.eval(
+            "(async () => [(await fetch(document.querySelector('link[rel=icon]').href)).status, \
+             document.querySelectorAll('noscript').length])()",
+        );
+        assert_eq!(v, json!([200, 1]), "{page}");
+    }
+}
