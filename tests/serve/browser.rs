@@ -1164,3 +1164,38 @@ fn every_marker_has_a_contrast_of_three_to_one_and_the_pages_have_a_favicon_and_
         assert_eq!(v, json!([200, 1]), "{page}");
     }
 }
+
+/// Measurement, not a check (run it by name with `--ignored --nocapture`):
+/// the play page's first contentful paint, and after a click on f5 the
+/// time until the person's disc is shown and until the engine's reply is,
+/// at levels 1 to 12 (8x8, the engine playing white, 1 s per move).
+#[test]
+#[ignore]
+fn measure_first_paint_and_click_response_at_levels_1_to_12() {
+    let Some(mut b) = Browser::launch_or_skip(1366, 850) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    println!("level  first paint ms  disc shown ms  engine reply ms");
+    for level in 1..=12 {
+        b.open(&format!("{}play?size=8&level={level}", server.url));
+        wait_turn(&mut b, 0);
+        let paint = b.eval(
+            "(performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint') || {startTime: -1}).startTime",
+        );
+        let times = b.eval(
+            "(async () => { const words = () => document.querySelector('#transcript').value.split(' ').filter(Boolean).length; \
+             const t0 = performance.now(); document.querySelector('#board [data-square=f5]').click(); \
+             let disc = null; \
+             for (;;) { await new Promise(r => setTimeout(r, 2)); \
+               if (disc === null && document.querySelector('#board [data-square=f5]').classList.contains('black')) disc = performance.now() - t0; \
+               if (words() === 2) return [disc, performance.now() - t0]; } })()",
+        );
+        println!(
+            "{level:>5}  {:>14.0}  {:>13.0}  {:>15.0}",
+            paint.as_f64().unwrap(),
+            times[0].as_f64().unwrap_or(f64::NAN),
+            times[1].as_f64().unwrap()
+        );
+    }
+}
