@@ -802,6 +802,19 @@ fn the_coach_hints_and_reviews_every_move_of_a_finished_game() {
     // The graph has a bar per move; a row jumps; play continues from there.
     let bars = b.eval("document.querySelectorAll('#graph rect').length");
     assert_eq!(bars, json!(moves.len()));
+    // The move list: each move opens the review at it, on the board at once.
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#moves button')].map(m => m.textContent).join(' ')"),
+        json!(moves.join(" "))
+    );
+    b.click("#moves li:nth-child(3) button");
+    b.wait_for(
+        "document.querySelector('[data-testid=review-at]').textContent.startsWith('move 3 of ')",
+        WAIT,
+        "the review at move 3",
+    );
+    let last3 = b.eval("document.querySelector('#board .sq.last').dataset.square");
+    assert_eq!(last3, json!(moves[2]));
     b.click("#rv-table tbody tr:nth-child(2) button");
     b.wait_for(
         "document.querySelector('[data-testid=review-at]').textContent.startsWith('move 2 of ')",

@@ -181,6 +181,10 @@ function render() {
     setStatus(`${cap(game.to_move)} to move` + (human ? " (your move)" : " (engine thinking…)") +
       (game.last ? `; last move ${game.last}` : "") + ".");
   }
+  $("moves").replaceChildren(...game.moves.map((mv, i) => el("li", {}, el("button", {
+    type: "button", class: "link", "data-index": i + 1, "aria-label": `move ${i + 1}, ${game.movers[i]} ${mv}: review from here`,
+    "aria-current": review && review.at === i + 1 ? "step" : "false",
+    onclick: () => startReview(i + 1).catch(report) }, `${mv}`))));
   const unit = (e) => e.level ? "discs" : e.eval === "disc" || !e.eval ? "discs" : e.eval + " units";
   $("log").tBodies[0].replaceChildren(...engineLog.map((e) => el("tr", {},
     el("td", {}, e.ply), el("td", {}, e.move), el("td", {}, `${signed(e.value, 0)} ${unit(e)}`),
@@ -247,18 +251,23 @@ async function hint() {
   }
 }
 
-async function startReview() {
+/** Review mode at move `at` (the end by default); the analysis fills in when it arrives. */
+async function startReview(at) {
   if (!game || !st.moves.length) return;
+  if (at === undefined) at = st.moves.length;
   $("review-box").hidden = false;
-  $("rv-at").textContent = "analysing…";
+  if (review) return showReview(at);
+  review = { data: null, at, game };
   const level = st.size === "8" ? Math.min(Number(st.level || 8), 10) : Math.min(Number(st.depth), 6);
+  const mine = review;
+  await showReview(at);
   try {
     const data = await api(`/api/review?${gameQuery()}&level=${level}`);
-    review = { data, at: st.moves.length, game };
+    if (review !== mine) return;
+    review.data = data;
     drawReview();
-    await showReview(st.moves.length);
+    await showReview(review.at);
   } catch (e) {
-    $("rv-at").textContent = "";
     $("hint-out").replaceChildren(el("p", { class: "error" }, "Review: " + e.message));
   }
 }
@@ -310,10 +319,13 @@ async function showReview(at) {
   const g = await api("/api/game?" + gameQuery(st.moves.slice(0, at)));
   review.at = at;
   review.game = g;
-  const m = review.data.moves[at - 1];
-  $("rv-at").textContent = `move ${at} of ${st.moves.length}` + (m ? `: ${m.mover} ${m.played}, ${m.loss ? "lost " + m.loss.toFixed(1) + " discs" : "best"}` : "");
+  const m = review.data && review.data.moves[at - 1];
+  const played = at ? `: ${game.movers[at - 1]} ${st.moves[at - 1]}` : "";
+  $("rv-at").textContent = `move ${at} of ${st.moves.length}` + played +
+    (m ? `, ${m.loss ? "lost " + m.loss.toFixed(1) + " discs" : "best"}` : review.data ? "" : " (analysing…)");
   for (const tr of $("rv-table").tBodies[0].rows) tr.classList.toggle("selected", Number(tr.dataset.index) === at);
-  drawGraph();
+  for (const b of $("moves").querySelectorAll("button")) b.setAttribute("aria-current", Number(b.dataset.index) === at ? "step" : "false");
+  if (review.data) drawGraph();
   render();
 }
 
