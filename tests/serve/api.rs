@@ -133,13 +133,46 @@ fn tiny_endpoint_rejects_bad_arguments_with_the_clis_error_line() {
     let (status, _, body) = rt.block_on(get(&s, "/api/tiny?flag=300"));
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body.contains("player"), "{body}");
-    // An exhaustive search of the 8x8 start is refused, not started.
+}
+
+#[test]
+fn tiny_searches_are_bounded_by_work_not_by_empty_squares() {
+    // Finished or nearly finished boards with many empty squares are
+    // answered (the CLI's bytes): the caps bound the work, not the empties.
+    let s = state(Limits {
+        search_time: Duration::from_secs(2),
+        ..Limits::default()
+    });
+    let rt = runtime();
+    let mut full6 = "12".repeat(18);
+    full6.replace_range(0..1, "0");
+    for (flag, player, board) in [
+        ("300", "1", "0".repeat(16)),
+        ("400", "1", "0".repeat(64)),
+        ("300", "2", "1".repeat(60) + "0000"),
+        ("300", "1", full6.clone()),
+        ("500", "1", "0".repeat(36)),
+    ] {
+        let (code, stdout, _) = cli(&[flag, player, &board]);
+        assert_eq!(code, 0, "{flag} {player} {board}");
+        let path = format!("/api/tiny?flag={flag}&player={player}&board={board}");
+        let (status, _, body) = rt.block_on(get(&s, &path));
+        assert_eq!((status, body), (StatusCode::OK, stdout), "{path}");
+    }
+    // An exhaustive search of the 8x8 start outgrows the time cap: 422.
     let start8 = reversi::board::Board::start(8).to_digits();
+    let began = Instant::now();
     let (status, _, body) = rt.block_on(get(
         &s,
         &format!("/api/tiny?flag=500&player=1&board={start8}"),
     ));
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(body.contains("ran out of its time"), "{body}");
+    assert!(
+        began.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        began.elapsed()
+    );
 }
 
 #[test]
@@ -552,4 +585,99 @@ fn serve_command_line_errors_are_one_line() {
     let (code, stdout, _) = cli(&["serve", "--help"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("--allow-host"));
+}
+
+#[test]
+fn records_read_back_what_the_game_exports_and_hints_rank_the_moves() {
+    let s = state(Limits::default());
+    block_on(async {
+        // The export of a game with a pass (4x4) reads back to the same moves.
+        let (status, g) = json(&s, "/api/game?size=4&moves=b1,a1,a2").await;
+        assert_eq!(status, StatusCode::OK, "{g}");
+        assert_eq!(g["movers"], serde_json::json!(["black", "white", "black"]));
+        for form in ["compact", "passes"] {
+            let text = g["export"][form].as_str().unwrap().replace(' ', "%20");
+            let (status, r) = json(&s, &format!("/api/record?size=8&text={text}")).await;
+            assert_eq!(status, StatusCode::OK, "{form}: {r}");
+            assert_eq!(
+                (r["size"].clone(), r["moves"].clone()),
+                (serde_json::json!(4), g["moves"].clone()),
+                "{form}"
+            );
+        }
+        // GGF and a board string (a start of its own) on 8x8.
+        let (_, g) = json(&s, "/api/game?size=8&moves=f5,d6,c3").await;
+        for form in ["ggf", "board"] {
+            let text: String = g["export"][form]
+                .as_str()
+                .unwrap()
+                .bytes()
+                .map(|c| format!("%{c:02X}"))
+                .collect();
+            let (status, r) = json(&s, &format!("/api/record?size=8&text={text}")).await;
+            assert_eq!(status, StatusCode::OK, "{form}: {r}");
+            if form == "ggf" {
+                assert_eq!(r["moves"], g["moves"]);
+                assert!(r["start"].is_null(), "{r}");
+            } else {
+                assert_eq!(r["moves"], serde_json::json!([]));
+                assert_eq!(r["start"]["board"], g["board"]);
+                let (_, again) = json(
+                    &s,
+                    &format!(
+                        "/api/game?start={}&start_player=2",
+                        g["board"].as_str().unwrap()
+                    ),
+                )
+                .await;
+                assert_eq!(again["legal"], g["legal"]);
+            }
+        }
+        let (status, e) = json(&s, "/api/record?size=8&text=f5z9").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(
+            e["error"].as_str().unwrap().contains("cannot be read"),
+            "{e}"
+        );
+        // A hint at the 8x8 start: the four symmetric moves, equal values.
+        let (status, h) = json(&s, "/api/hint?size=8&level=3").await;
+        assert_eq!(status, StatusCode::OK, "{h}");
+        let moves = h["moves"].as_array().unwrap();
+        let names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+        assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+        assert!(moves.iter().all(|m| m["value"] == moves[0]["value"]), "{h}");
+        assert!(moves.iter().all(|m| m["line"][0] == m["move"]), "{h}");
+        // The favicon (no 404 in the console).
+        let (status, kind, body) = get(&s, "/favicon.ico").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(
+            kind.starts_with("image/svg+xml") && body.starts_with("<svg"),
+            "{kind}"
+        );
+    });
+}
+
+#[test]
+fn a_review_gives_every_move_its_loss_and_black_the_graph() {
+    let s = state(Limits::default());
+    block_on(async {
+        // A whole 4x4 game: every value is exact, the last position's value
+        // for black is the final score.
+        let (_, g) = json(&s, "/api/game?size=4&moves=b1,a1,d3,c1,a2,a3,pass,c4").await;
+        let moves = g["moves"].as_array().unwrap().len();
+        let (status, r) = json(&s, "/api/review?size=4&moves=b1,a1,d3,c1,a2,a3,pass,c4").await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+        let rows = r["moves"].as_array().unwrap();
+        assert_eq!(rows.len(), moves);
+        assert!(rows.iter().all(|m| m["loss"].as_f64().unwrap() >= 0.0));
+        assert_eq!(g["over"], serde_json::json!(true));
+        let last = rows.last().unwrap()["black_value_after"].as_f64().unwrap();
+        assert_eq!(Some(last as i64), r["final_score"].as_i64(), "{r}");
+        // The standard score: the disc difference, empty squares to the winner.
+        let (black, white) = (g["black"].as_i64().unwrap(), g["white"].as_i64().unwrap());
+        let empties = 16 - black - white;
+        let diff = black - white;
+        let standard = diff + diff.signum() * empties;
+        assert_eq!(r["final_score"].as_i64(), Some(standard), "{r}");
+    });
 }

@@ -325,6 +325,7 @@ impl Browser {
             "ArrowUp" => ("ArrowUp", 38, None),
             "ArrowRight" => ("ArrowRight", 39, None),
             "ArrowDown" => ("ArrowDown", 40, None),
+            "Home" => ("Home", 36, None),
             other => panic!("key {other} not mapped"),
         };
         let mut down =

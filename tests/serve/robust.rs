@@ -150,7 +150,7 @@ fn idle_keep_alive_connections_do_not_starve_a_new_client() {
     drop(held);
 }
 
-/// An 8x8 position with 14 empty squares (the server's cap for minimax)
+/// An 8x8 position with 14 empty squares
 /// whose minimax takes far longer than this test waits (over 30 s of CPU
 /// on the reference machine; `reversi 300 1 BOARD`).
 fn slow_tiny_board() -> String {

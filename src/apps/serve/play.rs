@@ -3,11 +3,12 @@
 //! one and the server keeps no game state), and the engine's move.
 
 use crate::apps::study::selfplay::parse_move;
-use crate::board::Square;
+use crate::board::{Color, Square};
 use crate::engine::analyze::{Analyzer, Limits};
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::eval::Heuristic;
 use crate::game::{Game, Value};
+use crate::record::{GameInfo, GameRecord, RecordedMove};
 use crate::reversi::{Move, Position, Reversi};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -15,8 +16,13 @@ use std::time::Duration;
 /// A game replayed from its moves.
 #[derive(Clone, Debug)]
 pub struct GameState {
+    /// The position the game started from (the standard start unless a
+    /// loaded record said otherwise).
+    pub start: Position,
     /// The moves played, passes included.
     pub moves: Vec<Move>,
+    /// The colour that played each move.
+    pub movers: Vec<Color>,
     /// The position now.
     pub position: Position,
     /// The discs the last move turned over.
@@ -46,6 +52,23 @@ impl GameState {
             .collect::<Vec<_>>()
             .join(" ")
     }
+
+    /// The game as a record (for writing it as GGF, a transcript or a
+    /// board string).
+    #[must_use]
+    pub fn record(&self) -> GameRecord {
+        GameRecord {
+            start: self.start,
+            moves: self.moves.iter().map(|m| RecordedMove::plain(*m)).collect(),
+            info: GameInfo::default(),
+        }
+    }
+
+    /// Whether the game started from the standard start of its board.
+    #[must_use]
+    pub fn from_standard_start(&self) -> bool {
+        self.start == Position::start(self.start.board.size())
+    }
 }
 
 /// Plays `moves` (names such as `c4` or `pass`, separated by spaces or
@@ -57,9 +80,18 @@ pub fn replay(size: u8, moves: &str) -> Result<GameState, String> {
     if ![4, 6, 8].contains(&size) {
         return Err(format!("size {size} is not 4, 6 or 8"));
     }
+    replay_from(Position::start(size), moves)
+}
+
+/// Plays `moves` (as [`replay`] reads them) from `start`.
+///
+/// # Errors
+/// A message naming the first illegal move.
+pub fn replay_from(start: Position, moves: &str) -> Result<GameState, String> {
     let game = Reversi::DISC_DIFFERENCE;
-    let mut p = Position::start(size);
+    let mut p = start;
     let mut played = Vec::new();
+    let mut movers = Vec::new();
     let mut flipped = Vec::new();
     for (i, text) in moves
         .split([' ', ','])
@@ -79,11 +111,14 @@ pub fn replay(size: u8, moves: &str) -> Result<GameState, String> {
             }
             Move::Pass => Vec::new(),
         };
+        movers.push(p.to_move);
         p = next;
         played.push(mv);
     }
     Ok(GameState {
+        start,
         moves: played,
+        movers,
         position: p,
         flipped,
     })

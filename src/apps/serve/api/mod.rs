@@ -5,11 +5,16 @@
 //! | endpoint | answers |
 //! | --- | --- |
 //! | `/api/tiny?flag=F&player=P&board=B` | `text/plain`: exactly what `reversi F P B` prints (400 and the error line for a bad argument) |
-//! | `/api/game?size=N&moves=M` | the position after moves `M` (`c4,d3,pass`): board, side to move, legal moves, discs, last move and flips, transcript |
+//! | `/api/game?size=N&moves=M` | the position after moves `M` (`c4,d3,pass`; from `start=DIGITS&start_player=P` when given): board, side to move, legal moves, discs, last move and flips, who played each move, transcript and the record forms to export |
 //! | `/api/engine?size=N&moves=M&depth=D&time_ms=T&eval=E&algorithm=A` | the engine's move there with its value, nodes, depth and time; with `level=L` (1-30, 8x8 only) the engine's midgame search at that level instead (depth, eval and algorithm unused) |
+//! | `/api/record?size=N&text=T` | reads a pasted record (compact or spaced transcript, with or without passes, GGF, board string): size, moves, start when not the standard one |
+//! | `/api/hint?size=N&moves=M&level=L&count=C&time_ms=T` | the best moves with values in discs from the side to move's view and their lines |
+//! | `/api/review?size=N&moves=M&level=L&time_ms=T` | every move's value, the best move's, the loss (mover's view) and black's value after it |
 //! | `/api/search?board=B&player=P&algorithm=A&order=O&depth=D&eval=E` | runs an explorer search: its id, value, count, best move, chosen line and root |
 //! | `/api/tree/ID/node/K` | node `K` of a searched tree: position, value, window, children, pruned moves |
 //! | `/api/tree/ID/step/K` | the replay at the moment the search entered node `K` |
+//! | `/api/tree/ID/nodes` | every node of a tree of at most 200 nodes, with its children (the drawn tree) |
+//! | `/api/tree/ID/event/E` | replay event `E`: a node entered (counted) or a cutoff (not counted: its window, the value that closed it, the moves pruned and why) |
 //! | `/api/study/match?size=N&depth=D&eval=E` | server-sent events: one `move` per move (both node counts), then `done` |
 //! | `/api/study/table?size=N&max_depth=D&eval=E` | server-sent events: one `cell` per game, then `done` |
 //! | `/api/status` | running searches, kept trees and the server's limits |
@@ -23,8 +28,12 @@ use super::study;
 use super::Limits;
 use crate::apps::tiny;
 use crate::board::{Board, Color};
+use crate::engine::analyze::{
+    analyze_game, Analyzer, Certainty, Limits as EngineLimits, MoveSearch,
+};
 use crate::engine::midgame::Level;
 use crate::eval::Heuristic;
+use crate::record;
 use crate::reversi::{Move, Position};
 use crate::search::Algorithm;
 use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
@@ -49,11 +58,6 @@ mod params;
 mod streams;
 use params::*;
 use streams::{api_match, api_table};
-
-/// Exhaustive Tiny searches (FLAG 300-600) are refused past these numbers
-/// of empty squares: beyond them an answer takes minutes or more.
-const TINY_MINIMAX_EMPTIES: u32 = 14;
-const TINY_ALPHABETA_EMPTIES: u32 = 18;
 
 /// The deepest study runs per board size (4, 6, 8): a match searches
 /// minimax at every move, a table plays `depth x depth` games.
@@ -271,9 +275,15 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/tiny", get(api_tiny))
         .route("/api/game", get(api_game))
         .route("/api/engine", get(api_engine))
+        .route("/api/record", get(api_record))
+        .route("/api/hint", get(api_hint))
+        .route("/api/review", get(api_review))
+        .route("/favicon.ico", get(favicon))
         .route("/api/search", get(api_search))
         .route("/api/tree/{id}/node/{k}", get(api_node))
         .route("/api/tree/{id}/step/{k}", get(api_step))
+        .route("/api/tree/{id}/event/{e}", get(api_event))
+        .route("/api/tree/{id}/nodes", get(api_nodes))
         .route("/api/study/match", get(api_match))
         .route("/api/study/table", get(api_table))
         .route("/api/status", get(api_status))
@@ -395,7 +405,8 @@ fn text(status: StatusCode, body: String) -> Response {
 /// `/api/tiny`: the Tiny contract's stdout, byte for byte. A search
 /// (FLAG 300-600) runs in a search slot within the server's time and node
 /// caps and stops when its client goes away; one that outgrows the caps
-/// answers 422 and says so.
+/// answers 422 and says so. The caps bound the work, whatever the number
+/// of empty squares: a finished board with 64 of them is one state.
 async fn api_tiny(State(state): State<Arc<AppState>>, Query(q): Params) -> Response {
     let get = |k: &str| q.get(k).cloned();
     let (Some(flag), Some(player), Some(board)) = (get("flag"), get("player"), get("board")) else {
@@ -410,20 +421,6 @@ async fn api_tiny(State(state): State<Arc<AppState>>, Query(q): Params) -> Respo
     };
     if !matches!(flag.as_str(), "300" | "400" | "500" | "600") {
         return text(StatusCode::OK, request.answer());
-    }
-    let empties = request.position.board.empty().count_ones();
-    let cap = if matches!(flag.as_str(), "300" | "400") {
-        TINY_MINIMAX_EMPTIES
-    } else {
-        TINY_ALPHABETA_EMPTIES
-    };
-    if empties > cap {
-        return text(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!(
-                "FLAG {flag} over {empties} empty squares is past the server's cap of {cap}; use the command line\n"
-            ),
-        );
     }
     let limits = state.limits;
     let answer = blocking(&state, move |cancel| {
@@ -498,6 +495,155 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
     .into_response())
 }
 
+/// `/api/record`: reads a pasted record (a compact transcript such as
+/// `f5d6c3`, a transcript with or without passes, GGF, or a board string
+/// optionally followed by moves) for a board of `size` (the other sizes
+/// are tried when it does not fit), with the library's record parser.
+async fn api_record(Query(q): Params) -> ApiResult {
+    let text = q.get("text").map_or("", String::as_str);
+    let size = size_param(&q)?;
+    let mut first_error = None;
+    for n in std::iter::once(size).chain([8, 6, 4].into_iter().filter(|&n| n != size)) {
+        match record::parse_game(text, n) {
+            Ok(r) => {
+                let moves: Vec<String> = r.move_list().iter().map(ToString::to_string).collect();
+                let g = play::replay_from(r.start, &moves.join(" ")).map_err(ApiError::bad)?;
+                return Ok(Json(json!({
+                    "size": n,
+                    "moves": moves,
+                    "start": (!g.from_standard_start()).then(|| json!({
+                        "board": r.start.board.to_digits(),
+                        "player": r.start.to_move.number(),
+                    })),
+                }))
+                .into_response());
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    let e = first_error.map_or_else(String::new, |e| e.to_string());
+    Err(ApiError::bad(format!("the record cannot be read: {e}")))
+}
+
+/// The engine's limits for a hint or a review: a level on 8x8 (else the
+/// level's number as the depth), the time capped by the server's.
+fn coach_limits(
+    state: &AppState,
+    q: &HashMap<String, String>,
+    g: &GameState,
+    default_ms: u64,
+) -> Result<EngineLimits, ApiError> {
+    let cap = state.limits.engine_time.as_millis() as u64;
+    let time = number(q, "time_ms", 1..=cap)?.unwrap_or(default_ms.min(cap));
+    let level = number(q, "level", 1..=Level::MAX)?.unwrap_or(8);
+    let on8 = g.position.board.size() == 8;
+    Ok(EngineLimits {
+        level: on8.then_some(level),
+        depth: (!on8).then_some(level),
+        time: Some(Duration::from_millis(time)),
+        ..EngineLimits::default()
+    })
+}
+
+fn certainty_json(c: Certainty) -> JsonValue {
+    match c {
+        Certainty::Exact => json!({ "kind": "exact" }),
+        Certainty::WinLossDraw => json!({ "kind": "win-loss-draw" }),
+        Certainty::Estimate { depth } => json!({ "kind": "estimate", "depth": depth }),
+    }
+}
+
+/// `/api/hint`: the best `count` moves of the position after the moves,
+/// each with its value in discs from the side to move's view (the final
+/// disc difference with perfect play when exact) and its expected line.
+async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
+    let g = game_param(&q)?;
+    if g.over() {
+        return Err(ApiError::bad("the game is over"));
+    }
+    let count = number(&q, "count", 1..=64)?.unwrap_or(64);
+    let limits = coach_limits(&state, &q, &g, 1000)?;
+    let p = g.position;
+    let (values, nodes, took) = blocking(&state, move |cancel| {
+        let began = Instant::now();
+        let mut engine = Analyzer::new();
+        let v = engine.rank_moves(&p, count, &limits, cancel, &mut |_| {});
+        (v, engine.nodes(), began.elapsed())
+    })
+    .await?;
+    Ok(Json(json!({
+        "to_move": p.to_move.name(),
+        "view": format!("{}'s view, discs", p.to_move.name()),
+        "moves": values.iter().map(|m| json!({
+            "move": move_json(m.mv),
+            "value": m.value.0,
+            "certainty": certainty_json(m.certainty),
+            "line": m.line.iter().map(|x| move_json(*x)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "nodes": nodes,
+        "time_ms": took.as_secs_f64() * 1000.0,
+        "level": limits.level.or(limits.depth),
+    }))
+    .into_response())
+}
+
+/// `/api/review`: every move of the game with the value of the move played
+/// and of the best move (discs, the mover's view), the loss, and the value
+/// of each position after it from black's view (the evaluation graph).
+/// Each position is searched within `time_ms` (default 300) at `level`
+/// (default 8), exact from 14 empty squares.
+async fn api_review(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
+    let g = game_param(&q)?;
+    let mut limits = coach_limits(&state, &q, &g, 300)?;
+    limits.exact_empties = 14;
+    limits.wld_empties = 16;
+    let record = g.record();
+    let analysis = blocking(&state, move |cancel| {
+        let mut engine = Analyzer::new();
+        analyze_game(&mut engine, &record, &limits, cancel, &mut |_| {})
+    })
+    .await?;
+    let moves: Vec<JsonValue> = analysis
+        .moves
+        .iter()
+        .map(|a| {
+            let mover = a.position.to_move;
+            let black = |d: f64| if mover == Color::Black { d } else { -d };
+            json!({
+                "index": a.index,
+                "mover": mover.name(),
+                "played": move_json(a.played),
+                "played_value": a.played_value.0,
+                "best": move_json(a.best.mv),
+                "best_value": a.best.value.0,
+                "best_line": a.best.line.iter().map(|x| move_json(*x)).collect::<Vec<_>>(),
+                "loss": a.loss.0,
+                "exact": a.exact,
+                "black_value_after": black(a.played_value.0),
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "view": "values in discs: played and best from the mover's view, black_value_after from black's",
+        "moves": moves,
+        "total_loss": { "black": analysis.total_loss[0].0, "white": analysis.total_loss[1].0 },
+        "final_score": analysis.final_score,
+        "complete": analysis.moves.len() == g.moves.len(),
+    }))
+    .into_response())
+}
+
+/// `/favicon.ico`: a small SVG disc (browsers ask for it on every page).
+async fn favicon() -> Response {
+    (
+        [(header::CONTENT_TYPE, "image/svg+xml")],
+        include_str!("../assets/favicon.svg"),
+    )
+        .into_response()
+}
+
 /// `/api/search`: runs an explorer search and keeps its tree.
 async fn api_search(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
     let order_name = param(&q, "order").unwrap_or("natural");
@@ -531,6 +677,7 @@ async fn api_search(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         "eval": spec.eval.to_string(),
         "value": tree.value(),
         "count": tree.count(),
+        "events": tree.events(),
         "best": tree.best().map(move_json),
         "chosen_line": tree.chosen_line(),
         "root": detail_json(&tree, 0),
@@ -553,6 +700,35 @@ async fn api_node(
     Ok(Json(d).into_response())
 }
 
+/// The most nodes `/api/tree/ID/nodes` answers (a tree the page can draw).
+const DRAWN_NODES: usize = 200;
+
+/// `/api/tree/ID/nodes`: every node of a small tree (at most
+/// [`DRAWN_NODES`]) with its children's numbers, for the drawn tree.
+async fn api_nodes(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult {
+    let tree = state.tree(id)?;
+    if tree.len() > DRAWN_NODES {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "tree {id} has {} nodes; only trees of at most {DRAWN_NODES} are sent whole",
+                tree.len()
+            ),
+        ));
+    }
+    let nodes: Vec<JsonValue> = (0..tree.len() as u32)
+        .filter_map(|k| tree.detail(k))
+        .map(|d| {
+            let mut v = view_json(&d.node);
+            v["max"] = json!(d.position.to_move == Color::Black);
+            v["children"] = json!(d.children.iter().map(|c| c.index).collect::<Vec<_>>());
+            v["pruned"] = json!(d.pruned.iter().map(|m| move_json(*m)).collect::<Vec<_>>());
+            v
+        })
+        .collect();
+    Ok(Json(json!({ "nodes": nodes })).into_response())
+}
+
 /// `/api/tree/ID/step/K`: the replay when the search entered node `K`.
 async fn api_step(
     State(state): State<Arc<AppState>>,
@@ -565,6 +741,67 @@ async fn api_step(
             format!("tree {id} has steps 0 to {}", tree.len() - 1),
         )
     })?;
+    Ok(Json(step_json(&tree, &s)).into_response())
+}
+
+/// `/api/tree/ID/event/E`: replay event `E`: the search entering a node
+/// (as `/step/K`, with its event number) or a node cutting off (the path
+/// to it, its window, the value that closed it, the moves pruned and why).
+async fn api_event(
+    State(state): State<Arc<AppState>>,
+    Path((id, e)): Path<(u64, u32)>,
+) -> ApiResult {
+    let tree = state.tree(id)?;
+    let missing = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("tree {id} has events 0 to {}", tree.events() - 1),
+        )
+    };
+    let (step, cut) = match tree.event(e).ok_or_else(missing)? {
+        explorer::Event::Enter(k) => (tree.step(k).ok_or_else(missing)?, None),
+        explorer::Event::Cutoff(k) => {
+            let (s, c) = tree.cutoff(k).ok_or_else(missing)?;
+            (s, Some(c))
+        }
+    };
+    let mut out = step_json(&tree, &step);
+    out["event"] = json!(e);
+    out["events"] = json!(tree.events());
+    out["kind"] = json!(if cut.is_some() { "cutoff" } else { "enter" });
+    if let Some(c) = cut {
+        let (side, other, bound, rel, why) = if c.max {
+            ("MAX", "MIN", c.window.beta, "≥", "beta")
+        } else {
+            ("MIN", "MAX", c.window.alpha, "≤", "alpha")
+        };
+        let at = c.node.mv.map_or("the root".to_string(), |m| m.to_string());
+        let pruned: Vec<String> = c.pruned.iter().map(ToString::to_string).collect();
+        out["cutoff"] = json!({
+            "index": c.node.index,
+            "move": c.node.mv.map(move_json),
+            "side": side,
+            "alpha": bound_json(c.window.alpha),
+            "beta": bound_json(c.window.beta),
+            "value": c.value,
+            "pruned": pruned,
+            "reason": format!(
+                "cutoff at {at} ({side} to move): its value so far {} {rel} {why} {} — {other} above already has \
+                 {} elsewhere and will never let play reach here, so {} {} pruned",
+                c.value,
+                explorer::bound_text(bound),
+                explorer::bound_text(bound),
+                pruned.join(" "),
+                if pruned.len() == 1 { "is" } else { "are" }
+            ),
+        });
+    }
+    Ok(Json(out).into_response())
+}
+
+/// The replay at `s`: its counter and the path's frames (window on entry
+/// and now, value so far, each move's state, MAX or MIN to move).
+fn step_json(tree: &Tree, s: &explorer::Step) -> JsonValue {
     let last = s.path.len() - 1;
     let frames: Vec<JsonValue> = s
         .path
@@ -587,6 +824,7 @@ async fn api_step(
             json!({
                 "index": f.node.index,
                 "move": f.node.mv.map(move_json),
+                "max": f.max,
                 "alpha": bound_json(f.node.window.alpha),
                 "beta": bound_json(f.node.window.beta),
                 "alpha_now": bound_json(f.window_now.alpha),
@@ -597,14 +835,16 @@ async fn api_step(
             })
         })
         .collect();
-    Ok(Json(json!({
+    json!({
         "step": s.step,
         "count": s.count,
         "total": tree.count(),
+        "event": tree.enter_event(s.step),
+        "events": tree.events(),
+        "kind": "enter",
         "position": position_json(&s.position),
         "path": frames,
-    }))
-    .into_response())
+    })
 }
 
 /// `/api/status`: what runs and what is kept.
@@ -639,6 +879,10 @@ async fn api_status(State(state): State<Arc<AppState>>) -> ApiResult {
             "max_uri": l.max_uri,
             "max_body": l.max_body,
             "max_connections": l.max_connections,
+        },
+        "study": {
+            "match_max_depth": { "4": MATCH_DEPTH[0], "6": MATCH_DEPTH[1], "8": MATCH_DEPTH[2] },
+            "table_max_depth": { "4": TABLE_DEPTH[0], "6": TABLE_DEPTH[1], "8": TABLE_DEPTH[2] },
         },
     }))
     .into_response())

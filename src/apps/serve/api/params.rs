@@ -1,6 +1,7 @@
 //! Reading the API's query parameters and writing its JSON.
 
 use super::*;
+use crate::record::{write_board_string, write_ggf, write_transcript};
 
 pub(super) fn param<'a>(q: &'a HashMap<String, String>, key: &str) -> Option<&'a str> {
     q.get(key).map(String::as_str).filter(|v| !v.is_empty())
@@ -57,10 +58,27 @@ pub(super) fn algorithm_param(q: &HashMap<String, String>) -> Result<Algorithm, 
     }
 }
 
+/// The game of a request: `moves` played from the start of `size`, or
+/// from `start` (the contract's digits) with `start_player` (1 or 2) to
+/// move when a loaded record began elsewhere.
 pub(super) fn game_param(q: &HashMap<String, String>) -> Result<GameState, ApiError> {
-    let size = size_param(q)?;
     let moves = q.get("moves").map_or("", String::as_str);
-    play::replay(size, moves).map_err(ApiError::bad)
+    let Some(digits) = param(q, "start") else {
+        let size = size_param(q)?;
+        return play::replay(size, moves).map_err(ApiError::bad);
+    };
+    let board = Board::from_digits(digits)
+        .map_err(|e| ApiError::bad(format!("start {digits:?} {e}; use the digits 0, 1, 2")))?;
+    let to_move = match param(q, "start_player").unwrap_or("1") {
+        "1" => Color::Black,
+        "2" => Color::White,
+        p => {
+            return Err(ApiError::bad(format!(
+                "start_player {p:?} is not 1 (black) or 2 (white)"
+            )))
+        }
+    };
+    play::replay_from(Position { board, to_move }, moves).map_err(ApiError::bad)
 }
 
 pub(super) fn move_json(m: Move) -> JsonValue {
@@ -103,7 +121,40 @@ pub(super) fn game_json(g: &GameState) -> JsonValue {
         "last": g.moves.last().map(|m| move_json(*m)),
         "flipped": g.flipped.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "moves": g.moves.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
+        "movers": g.movers.iter().map(|c| c.name()).collect::<Vec<_>>(),
         "transcript": g.transcript(),
+        "start": (!g.from_standard_start()).then(|| json!({
+            "board": g.start.board.to_digits(),
+            "player": g.start.to_move.number(),
+        })),
+        "export": export_json(g),
+    })
+}
+
+/// The game in the record forms the page offers: the compact transcript
+/// (passes left out), the transcript with passes, GGF (8x8 only) and the
+/// board string of the position now; each reads back with `/api/record`.
+pub(super) fn export_json(g: &GameState) -> JsonValue {
+    let record = g.record();
+    let with_passes = if g.from_standard_start() {
+        g.transcript()
+    } else {
+        format!("{} {}", write_board_string(&g.start), g.transcript())
+    };
+    let compact = if g.from_standard_start() {
+        write_transcript(&record)
+    } else {
+        format!(
+            "{} {}",
+            write_board_string(&g.start),
+            write_transcript(&record)
+        )
+    };
+    json!({
+        "compact": compact.trim_end(),
+        "passes": with_passes.trim_end(),
+        "ggf": (g.position.board.size() == 8).then(|| write_ggf(&record)),
+        "board": write_board_string(&g.position),
     })
 }
 
@@ -147,5 +198,6 @@ pub(super) fn detail_json(tree: &Tree, k: u32) -> Option<JsonValue> {
         "children": d.children.iter().map(view_json).collect::<Vec<_>>(),
         "pruned": d.pruned.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),
         "on_chosen_line": d.on_chosen_line,
+        "event": tree.enter_event(k),
     }))
 }

@@ -49,10 +49,18 @@ function drawBoard(box, digits, opts) {
   box.className = "board" + (opts.small ? " small" : "");
   box.setAttribute("role", "grid");
   box.setAttribute("aria-label", opts.label || n + " by " + n + " board");
-  box.style.gridTemplateColumns = `repeat(${n}, auto)`;
+  box.style.setProperty("--n", n);
+  box.style.gridTemplateColumns = (opts.coords ? "1.1rem " : "") + `repeat(${n}, auto)`;
+  if (opts.coords) {
+    // Column letters above and row numbers on the left, for the eyes only
+    // (every square's accessible name already says where it is).
+    box.append(el("div", { class: "coord", "aria-hidden": "true" }));
+    for (let c = 0; c < n; c++) box.append(el("div", { class: "coord", "aria-hidden": "true" }, String.fromCharCode(97 + c)));
+  }
   const buttons = [];
   for (let r = 0; r < n; r++) {
     const row = el("div", { role: "row" });
+    if (opts.coords) row.append(el("div", { class: "coord", "aria-hidden": "true" }, String(r + 1)));
     for (let c = 0; c < n; c++) {
       const name = squareName(r, c);
       const color = COLORS[digits[r * n + c]];
@@ -60,10 +68,13 @@ function drawBoard(box, digits, opts) {
       let label = name + " " + color + (isLegal ? ", legal" : "");
       if (opts.last === name) label += ", last move";
       else if (flipped.has(name)) label += ", flipped";
+      const value = isLegal && opts.values ? opts.values.get(name) : undefined;
+      if (value !== undefined) label += `, hint ${value > 0 ? "+" : ""}${Math.round(value)}`;
       const b = el("button", {
         class: ["sq", color, isLegal ? "legal" : "", opts.last === name ? "last" : "", flipped.has(name) ? "flipped" : ""].join(" "),
         "data-square": name, "aria-label": label, role: "gridcell", tabindex: "-1",
         "aria-disabled": opts.onPlay && isLegal ? null : "true",
+        "data-hint": value !== undefined ? (value > 0 ? "+" : "") + Math.round(value) : null,
       });
       b.addEventListener("click", () => { if (opts.onPlay && legal.has(name)) opts.onPlay(name); });
       b.addEventListener("keydown", (ev) => {

@@ -21,9 +21,11 @@ function params(order) {
   return p;
 }
 
-async function search(which, order) {
-  const r = await api("/api/search?" + params(order));
-  const v = { id: r.id, total: r.count, line: new Set(r.chosen_line), nodes: new Map(), which };
+async function search(which, order, algorithm) {
+  const p = params(order);
+  if (algorithm) p.set("algorithm", algorithm);
+  const r = await api("/api/search?" + p);
+  const v = { id: r.id, total: r.count, events: r.events, line: new Set(r.chosen_line), nodes: new Map(), which };
   v.nodes.set(0, r.root);
   views[which] = v;
   const name = `${r.algorithm === "minimax" ? "minimax" : "alpha-beta"}, ${r.order} order` +
@@ -34,7 +36,12 @@ async function search(which, order) {
   $("best-" + which).textContent = r.best || "none";
   const tree = $("tree-" + which);
   delete tree.dataset.lineOpen;
-  tree.replaceChildren(nodeItem(v, r.root.node, true, true));
+  tree.replaceChildren(nodeItem(v, r.root.node, true, true, r.root.max));
+  tree.querySelector(".node").tabIndex = 0;
+  const drawn = $("drawn-" + which);
+  drawn.replaceChildren();
+  drawn.hidden = r.count > 200;
+  if (r.count <= 200) drawTree(v, drawn, (await api(`/api/tree/${r.id}/nodes`)).nodes);
   return r;
 }
 
@@ -43,7 +50,12 @@ async function run(compare) {
   setStatus("Searching…");
   $("view-b").hidden = !compare;
   try {
-    if (compare) {
+    if (compare === "versus") {
+      const a = await search("a", $("order").value, "minimax");
+      const b = await search("b", $("order").value, "alphabeta");
+      setStatus(`Minimax explored ${fmt(a.count)} states, alpha-beta ${fmt(b.count)} ` +
+        `(${(100 * b.count / a.count).toFixed(1)}%); both find value ${a.value}: pruning never changes the value.`);
+    } else if (compare) {
       const a = await search("a", "natural");
       const b = await search("b", "best");
       setStatus(`Natural order explored ${fmt(a.count)} states, best order ${fmt(b.count)} ` +
@@ -66,19 +78,20 @@ async function detail(v, k) {
 }
 
 /** The list item of a node: a row (toggle, move, side, value, window, size) and its children, loaded on expand. */
-function nodeItem(v, n, onLine, isRoot) {
+function nodeItem(v, n, onLine, isRoot, max) {
   const chosen = onLine && (isRoot || n.chosen);
   const li = el("li", { role: "treeitem", "aria-expanded": n.leaf ? null : "false", "data-index": n.index });
   const toggle = n.leaf ? el("span", { class: "toggle" }) :
     el("button", { class: "toggle", type: "button", "aria-label": "expand " + (n.move || "root"), tabindex: "-1" }, "▸");
   const row = el("div", {
-    class: "node" + (chosen ? " chosen" : ""), tabindex: "0",
+    class: "node" + (chosen ? " chosen" : ""), tabindex: "-1", "data-max": max ? "true" : "false",
     "data-testid": "node-" + n.index, "data-cutoff": n.cutoff ? "true" : null,
-    "aria-label": `${n.move || "root"}, value ${n.value}, window ${bound(n.alpha)} to ${bound(n.beta)}, ${n.size} states` +
+    "aria-label": `${n.move || "root"}, ${max ? "MAX" : "MIN"} to move, value ${n.value}, window ${bound(n.alpha)} to ${bound(n.beta)}, ${n.size} states` +
       (chosen ? ", chosen line" : "") + (n.leaf ? ", leaf" : ""),
   },
   toggle,
   el("span", { class: "mv" }, n.move || "root"),
+  el("span", { class: "side " + (max ? "max" : "min"), title: max ? "MAX (dark) to move: takes the largest value" : "MIN (light) to move: takes the smallest value" }, max ? "MAX ▲" : "MIN ▼"),
   el("span", { class: "val" }, "v=" + n.value),
   el("span", { class: "win" }, `[${bound(n.alpha)}, ${bound(n.beta)}]`),
   el("span", { class: "win" }, "#" + n.index),
@@ -92,7 +105,7 @@ function nodeItem(v, n, onLine, isRoot) {
     if (open) { li.setAttribute("aria-expanded", "false"); group.hidden = true; toggle.textContent = "▸"; return; }
     const d = await detail(v, n.index);
     if (!group.childElementCount) {
-      for (const c of d.children) group.append(nodeItem(v, c, chosen, false));
+      for (const c of d.children) group.append(nodeItem(v, c, chosen, false, !max));
       for (const m of d.pruned) {
         group.append(el("li", { role: "treeitem" }, el("div", { class: "node pruned", "aria-label": m + " pruned" },
           el("span", { class: "toggle" }), el("span", { class: "mv" }, m), el("span", {}, "pruned"))));
@@ -102,21 +115,120 @@ function nodeItem(v, n, onLine, isRoot) {
   };
   li.expand = expand;
   toggle.addEventListener && toggle.addEventListener("click", (e) => { e.stopPropagation(); expand().catch(report); });
-  row.addEventListener("click", () => { select(v, n.index, row).catch(report); });
+  row.addEventListener("click", () => { select(v, n.index, row, true).catch(report); });
   row.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); select(v, n.index, row).catch(report); expand().catch(report); }
-    if (e.key === "ArrowRight" && li.getAttribute("aria-expanded") === "false") expand().catch(report);
-    if (e.key === "ArrowLeft" && li.getAttribute("aria-expanded") === "true") expand().catch(report);
+    const open = li.getAttribute("aria-expanded") === "true";
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); select(v, n.index, row, true).catch(report); expand().catch(report); }
+    else if (e.key === "ArrowRight") { e.preventDefault(); if (li.getAttribute("aria-expanded") === "false") expand().catch(report); else if (open) moveFocus(row, 1); }
+    else if (e.key === "ArrowLeft") {
+      e.preventDefault();
+      if (open) expand().catch(report);
+      else { const up = li.parentElement.closest("li"); if (up) focusRow(up.querySelector(".node")); }
+    }
+    else if (e.key === "ArrowDown") { e.preventDefault(); moveFocus(row, 1); }
+    else if (e.key === "ArrowUp") { e.preventDefault(); moveFocus(row, -1); }
+    else if (e.key === "Home") { e.preventDefault(); focusRow(row.closest("ul.tree").querySelector(".node")); }
   });
   return li;
 }
 
 function report(e) { setStatus(e.message, true); }
 
-async function select(v, k, row) {
+/**
+ * A small search drawn as a node-link tree (SVG): leaves side by side in
+ * visit order, each parent above the middle of its children; MAX nodes are
+ * squares and MIN nodes circles (shape, not colour alone), the chosen line
+ * thick, a cut-off node's pruned moves as dashed stubs. A click selects the node.
+ */
+function drawTree(v, box, nodes) {
+  const NS = "http://www.w3.org/2000/svg";
+  const s = (tag, a, text) => { const e = document.createElementNS(NS, tag); for (const [k, x] of Object.entries(a)) e.setAttribute(k, x); if (text !== undefined) e.textContent = text; return e; };
+  const pos = new Map(), stubs = new Map();
+  let leaves = 0, depth = 0;
+  const place = (k) => {
+    const n = nodes[k];
+    depth = Math.max(depth, n.ply);
+    const xs = n.children.map(place);
+    stubs.set(k, n.pruned.map(() => leaves++));
+    xs.push(...stubs.get(k));
+    const x = xs.length ? (Math.min(...xs) + Math.max(...xs)) / 2 : leaves++;
+    pos.set(k, x);
+    return x;
+  };
+  place(0);
+  const dx = 34, dy = 54, W = Math.max(1, leaves) * dx + 20, H = (depth + 1) * dy + 30;
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "drawn", role: "img",
+    "aria-label": `the search tree drawn: ${nodes.length} nodes, squares MAX, circles MIN` });
+  const X = (x) => 10 + dx / 2 + x * dx, Y = (p) => 20 + p * dy;
+  const line = new Set([0]);
+  for (const n of nodes) if (line.has(n.index)) for (const c of n.children) if (nodes[c].chosen) line.add(c);
+  for (const n of nodes) {
+    for (const c of n.children) {
+      svg.append(s("line", { x1: X(pos.get(n.index)), y1: Y(n.ply), x2: X(pos.get(c)), y2: Y(n.ply + 1),
+        class: "edge" + (line.has(c) ? " chosen" : "") }));
+    }
+    if (n.pruned.length) {
+      // The pruned moves sit right of the searched children.
+      for (const [i, m] of n.pruned.entries()) {
+        const x = X(stubs.get(n.index)[i]), y = Y(n.ply + 1);
+        svg.append(s("line", { x1: X(pos.get(n.index)), y1: Y(n.ply), x2: x, y2: y - 8, class: "edge pruned" }));
+        svg.append(s("text", { x, y: y + 4, "text-anchor": "middle", class: "pruned-label" }, m + "✂"));
+      }
+    }
+  }
+  for (const n of nodes) {
+    const x = X(pos.get(n.index)), y = Y(n.ply);
+    const g = s("g", { class: "dnode" + (n.max ? " max" : " min") + (line.has(n.index) ? " chosen" : ""), "data-index": n.index, tabindex: "-1" });
+    g.append(s("title", {}, `${n.move || "root"}: ${n.max ? "MAX" : "MIN"} to move, value ${n.value}, window [${bound(n.alpha)}, ${bound(n.beta)}]`));
+    g.append(n.max ? s("rect", { x: x - 11, y: y - 11, width: 22, height: 22, rx: 2 }) : s("circle", { cx: x, cy: y, r: 12 }));
+    g.append(s("text", { x, y: y + 4, "text-anchor": "middle" }, n.value));
+    if (n.move) g.append(s("text", { x, y: y - 15, "text-anchor": "middle", class: "mvlabel" }, n.move));
+    g.addEventListener("click", () => select(v, n.index, null, true).catch(report));
+    svg.append(g);
+  }
+  box.append(svg);
+}
+
+/** The tree is one Tab stop: the focused row holds it (roving tabindex). */
+function focusRow(row) {
+  if (!row) return;
+  for (const r of row.closest("ul.tree").querySelectorAll('.node[tabindex="0"]')) r.tabIndex = -1;
+  row.tabIndex = 0;
+  row.focus();
+}
+
+/** Moves the focus to the next (+1) or previous (-1) visible row. */
+function moveFocus(row, delta) {
+  const rows = [...row.closest("ul.tree").querySelectorAll(".node")].filter((r) => r.offsetParent !== null);
+  focusRow(rows[rows.indexOf(row) + delta]);
+}
+
+/** Opens the tree along node numbers `path` and marks the last one as the replay's node. */
+async function reveal(v, path) {
+  const tree = $("tree-" + v.which);
+  let li = tree.firstElementChild;
+  for (let i = 0; li && i < path.length; i++) {
+    if (Number(li.dataset.index) !== path[i]) return;
+    if (i === path.length - 1) break;
+    if (li.getAttribute("aria-expanded") === "false") await li.expand();
+    li = [...li.querySelectorAll(":scope > ul > li")].find((c) => Number(c.dataset.index) === path[i + 1]);
+  }
+  tree.querySelectorAll(".node.current").forEach((r) => r.classList.remove("current"));
+  if (li) {
+    const row = li.querySelector(".node");
+    row.classList.add("current");
+    const box = tree.getBoundingClientRect(), r = row.getBoundingClientRect();
+    if (r.top < box.top || r.bottom > box.bottom) tree.scrollTop += r.top - box.top - box.height / 2;
+  }
+}
+
+async function select(v, k, row, jump) {
   document.querySelectorAll(".node.selected").forEach((r) => r.classList.remove("selected"));
   if (row) row.classList.add("selected");
+  if (row) for (const r of row.closest("ul.tree").querySelectorAll('.node[tabindex="0"]')) if (r !== row) r.tabIndex = -1;
+  if (row) row.tabIndex = 0;
   const d = await detail(v, k);
+  if (jump && views[$("step-tree").value] === v) { stopPlaying(); await showStep(d.event, true); }
   drawBoard($("node-board"), d.position.board, { small: true, label: "board of node " + k });
   const n = d.node;
   $("node-info").replaceChildren(
@@ -144,14 +256,19 @@ async function openLine(which) {
 }
 
 // Step mode.
-async function showStep(k) {
+async function showStep(k, fromTree) {
   const v = views[$("step-tree").value] || views.a;
   if (!v) return;
-  k = Math.max(0, Math.min(v.total - 1, k));
-  const s = await api(`/api/tree/${v.id}/step/${k}`);
+  k = Math.max(0, Math.min(v.events - 1, k));
+  const s = await api(`/api/tree/${v.id}/event/${k}`);
   step = { v, k };
   $("step-count").textContent = s.count;
   $("step-total").textContent = s.total;
+  $("step-event").textContent = `${fmt(k + 1)} of ${fmt(s.events)}`;
+  $("step-kind").textContent = s.kind === "cutoff" ? "a cutoff: not a state, so the count stays" : "a state entered";
+  $("cutoff").hidden = s.kind !== "cutoff";
+  $("cutoff").textContent = s.kind === "cutoff" ? "✂ " + s.cutoff.reason + "." : "";
+  if (!fromTree && (!timer || Number($("speed").value) <= 20)) reveal(v, s.path.map((f) => f.index)).catch(report);
   drawBoard($("step-board"), s.position.board, { small: true, label: "board of the current node" });
   $("frames").replaceChildren(...s.path.map((f, i) => {
     const kids = f.children.map((c) => el("span", {
@@ -161,7 +278,9 @@ async function showStep(k) {
     }, c.move + (c.state === "done" ? "=" + c.value : "")));
     const leaf = f.leaf_value !== null && f.leaf_value !== undefined ? ` leaf value ${f.leaf_value}` : "";
     return el("div", { class: "frame" },
-      el("b", {}, `${i === 0 ? "root" : f.move}`), ` #${f.index} entry [${bound(f.alpha)}, ${bound(f.beta)}]`,
+      el("b", {}, `${i === 0 ? "root" : f.move}`), " ",
+      el("span", { class: "side " + (f.max ? "max" : "min") }, f.max ? "MAX ▲" : "MIN ▼"),
+      ` #${f.index} entry [${bound(f.alpha)}, ${bound(f.beta)}]`,
       f.value_so_far !== null && f.value_so_far !== undefined ? ` best so far ${f.value_so_far}, now [${bound(f.alpha_now)}, ${bound(f.beta_now)}]` : "",
       leaf, kids.length ? " — " : "", kids);
   }));
@@ -172,13 +291,21 @@ function stopPlaying() {
 }
 
 async function tick() {
-  if (!step || step.k + 1 >= step.v.total) { stopPlaying(); return; }
+  if (!step || step.k + 1 >= step.v.events) { stopPlaying(); return; }
   await showStep(step.k + 1);
   timer = setTimeout(() => tick().catch(report), 1000 / Number($("speed").value));
 }
 
 $("form").addEventListener("submit", (e) => { e.preventDefault(); run(false); });
 $("compare").addEventListener("click", () => run(true));
+$("versus").addEventListener("click", () => run("versus"));
+$("preset").addEventListener("change", () => {
+  const p = PRESETS[$("preset").value];
+  if (!p) return;
+  $("board").value = p.board; $("player").value = p.player; $("algorithm").value = p.algorithm;
+  $("depth").value = p.depth || ""; $("eval").value = p.eval || "disc"; $("order").value = "natural";
+  run(false);
+});
 $("line-a").addEventListener("click", () => openLine("a").catch(report));
 $("line-b").addEventListener("click", () => openLine("b").catch(report));
 $("next").addEventListener("click", () => step && showStep(step.k + 1).catch(report));
@@ -191,6 +318,17 @@ $("playstep").addEventListener("click", () => {
   $("playstep").textContent = "pause"; $("playstep").setAttribute("aria-label", "pause");
   timer = setTimeout(() => tick().catch(report), 0);
 });
+
+const START6 = "000000000000002100001200000000000000";
+const START8 = "0".repeat(27) + "21" + "0".repeat(6) + "12" + "0".repeat(27);
+const PRESETS = {
+  contract: { board: "0000021001200000", player: "1", algorithm: "alphabeta" },
+  small: { board: "0000021001200000", player: "1", algorithm: "alphabeta", depth: 3, eval: "strong" },
+  weights: { board: "0000021001200000", player: "1", algorithm: "alphabeta", depth: 4, eval: "weights" },
+  six: { board: START6, player: "1", algorithm: "alphabeta", depth: 3, eval: "strong" },
+  eight: { board: START8, player: "1", algorithm: "alphabeta", depth: 3, eval: "weights" },
+  endgame: { board: "2220021001110000", player: "1", algorithm: "alphabeta" },
+};
 
 const q = query();
 if (q.board) $("board").value = q.board;

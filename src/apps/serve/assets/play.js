@@ -1,19 +1,65 @@
-// The play page: the game is its list of moves; the server replays it
-// (/api/game) and answers the engine's moves (/api/engine).
+// The play page. The game (board size, who plays each side, level, moves and
+// a loaded start) lives in the address and in this browser's local storage,
+// so Back/Forward walk it and a reload or another page never loses it; the
+// server replays it (/api/game) and answers the engine's moves
+// (/api/engine), hints (/api/hint), reviews (/api/review) and pasted
+// records (/api/record).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-let moves = [];
-let game = null;
-let thinking = null; // the AbortController of the engine request in flight
-let engineLog = [];
+const STORE = "reversi.play";
+const LEVEL_NAMES = [[2, "novice"], [5, "beginner"], [9, "casual"], [14, "club"], [19, "strong"], [24, "expert"], [30, "master"]];
+const DEFAULTS = { depth: "6", time: "1000", eval: "strong", algorithm: "alphabeta" };
 
-function settings() {
-  return {
-    size: $("size").value, depth: $("depth").value, time_ms: $("time").value,
-    eval: $("eval").value, algorithm: $("algorithm").value,
-    level: $("size").value === "8" ? $("level").value : "",
-  };
+let st = { size: "8", black: "human", white: "engine", level: "10", moves: [], start: null };
+let game = null;      // the server's answer for the position now
+let gen = 0;          // bumped by every restart: answers for older games are dropped
+let busy = false;     // a move is being played (clicks are ignored meanwhile)
+let stalled = false;  // the last engine request failed: Retry resumes
+let controller = null;
+let engineLog = [];
+let redo = [];        // groups of undone moves, the latest last
+let hints = null;     // {moves: [...]} for the position now
+let review = null;    // {data, at, game}
+
+function levelName(n) {
+  return LEVEL_NAMES.find(([max]) => n <= max)[1];
+}
+
+function cap(s) { return s[0].toUpperCase() + s.slice(1); }
+function pause(ms) { return new Promise((r) => setTimeout(r, ms)); }
+function signed(v, digits) { const t = Number(v).toFixed(digits); return v > 0 ? "+" + t : t; }
+
+function setStatus(text, error) {
+  $("status").textContent = text;
+  $("status").classList.toggle("error", !!error);
+}
+
+/** The query of the game (its start and moves) for the API. */
+function gameQuery(moves) {
+  const p = new URLSearchParams({ size: st.size, moves: (moves || st.moves).join(",") });
+  if (st.start) { p.set("start", st.start.board); p.set("start_player", st.start.player); }
+  return p.toString();
+}
+
+function isEngine(color) { return st[color] === "engine"; }
+
+/** Reads the form into the state (the game's own fields stay). */
+function readForm() {
+  st.size = $("size").value;
+  st.black = $("black-player").value;
+  st.white = $("white-player").value;
+  st.level = $("level").value;
+  for (const k of Object.keys(DEFAULTS)) st[k] = $(k).value;
+}
+
+function writeForm() {
+  $("size").value = st.size;
+  $("black-player").value = st.black;
+  $("white-player").value = st.white;
+  $("level").value = st.level;
+  for (const k of Object.keys(DEFAULTS)) $(k).value = st[k] || DEFAULTS[k];
+  syncLevel();
 }
 
 /** The level choice is for 8x8 only; a level replaces depth, evaluation and search. */
@@ -24,118 +70,348 @@ function syncLevel() {
   for (const id of ["depth", "eval", "algorithm"]) $(id).disabled = byLevel;
 }
 
-function isEngine(color) {
-  return $(color + "-player").value === "engine";
+/** The address of the game now. */
+function address() {
+  const p = new URLSearchParams({ size: st.size, black: st.black, white: st.white });
+  if (st.size === "8") p.set("level", st.level);
+  for (const [k, v] of Object.entries(DEFAULTS)) if (st[k] && st[k] !== v) p.set(k, st[k]);
+  if (st.start) { p.set("start", st.start.board); p.set("start_player", st.start.player); }
+  if (st.moves.length) p.set("moves", st.moves.join(","));
+  return "/play?" + p;
 }
 
-function setStatus(text, error) {
-  $("status").textContent = text;
-  $("status").classList.toggle("error", !!error);
+/** Keeps the game in the address (a new history entry if `push`) and in local storage. */
+function save(push) {
+  const url = address();
+  if (push) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
+  try { localStorage.setItem(STORE, JSON.stringify(st)); } catch (e) { /* private mode: the address keeps it */ }
 }
 
-async function refresh() {
-  const s = settings();
-  game = await api(`/api/game?size=${s.size}&moves=${moves.join(",")}`);
-  render();
-  if (game.over) return;
-  if (game.must_pass) {
-    setStatus(`${cap(game.to_move)} has no legal move and passes.`);
-    await pause(700);
-    moves.push("pass");
-    return refresh();
+/** The game from the address, else from local storage, else a new one. */
+function load() {
+  const q = query();
+  if (Object.keys(q).length) {
+    const next = { size: q.size || "8", black: q.black || "human", white: q.white || "engine",
+      level: q.level !== undefined ? q.level : "10", moves: (q.moves || "").split(",").filter(Boolean),
+      start: q.start ? { board: q.start, player: Number(q.start_player || 1) } : null };
+    for (const k of Object.keys(DEFAULTS)) next[k] = q[k] || DEFAULTS[k];
+    return next;
   }
-  if (isEngine(game.to_move)) return engineMove();
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE));
+    if (saved && Array.isArray(saved.moves)) return saved;
+  } catch (e) { /* nothing kept */ }
+  return null;
 }
 
-function cap(s) { return s[0].toUpperCase() + s.slice(1); }
-function pause(ms) { return new Promise((r) => setTimeout(r, ms)); }
+/** Brings the game up to date: replays it, plays forced passes and the engine's moves. */
+async function advance() {
+  const my = ++gen;
+  if (controller) controller.abort();
+  controller = new AbortController();
+  busy = true;
+  stalled = false;
+  $("retry").hidden = true;
+  try {
+    for (;;) {
+      const g = await api("/api/game?" + gameQuery());
+      if (my !== gen) return;
+      game = g;
+      hints = null;
+      render();
+      if (g.over || review) break;
+      if (g.must_pass) {
+        setStatus(`${cap(g.to_move)} has no legal move and passes.`);
+        await pause(700);
+        if (my !== gen) return;
+        st.moves.push("pass");
+        save(false);
+        continue;
+      }
+      if (!isEngine(g.to_move)) break;
+      // When the engine plays both sides, a pause lets the eye follow.
+      if (isEngine(g.to_move === "black" ? "white" : "black") && st.moves.length) await pause(600);
+      if (my !== gen) return;
+      const how = st.size === "8" && st.level ? `&level=${st.level}` : `&depth=${st.depth}&eval=${st.eval}&algorithm=${st.algorithm}`;
+      const r = await fetch(`/api/engine?${gameQuery()}&time_ms=${st.time}${how}`, { signal: controller.signal });
+      const m = await r.json().catch(() => ({ error: "status " + r.status }));
+      if (!r.ok) throw new Error(m.error);
+      if (my !== gen) return;
+      engineLog.push({ ply: st.moves.length + 1, ...m });
+      st.moves.push(m.move);
+      save(false);
+    }
+  } catch (e) {
+    if (my !== gen || e.name === "AbortError") return;
+    stalled = true;
+    setStatus("Engine: " + e.message + " — correct the settings and press Retry.", true);
+    $("retry").hidden = false;
+  } finally {
+    if (my === gen) busy = false;
+  }
+}
 
 function render() {
-  const human = !game.over && !isEngine(game.to_move);
-  drawBoard($("board"), game.board, {
-    legal: human ? game.legal : [], last: game.last, flipped: game.flipped,
-    onPlay: human ? play : null, label: "game board",
+  const g = review ? review.game : game;
+  const human = !review && !game.over && !isEngine(game.to_move);
+  const values = $("hint-board").checked && hints ? new Map(hints.moves.map((m) => [m.move, m.value])) : null;
+  drawBoard($("board"), g.board, {
+    legal: human ? g.legal : [], last: g.last, flipped: g.flipped,
+    onPlay: human ? play : null, label: "game board", coords: true, values,
   });
-  $("black").textContent = game.black;
-  $("white").textContent = game.white;
-  $("transcript").value = game.transcript;
-  $("explore").href = `/explore?board=${game.board}&player=${game.player}`;
-  if (game.over) {
+  $("black").textContent = g.black;
+  $("white").textContent = g.white;
+  const exported = game.export[$("export-form").value];
+  $("transcript").value = exported !== null && exported !== undefined ? exported : "(GGF is written for 8x8 games only)";
+  $("explore").href = `/explore?board=${g.board}&player=${g.player}`;
+  $("undo").disabled = !st.moves.length || !!review;
+  $("redo").disabled = !redo.length || !!review;
+  $("hint").disabled = !human;
+  $("end").hidden = !game.over || !!review;
+  if (review) {
+    setStatus(`Review: after move ${review.at} of ${game.moves.length}.`);
+  } else if (game.over) {
     const s = game.score;
-    setStatus(`Game over: ${s > 0 ? "black wins" : s < 0 ? "white wins" : "a draw"} ${game.black}-${game.white}.`);
+    const result = s > 0 ? "black wins" : s < 0 ? "white wins" : "a draw";
+    setStatus(`Game over: ${result} ${game.black}-${game.white}.`);
+    $("end-text").textContent = `${cap(result)}, ${game.black} to ${game.white}` +
+      (s ? ` (by ${Math.abs(s)} discs).` : ".");
   } else {
     setStatus(`${cap(game.to_move)} to move` + (human ? " (your move)" : " (engine thinking…)") +
       (game.last ? `; last move ${game.last}` : "") + ".");
   }
-  const body = $("log").tBodies[0];
-  body.replaceChildren(...engineLog.map((e) => el("tr", {},
-    el("td", {}, e.ply), el("td", {}, e.move), el("td", {}, e.value), el("td", {}, e.nodes.toLocaleString("en")),
-    el("td", {}, e.depth), el("td", {}, e.time_ms.toFixed(1)))));
+  $("moves").replaceChildren(...game.moves.map((mv, i) => el("li", {}, el("button", {
+    type: "button", class: "link", "data-index": i + 1, "aria-label": `move ${i + 1}, ${game.movers[i]} ${mv}: review from here`,
+    "aria-current": review && review.at === i + 1 ? "step" : "false",
+    onclick: () => startReview(i + 1).catch(report) }, `${mv}`))));
+  const unit = (e) => e.level ? "discs" : e.eval === "disc" || !e.eval ? "discs" : e.eval + " units";
+  $("log").tBodies[0].replaceChildren(...engineLog.map((e) => el("tr", {},
+    el("td", {}, e.ply), el("td", {}, e.move), el("td", {}, `${signed(e.value, 0)} ${unit(e)}`),
+    el("td", {}, e.nodes.toLocaleString("en")), el("td", {}, e.depth), el("td", {}, e.time_ms.toFixed(1)))));
 }
 
 function play(name) {
-  if (thinking || !game || game.over) return;
-  moves.push(name);
-  refresh().catch((e) => setStatus(e.message, true));
+  if (busy || !game || game.over || review) return; // one move at a time
+  busy = true;
+  redo = [];
+  st.moves.push(name);
+  save(true);
+  advance().catch((e) => setStatus(e.message, true));
 }
 
-async function engineMove() {
-  const s = settings();
-  thinking = new AbortController();
-  const at = moves.length;
+/** Starts over from the state's moves (a new history entry if `push`). */
+function restart(push) {
+  engineLog = engineLog.filter((e) => e.ply <= st.moves.length);
+  save(push);
+  advance().catch((e) => setStatus(e.message, true));
+}
+
+function undo() {
+  if (!game || !st.moves.length) return;
+  // Back to the last move of a person: the engine's replies go too.
+  const people = ["black", "white"].some((c) => !isEngine(c));
+  const group = [];
+  while (st.moves.length) {
+    const who = game.movers[st.moves.length - 1];
+    const mv = st.moves.pop();
+    group.unshift(mv);
+    if (!people || (!isEngine(who) && mv !== "pass")) break;
+  }
+  redo.push(group);
+  restart(true);
+}
+
+function redoMove() {
+  const group = redo.pop();
+  if (!group) return;
+  st.moves.push(...group);
+  restart(true);
+}
+
+async function hint() {
+  if (!game || game.over) return;
+  const my = gen;
+  $("hint-out").replaceChildren(el("p", { class: "note" }, "Thinking…"));
+  const level = st.size === "8" ? st.level || "8" : st.depth;
   try {
-    const how = s.level ? `&level=${s.level}` : `&depth=${s.depth}&eval=${s.eval}&algorithm=${s.algorithm}`;
-    const r = await fetch(`/api/engine?size=${s.size}&moves=${moves.join(",")}&time_ms=${s.time_ms}${how}`,
-      { signal: thinking.signal });
-    const m = await r.json();
-    if (!r.ok) throw new Error(m.error);
-    thinking = null;
-    if (moves.length !== at) return;
-    engineLog.push({ ply: at + 1, ...m });
-    moves.push(m.move);
-    await refresh();
+    const h = await api(`/api/hint?${gameQuery()}&level=${level}&time_ms=${st.time}`);
+    if (my !== gen) return;
+    hints = h;
+    const who = cap(h.to_move);
+    const kind = (m) => m.certainty.kind === "exact" ? "exact" : m.certainty.kind === "win-loss-draw" ? "win/loss/draw proven" : `estimate, ${m.certainty.depth} plies`;
+    $("hint-out").replaceChildren(
+      el("p", { class: "note" }, `Values in discs for ${who} (the side to move): + is good for ${who}. Level ${h.level}, ${h.nodes.toLocaleString("en")} nodes.`),
+      el("ol", { class: "hints" }, h.moves.map((m) => el("li", { "data-move": m.move },
+        el("b", {}, m.move), ` ${signed(m.value, 1)} discs for ${who} (${kind(m)})`))),
+      h.moves.length ? el("p", {}, "Engine's best line: ", el("span", { "data-testid": "best-line" }, h.moves[0].line.join(" "))) : null);
+    render();
   } catch (e) {
-    thinking = null;
-    if (e.name !== "AbortError") setStatus("Engine: " + e.message, true);
+    $("hint-out").replaceChildren(el("p", { class: "error" }, "Hint: " + e.message));
   }
 }
 
-function restart(keep) {
-  if (thinking) { thinking.abort(); thinking = null; }
-  moves = keep || [];
-  engineLog = engineLog.filter((e) => e.ply <= moves.length);
-  refresh().catch((e) => setStatus(e.message, true));
+/** Review mode at move `at` (the end by default); the analysis fills in when it arrives. */
+async function startReview(at) {
+  if (!game || !st.moves.length) return;
+  if (at === undefined) at = st.moves.length;
+  $("review-box").hidden = false;
+  if (review) return showReview(at);
+  review = { data: null, at, game };
+  const level = st.size === "8" ? Math.min(Number(st.level || 8), 10) : Math.min(Number(st.depth), 6);
+  const mine = review;
+  await showReview(at);
+  try {
+    const data = await api(`/api/review?${gameQuery()}&level=${level}`);
+    if (review !== mine) return;
+    review.data = data;
+    drawReview();
+    await showReview(review.at);
+  } catch (e) {
+    $("hint-out").replaceChildren(el("p", { class: "error" }, "Review: " + e.message));
+  }
 }
 
-$("new").addEventListener("click", () => { engineLog = []; restart([]); });
-$("size").addEventListener("change", () => { syncLevel(); engineLog = []; restart([]); });
-$("level").addEventListener("change", syncLevel);
-$("undo").addEventListener("click", () => {
-  // Undo the last move of a person (and the engine's replies after it).
-  const keep = moves.slice();
-  while (keep.length) {
-    const byEngine = isEngineAt(keep.length - 1);
-    const popped = keep.pop();
-    if (!byEngine && popped !== "pass") break;
+function drawReview() {
+  const d = review.data;
+  $("rv-table").tBodies[0].replaceChildren(...d.moves.map((m) => el("tr", { "data-index": m.index + 1 },
+    el("td", {}, el("button", { type: "button", class: "link", "aria-label": `go to move ${m.index + 1}`,
+      onclick: () => showReview(m.index + 1).catch(report) }, m.index + 1)),
+    el("td", {}, m.mover), el("td", {}, m.played), el("td", {}, signed(m.played_value, 1)),
+    el("td", {}, `${m.best} ${signed(m.best_value, 1)}`),
+    el("td", { class: m.loss >= 4 ? "loss big" : "loss" }, m.loss ? "−" + m.loss.toFixed(1) : "0"))));
+  drawGraph();
+}
+
+/** The evaluation graph: black's value in discs after each move, one bar a move. */
+function drawGraph() {
+  const box = $("graph");
+  const W = 520, H = 200, m = { l: 40, r: 8, t: 10, b: 22 };
+  const pts = review.data.moves.map((x) => x.black_value_after);
+  const top = Math.max(8, ...pts.map(Math.abs));
+  const scale = Math.ceil(top / 8) * 8;
+  const Y = (v) => m.t + (H - m.t - m.b) * (1 - (v + scale) / (2 * scale));
+  const bw = (W - m.l - m.r) / Math.max(1, pts.length);
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const s = (tag, a, text) => { const e = document.createElementNS(SVGNS, tag); for (const [k, v] of Object.entries(a)) e.setAttribute(k, v); if (text !== undefined) e.textContent = text; return e; };
+  box.replaceChildren();
+  for (const t of [-scale, -scale / 2, 0, scale / 2, scale]) {
+    box.append(s("line", { x1: m.l, x2: W - m.r, y1: Y(t), y2: Y(t), stroke: t === 0 ? "#37474f" : "#dde1e4" }));
+    box.append(s("text", { x: m.l - 4, y: Y(t) + 4, "text-anchor": "end" }, t > 0 ? "+" + t : t));
   }
-  restart(keep);
-});
-for (const id of ["black-player", "white-player"]) $(id).addEventListener("change", () => restart(moves));
+  pts.forEach((v, i) => {
+    const r = s("rect", { x: m.l + i * bw + 0.5, width: Math.max(1, bw - 1), y: Math.min(Y(v), Y(0)), height: Math.max(1, Math.abs(Y(v) - Y(0))),
+      fill: v >= 0 ? "#263238" : "#90a4ae", "data-index": i + 1 });
+    r.append(s("title", {}, `move ${i + 1}: ${signed(v, 1)} discs for black`));
+    r.addEventListener("click", () => showReview(i + 1).catch(report));
+    box.append(r);
+  });
+  box.append(s("text", { x: m.l, y: H - 6 }, "black's value in discs after each move (dark: black ahead)"));
+  if (review.at) {
+    const x = m.l + (review.at - 0.5) * bw;
+    box.append(s("line", { x1: x, x2: x, y1: m.t, y2: H - m.b, stroke: "#ef6c00", "stroke-width": 2, "stroke-dasharray": "4 2" }));
+  }
+}
+
+async function showReview(at) {
+  if (!review) return;
+  at = Math.max(0, Math.min(st.moves.length, at));
+  const g = await api("/api/game?" + gameQuery(st.moves.slice(0, at)));
+  review.at = at;
+  review.game = g;
+  const m = review.data && review.data.moves[at - 1];
+  const played = at ? `: ${game.movers[at - 1]} ${st.moves[at - 1]}` : "";
+  $("rv-at").textContent = `move ${at} of ${st.moves.length}` + played +
+    (m ? `, ${m.loss ? "lost " + m.loss.toFixed(1) + " discs" : "best"}` : review.data ? "" : " (analysing…)");
+  for (const tr of $("rv-table").tBodies[0].rows) tr.classList.toggle("selected", Number(tr.dataset.index) === at);
+  for (const b of $("moves").querySelectorAll("button")) b.setAttribute("aria-current", Number(b.dataset.index) === at ? "step" : "false");
+  if (review.data) drawGraph();
+  render();
+}
+
+function closeReview() {
+  review = null;
+  $("review-box").hidden = true;
+  render();
+}
+
+function continueFromReview() {
+  if (!review) return;
+  const at = review.at;
+  redo = st.moves.length > at ? [st.moves.slice(at)] : [];
+  st.moves = st.moves.slice(0, at);
+  review = null;
+  $("review-box").hidden = true;
+  restart(true);
+}
+
+async function loadRecord() {
+  try {
+    const r = await api(`/api/record?size=${st.size}&text=${encodeURIComponent($("record-in").value)}`);
+    st.size = String(r.size);
+    st.moves = r.moves;
+    st.start = r.start;
+    engineLog = [];
+    redo = [];
+    review = null;
+    $("review-box").hidden = true;
+    writeForm();
+    restart(true);
+  } catch (e) {
+    setStatus("Load: " + e.message, true);
+  }
+}
+
+function report(e) { setStatus(e.message, true); }
+
+function newGame() {
+  st.moves = [];
+  st.start = null;
+  engineLog = [];
+  redo = [];
+  closeReview();
+  restart(true);
+}
+
+$("new").addEventListener("click", newGame);
+$("rematch").addEventListener("click", newGame);
+$("retry").addEventListener("click", () => { readForm(); restart(false); });
+$("undo").addEventListener("click", undo);
+$("redo").addEventListener("click", redoMove);
+$("hint").addEventListener("click", hint);
+$("hint-board").addEventListener("change", () => game && render());
+$("review").addEventListener("click", () => startReview().catch(report));
+$("review-end").addEventListener("click", () => startReview().catch(report));
+$("rv-first").addEventListener("click", () => showReview(0).catch(report));
+$("rv-prev").addEventListener("click", () => review && showReview(review.at - 1).catch(report));
+$("rv-next").addEventListener("click", () => review && showReview(review.at + 1).catch(report));
+$("rv-last").addEventListener("click", () => showReview(st.moves.length).catch(report));
+$("rv-continue").addEventListener("click", continueFromReview);
+$("rv-close").addEventListener("click", closeReview);
+$("load").addEventListener("click", loadRecord);
+$("export-form").addEventListener("change", () => game && render());
+$("size").addEventListener("change", () => { syncLevel(); readForm(); newGame(); });
+$("level").addEventListener("change", () => { syncLevel(); readForm(); save(false); });
+for (const id of ["black-player", "white-player"]) $(id).addEventListener("change", () => { readForm(); restart(false); });
+// A corrected setting resumes a game the engine's error stopped.
+for (const id of Object.keys(DEFAULTS)) $(id).addEventListener("change", () => { readForm(); if (stalled) restart(false); else save(false); });
 $("copy").addEventListener("click", () => {
   $("transcript").select();
   navigator.clipboard && navigator.clipboard.writeText($("transcript").value).catch(() => {});
 });
+window.addEventListener("popstate", () => {
+  const s = load();
+  if (!s) return;
+  st = s;
+  engineLog = engineLog.filter((e) => e.ply <= st.moves.length);
+  review = null;
+  $("review-box").hidden = true;
+  writeForm();
+  advance().catch(report);
+});
 
-/** Whether the move at index i was the engine's (its log has every engine move by ply). */
-function isEngineAt(i) {
-  return engineLog.some((x) => x.ply === i + 1);
-}
-
-for (let n = 1; n <= 30; n++) $("level").append(el("option", { value: String(n) }, String(n)));
-$("level").value = "10";
-const q = query();
-if (q.size) $("size").value = q.size;
-if (q.level !== undefined) $("level").value = q.level;
-syncLevel();
-if (q.moves) moves = q.moves.split(",").filter(Boolean);
-restart(moves);
+for (let n = 1; n <= 30; n++) $("level").append(el("option", { value: String(n) }, `${n} — ${levelName(n)}`));
+st = load() || st;
+for (const k of Object.keys(DEFAULTS)) st[k] = st[k] || DEFAULTS[k];
+writeForm();
+restart(false);

@@ -76,6 +76,37 @@ pub struct Tree {
     value: Value,
     best: Option<Move>,
     nodes: u64,
+    /// The cutoffs in replay order: (the last node of the cut node's
+    /// subtree, the cut node), by that last node, the deepest cut first.
+    cuts: Vec<(u32, u32)>,
+}
+
+/// One event of the replay: the search entering a node (counted), or a
+/// node cutting off after its last searched child (not counted: the
+/// count stays the contract's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The search entered this node.
+    Enter(u32),
+    /// This node's window closed (alpha >= beta) and its remaining moves
+    /// were pruned.
+    Cutoff(u32),
+}
+
+/// The moment of a cutoff: the node, its window and the value that closed
+/// it, and the moves never searched.
+#[derive(Clone, Debug)]
+pub struct Cutoff {
+    /// The node that cut off.
+    pub node: NodeView,
+    /// Whether MAX (the first player, dark) is to move there.
+    pub max: bool,
+    /// The window at the cut (the entry window narrowed by its children).
+    pub window: Window,
+    /// The value of its searched children that closed the window.
+    pub value: Value,
+    /// The moves pruned, in the search's order.
+    pub pruned: Vec<Move>,
 }
 
 /// How the page sees one node of a [`Tree`].
@@ -139,6 +170,8 @@ pub struct StepFrame {
     pub value_so_far: Option<Value>,
     /// The window now (the entry window narrowed by the finished children).
     pub window_now: Window,
+    /// Whether MAX (the first player, dark) is to move at the node.
+    pub max: bool,
     /// Every move of the node, in the search's order, with its state.
     pub children: Vec<(Move, Option<u32>, ChildState)>,
 }
@@ -298,7 +331,16 @@ pub fn search(spec: SearchSpec, caps: Caps, cancel: &AtomicBool) -> Result<Tree,
     }
     let mut recs = rec.recs;
     recs.shrink_to_fit();
+    let mut cuts: Vec<(u32, u32)> = recs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.flags & CUTOFF != 0)
+        .map(|(i, r)| (i as u32 + r.size - 1, i as u32))
+        .collect();
+    cuts.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    cuts.shrink_to_fit();
     Ok(Tree {
+        cuts,
         spec,
         rules,
         recs,
@@ -365,6 +407,73 @@ impl Tree {
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
         self.recs.capacity() * std::mem::size_of::<Rec>()
+            + self.cuts.capacity() * std::mem::size_of::<(u32, u32)>()
+    }
+
+    /// The number of replay events: a node entered per counted state and
+    /// a cutoff per node that cut off.
+    #[must_use]
+    pub fn events(&self) -> usize {
+        self.recs.len() + self.cuts.len()
+    }
+
+    /// The event number at which the search entered node `k`.
+    #[must_use]
+    pub fn enter_event(&self, k: u32) -> u32 {
+        k + self.cuts.partition_point(|c| c.0 < k) as u32
+    }
+
+    /// Replay event `e` (0-based); `None` past the last.
+    #[must_use]
+    pub fn event(&self, e: u32) -> Option<Event> {
+        if e as usize >= self.events() {
+            return None;
+        }
+        // The last node entered at or before event e.
+        let (mut lo, mut hi) = (0u32, self.recs.len() as u32 - 1);
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if self.enter_event(mid) <= e {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        let at = self.enter_event(lo);
+        if at == e {
+            return Some(Event::Enter(lo));
+        }
+        let first = self.cuts.partition_point(|c| c.0 < lo);
+        self.cuts
+            .get(first + (e - at - 1) as usize)
+            .map(|c| Event::Cutoff(c.1))
+    }
+
+    /// The replay right after node `k` cut off: the path to it with every
+    /// searched child finished, and what closed its window.
+    #[must_use]
+    pub fn cutoff(&self, k: u32) -> Option<(Step, Cutoff)> {
+        let r = self.rec(k)?;
+        if r.flags & CUTOFF == 0 {
+            return None;
+        }
+        let last = k + r.size - 1;
+        let step = self.replay(k, last + 1, last);
+        let frame = step.path.last()?;
+        let pruned = frame
+            .children
+            .iter()
+            .filter(|c| c.2 == ChildState::Pruned)
+            .map(|c| c.0)
+            .collect();
+        let cut = Cutoff {
+            node: frame.node.clone(),
+            max: frame.max,
+            window: frame.window_now,
+            value: frame.value_so_far?,
+            pruned,
+        };
+        Some((step, cut))
     }
 
     fn rec(&self, i: u32) -> Option<&Rec> {
@@ -486,7 +595,14 @@ impl Tree {
     #[must_use]
     pub fn step(&self, step: u32) -> Option<Step> {
         self.rec(step)?;
-        let path = self.path_to(step);
+        Some(self.replay(step, step, step))
+    }
+
+    /// The replay along the path to node `end`, where the subtrees ending
+    /// before node `before` are finished and `entered` nodes were counted.
+    fn replay(&self, end: u32, before: u32, entered: u32) -> Step {
+        let step = before;
+        let path = self.path_to(end);
         let mut frames = Vec::with_capacity(path.len());
         let mut p = self.spec.root;
         for (ply, &i) in path.iter().enumerate() {
@@ -540,15 +656,16 @@ impl Tree {
                 node,
                 value_so_far: so_far,
                 window_now: window,
+                max: side == Side::Max,
                 children,
             });
         }
-        Some(Step {
-            step,
-            count: u64::from(step) + 1,
+        Step {
+            step: end,
+            count: u64::from(entered) + 1,
             path: frames,
             position: p,
-        })
+        }
     }
 }
 

@@ -174,3 +174,51 @@ fn caps_and_cancellation_stop_the_search() {
     );
     assert_eq!(err.unwrap_err(), Stopped::Cancelled);
 }
+
+#[test]
+fn the_replay_has_a_cutoff_event_per_cut_node_and_keeps_the_count() {
+    let never = AtomicBool::new(false);
+    for order in [MoveOrder::Natural, MoveOrder::Best] {
+        let t = search(spec(Algorithm::AlphaBeta, order), caps(), &never).unwrap();
+        let cut_nodes = (0..t.len() as u32)
+            .filter(|&k| t.detail(k).unwrap().node.cutoff)
+            .count();
+        assert!(cut_nodes > 0);
+        assert_eq!(t.events(), t.len() + cut_nodes);
+        // Every node entered once, in visit order; the counter counts entries only.
+        let mut entered = 0u32;
+        let mut last_count = 0;
+        for e in 0..t.events() as u32 {
+            match t.event(e).unwrap() {
+                Event::Enter(k) => {
+                    assert_eq!(k, entered);
+                    assert_eq!(t.enter_event(k), e);
+                    entered += 1;
+                    last_count = t.step(k).unwrap().count;
+                }
+                Event::Cutoff(k) => {
+                    // Right after the last node of its subtree.
+                    let d = t.detail(k).unwrap();
+                    assert_eq!(entered, k + d.node.size);
+                    let (s, c) = t.cutoff(k).unwrap();
+                    assert_eq!(s.count, last_count);
+                    assert_eq!(c.pruned, d.pruned);
+                    assert!(!c.pruned.is_empty());
+                    // The window is closed by the value of its searched children.
+                    assert!(c.window.alpha >= c.window.beta, "{c:?}");
+                    if c.max {
+                        assert!(c.value >= c.node.window.beta, "{c:?}");
+                    } else {
+                        assert!(c.value <= c.node.window.alpha, "{c:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(entered as usize, t.len());
+        assert_eq!(last_count, t.count());
+        assert!(t.event(t.events() as u32).is_none());
+    }
+    // Minimax never cuts off: its replay is its nodes.
+    let t = search(spec(Algorithm::Minimax, MoveOrder::Natural), caps(), &never).unwrap();
+    assert_eq!(t.events(), t.len());
+}
