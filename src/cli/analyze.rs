@@ -47,7 +47,7 @@ pub fn run(args: &[String]) -> Result<()> {
         .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
         .collect();
     let game = read_record(&words.join(" "), 8)?;
-    let limits = limits_of(&m);
+    let limits = limits_of(&m)?;
     let quiet = AtomicBool::new(false);
     let mut search = Analyzer::new();
     let a = analyze_game(&mut search, &game, &limits, &quiet, &mut |_| {});

@@ -23,7 +23,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let m = super::parse(command(), &args[1..])?;
     let mut session = GtpSession::new(
         Analyzer::new(),
-        limits_of(&m),
+        limits_of(&m)?,
         "reversi",
         env!("CARGO_PKG_VERSION"),
     );

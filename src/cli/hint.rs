@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 /// `--depth`, `--level`, `--time`, `--exact`, `--threads` with
 /// `time_default` seconds.
-pub(super) fn limits_args(time_default: &'static str) -> [Arg; 5] {
+pub(super) fn limits_args(time_default: &'static str) -> [Arg; 6] {
     [
         option(
             "depth",
@@ -56,6 +56,12 @@ pub(super) fn limits_args(time_default: &'static str) -> [Arg; 5] {
             "Threads of the endgame solver (default 1)",
         )
         .value_parser(value_parser!(u32).range(1..=64)),
+        option(
+            "weights",
+            "FILE",
+            "Pattern weights for the levels, the solver's move ordering and its selective \
+             passes (default: the trained weights built in)",
+        ),
     ]
 }
 
@@ -67,13 +73,17 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     }
 }
 
-/// The limits given by [`limits_args`].
-pub(super) fn limits_of(m: &ArgMatches) -> Limits {
+/// The limits given by [`limits_args`], with the `--weights` they name
+/// made the active weights.
+pub(super) fn limits_of(m: &ArgMatches) -> Result<Limits> {
+    if let Some(path) = m.get_one::<String>("weights") {
+        super::train::use_weights(path)?;
+    }
     let exact = m
         .get_one::<u32>("exact")
         .copied()
         .unwrap_or(DEFAULT_EXACT_EMPTIES);
-    Limits {
+    Ok(Limits {
         depth: m.get_one("depth").copied(),
         level: m.get_one("level").copied(),
         time: Some(value(m, "time")),
@@ -81,7 +91,7 @@ pub(super) fn limits_of(m: &ArgMatches) -> Limits {
         wld_empties: exact + 2,
         threads: m.get_one::<u32>("threads").map_or(1, |&t| t as usize),
         contempt: Discs(0.0),
-    }
+    })
 }
 
 /// The largest record file read (a GGF game is a few KB).
@@ -212,7 +222,7 @@ pub fn run(args: &[String]) -> Result<()> {
         .collect();
     let game = read_record(&words.join(" "), 8)?;
     let p = game.last();
-    let limits = limits_of(&m);
+    let limits = limits_of(&m)?;
     let count: usize = value(&m, "moves");
     let start = Instant::now();
     let mut search = Analyzer::new();

@@ -35,7 +35,7 @@ pub(super) fn command() -> Command {
 /// Runs `reversi nboard ...` (`args[0]` is `nboard`).
 pub fn run(args: &[String]) -> Result<()> {
     let m = super::parse(command(), &args[1..])?;
-    let mut limits = limits_of(&m);
+    let mut limits = limits_of(&m)?;
     // Always at a level: the strongest until the GUI or --depth says.
     limits.level = Some(limits.level.or(limits.depth).unwrap_or(Level::MAX));
     limits.depth = None;

@@ -428,4 +428,56 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
     assert!(fs::read(&weights)
         .expect("weights")
         .starts_with(b"RVPATTRN"));
+
+    // Weights against weights: the shipped ones beat those of 10 games at
+    // the same level (with the same weights each opening's two games
+    // mirror each other: 50%).
+    let out = reversi()
+        .args([
+            "tournament",
+            "--size",
+            "8",
+            "--level",
+            "2",
+            "--vs-level",
+            "2",
+            "--plies",
+            "2",
+            "-q",
+            "--json",
+            "--vs-weights",
+        ])
+        .arg(&weights)
+        .output()
+        .expect("run");
+    let json = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    let wins: u32 = json
+        .split("\"wins\":")
+        .nth(1)
+        .and_then(|t| t.split(',').next())
+        .and_then(|t| t.parse().ok())
+        .expect("wins");
+    assert!(wins >= 16, "{json}");
+
+    // hint reads the weights too: the level's values change with them.
+    let hint = |weights: Option<&Path>| {
+        let mut cmd = reversi();
+        cmd.args([
+            "hint", "--level", "3", "--exact", "0", "--moves", "1", "f5d6",
+        ]);
+        if let Some(w) = weights {
+            cmd.arg("--weights").arg(w);
+        }
+        let out = cmd.output().expect("run");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert_ne!(hint(Some(&weights)), hint(None));
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/pattern-weights.bin");
+    assert_eq!(hint(Some(&shipped)), hint(None));
+    expect_usage_error(
+        reversi().args(["hint", "f5", "--weights", "no-such-weights.bin"]),
+        "no-such-weights.bin",
+    );
 }

@@ -7,7 +7,9 @@ use super::{flag, option, usage, value, write_stdout, UsageError};
 use anyhow::{Context, Result};
 use clap::{value_parser, ArgMatches, Command};
 use reversi::apps::train::{self, GameSettings, Shard, TrainingGame};
-use reversi::eval::pattern::fit::{fit_phases, phase_range, FitConfig, PhaseReport, Sample};
+use reversi::eval::pattern::fit::{
+    fit_phases, phase_range, FitConfig, PartialFit, PhaseReport, Sample,
+};
 use reversi::eval::pattern::{self, PatternWeights, WeightsError, FILE_BYTES};
 use reversi::eval::Heuristic;
 use std::fmt::Write as _;
@@ -61,6 +63,7 @@ fn fit_command() -> Command {
         .arg(option("out", "FILE", "The weights file to write (replaced only if it is a weights file, or with --force)").required(true))
         .arg(option("base", "WEIGHTS", "With --refit: the weights whose other phases are kept"))
         .arg(option("refit", "A-B", "Fit only the phases holding positions of A to B empty squares and keep the others of --base (a stage refits the phases its labels cover)").value_parser(labels::parse_empties).requires("base"))
+        .arg(flag("toward-base", "With --refit: the penalty pulls each refitted weight toward its --base value instead of toward zero (fine-tuning on new labels, for data sets too small to fit alone)").requires("refit"))
         .arg(option("test", "FILE", "A games file whose exactly solved positions measure the weights (e.g. generated with --solve-empties 24)"))
         .arg(option("lambda", "L", "Ridge penalty on the weights (30 fitted the shipped weights)").value_parser(value_parser!(f64)).default_value("30"))
         .arg(option("iterations", "N", "Conjugate gradient iterations per phase").value_parser(value_parser!(usize)).default_value("150"))
@@ -580,8 +583,11 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
         &config,
         value(m, "threads"),
         &progress,
-        base.as_ref()
-            .map(|b| (b, &refits as &(dyn Fn(usize) -> bool + Sync))),
+        base.as_ref().map(|base| PartialFit {
+            base,
+            refit: &refits,
+            toward_base: m.get_flag("toward-base"),
+        }),
     );
     let mut text = report_table(&reports);
     if let Some((test, test_games)) = test {

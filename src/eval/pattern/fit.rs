@@ -212,17 +212,36 @@ pub fn fit(
     fit_phases(train, held_out, config, threads, progress, None)
 }
 
-/// Like [`fit`], but when `keep` gives base weights and a phase test, the
-/// phases the test passes are fitted and the others copied from the base
-/// (and measured like the fitted ones): a stage of the pipeline refits the
-/// phases its labels cover and keeps the rest.
+/// Which phases a partial fit refits, and from what.
+#[derive(Clone, Copy)]
+pub struct PartialFit<'a> {
+    /// The weights whose other phases are kept.
+    pub base: &'a PatternWeights,
+    /// Whether phase `k` is refitted.
+    pub refit: &'a (dyn Fn(usize) -> bool + Sync),
+    /// Whether the refitted phases start from the base: the penalty then
+    /// pulls each weight toward its base value instead of toward zero (a
+    /// fine-tuning on new labels, for data sets too small to fit alone).
+    pub toward_base: bool,
+}
+
+impl std::fmt::Debug for PartialFit<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PartialFit(toward_base: {})", self.toward_base)
+    }
+}
+
+/// Like [`fit`], but with `partial` only the phases it names are fitted
+/// and the others copied from its base (and measured like the fitted
+/// ones): a stage of the pipeline refits the phases its labels cover and
+/// keeps the rest.
 pub fn fit_phases(
     train: &[Sample],
     held_out: &[Sample],
     config: &FitConfig,
     threads: usize,
     progress: &(dyn Fn(&PhaseReport) + Sync),
-    keep: Option<(&PatternWeights, &(dyn Fn(usize) -> bool + Sync))>,
+    partial: Option<PartialFit<'_>>,
 ) -> (PatternWeights, Vec<PhaseReport>) {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(vec![None; PHASES]);
@@ -233,18 +252,22 @@ pub fn fit_phases(
                 if k >= PHASES {
                     return;
                 }
-                let outcome = match keep {
-                    Some((base, refit)) if !refit(k) => {
-                        let (_, hi) = phase_range(k);
-                        let kept = base
-                            .phase_weights(hi)
-                            .iter()
-                            .map(|&w| f64::from(w) / f64::from(SCALE))
-                            .collect();
-                        let (_, report) = fit_phase(k, &[], held_out, config);
-                        (kept, report)
+                let base_discs = |base: &PatternWeights| -> Vec<f64> {
+                    let (_, hi) = phase_range(k);
+                    base.phase_weights(hi)
+                        .iter()
+                        .map(|&w| f64::from(w) / f64::from(SCALE))
+                        .collect()
+                };
+                let outcome = match partial {
+                    Some(p) if !(p.refit)(k) => {
+                        let (_, report) = fit_phase(k, &[], held_out, config, None);
+                        (base_discs(p.base), report)
                     }
-                    _ => fit_phase(k, train, held_out, config),
+                    Some(p) if p.toward_base => {
+                        fit_phase(k, train, held_out, config, Some(&base_discs(p.base)))
+                    }
+                    _ => fit_phase(k, train, held_out, config, None),
                 };
                 progress(&outcome.1);
                 results.lock().expect("no fit panics")[k] = Some(outcome);
@@ -271,16 +294,31 @@ pub fn fit_phases(
     (weights, reports)
 }
 
+/// Fits phase `k`; with a `prior` (the phase's weights in discs) the
+/// penalty pulls toward it: the fit of the residuals `y - A prior`, plus
+/// the prior.
 fn fit_phase(
     k: usize,
     train: &[Sample],
     held_out: &[Sample],
     config: &FitConfig,
+    prior: Option<&[f64]>,
 ) -> (Vec<f64>, PhaseReport) {
     let (lo, hi) = phase_range(k);
     let margin = config.margin;
-    let rows = Rows::of(train, |e| e + margin >= lo && e <= hi + margin && e > 0);
-    let w = solve(&rows, config);
+    let mut rows = Rows::of(train, |e| e + margin >= lo && e <= hi + margin && e > 0);
+    if let Some(prior) = prior {
+        let predicted = rows.times(prior);
+        for (t, p) in rows.targets.iter_mut().zip(predicted) {
+            *t -= p;
+        }
+    }
+    let mut w = solve(&rows, config);
+    if let Some(prior) = prior {
+        for (wj, pj) in w.iter_mut().zip(prior) {
+            *wj += pj;
+        }
+    }
     let own = |e: u32| lo <= e && e <= hi;
     let test = Rows::of(held_out, own);
     let zero_error = if test.targets.is_empty() {

@@ -186,8 +186,21 @@ fn a_partial_fit_keeps_the_base_weights_of_the_other_phases() {
     };
     let base = PatternWeights::embedded();
     let refit = |k: usize| k == super::phase(30);
+    let partial = |toward_base| super::fit::PartialFit {
+        base,
+        refit: &refit,
+        toward_base,
+    };
     let (weights, _) =
-        super::fit::fit_phases(&samples, &[], &config, 2, &|_| {}, Some((base, &refit)));
+        super::fit::fit_phases(&samples, &[], &config, 2, &|_| {}, Some(partial(false)));
+    // Toward the base, with a penalty that leaves nothing to the data,
+    // the refitted phase is the base too.
+    let stiff = FitConfig {
+        lambda: 1e12,
+        ..config
+    };
+    let (kept, _) = super::fit::fit_phases(&samples, &[], &stiff, 2, &|_| {}, Some(partial(true)));
+    assert_eq!(kept, *base);
     let (all, _) = fit(&samples, &[], &config, 2, &|_| {});
     for empties in 0..=60 {
         if refit(super::phase(empties)) {
