@@ -222,14 +222,8 @@ impl EndgameSolver {
                         false,
                     )
                 };
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            return v;
-                        }
-                    }
+                if raises(v, &mut best, &mut alpha, beta) {
+                    return v;
                 }
             }
         }
@@ -277,14 +271,8 @@ impl EndgameSolver {
                 parity ^ q,
                 false,
             );
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        return v;
-                    }
-                }
+            if raises(v, &mut best, &mut alpha, beta) {
+                return v;
             }
         }
         if best == -INF {
@@ -321,14 +309,8 @@ impl EndgameSolver {
             }
             let (np, no) = after(p, o, sq, f);
             let v = -k.solve2(self, np, no, -beta, -alpha, without(squares, i), false);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        return v;
-                    }
-                }
+            if raises(v, &mut best, &mut alpha, beta) {
+                return v;
             }
         }
         if best == -INF {
@@ -364,14 +346,8 @@ impl EndgameSolver {
             }
             let (np, no) = after(p, o, sq, f);
             let v = -self.last1(k, np, no, last);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        return v;
-                    }
-                }
+            if raises(v, &mut best, &mut alpha, beta) {
+                return v;
             }
         }
         if best == -INF {
@@ -400,6 +376,20 @@ impl EndgameSolver {
         }
         self.final_score(p, o)
     }
+}
+
+/// Takes `v` as the best value so far when it is better, raising `alpha`
+/// with it; returns whether it reaches `beta` (a cutoff).
+#[inline(always)]
+fn raises(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
+    if v > *best {
+        *best = v;
+        if v > *alpha {
+            *alpha = v;
+            return v >= beta;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
