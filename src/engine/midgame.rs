@@ -243,6 +243,35 @@ impl MidgameSearch {
         (v, mv)
     }
 
+    /// The line the table expects from `pos` after a search of it: from
+    /// the root, each position's stored best move while it is legal (a
+    /// pass when the side to move has none), at most `plies` moves, ending
+    /// where the table knows no move or the game ends.
+    #[must_use]
+    pub fn principal_line(&self, pos: &RelativePosition, plies: u32) -> Vec<Move> {
+        let (mut p, mut o) = (pos.player, pos.opponent);
+        let mut line = Vec::new();
+        while line.len() < plies as usize {
+            let legal = moves_scalar(p, o, u64::MAX);
+            if legal == 0 {
+                if moves_scalar(o, p, u64::MAX) == 0 {
+                    break;
+                }
+                line.push(Move::Pass);
+                (p, o) = (o, p);
+                continue;
+            }
+            let best = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
+            if best >= 64 || legal & (1 << best) == 0 {
+                break;
+            }
+            let next = RelativePosition::of_8x8(p, o).play(best);
+            line.push(Move::Place(Square(best)));
+            (p, o) = (next.player, next.opponent);
+        }
+        line
+    }
+
     /// Whether the search must stop, reading the clock and the flag every
     /// [`CHECK_EVERY`] nodes.
     fn out_of_time(&mut self, stop: Option<&AtomicBool>) -> bool {

@@ -25,10 +25,13 @@ pub(super) fn rank_at_level(
         return (Vec::new(), 0);
     }
     let mut nodes = 0;
+    // The value of `p` at `level`, and the line the search expects from it.
     let mut search = |p: &Position, level: Level| {
-        let v = midgame.search(&p.into(), level, deadline, Some(stop));
+        let pos = p.into();
+        let v = midgame.search(&pos, level, deadline, Some(stop));
         nodes += v.nodes;
-        v
+        let line = midgame.principal_line(&pos, v.depth);
+        (v, line)
     };
     let count = count.clamp(1, kids.len());
     let stopped = || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
@@ -38,7 +41,7 @@ pub(super) fn rank_at_level(
         // table holds each finished depth's root, so a search to depth d
         // redoes none of 1..d-1.
         for depth in 1..=level.depth {
-            let v = search(position, Level { depth, ..level });
+            let (v, line) = search(position, Level { depth, ..level });
             let stopped_early = v.depth < depth && stopped();
             if stopped_early && !best.is_empty() {
                 break;
@@ -48,7 +51,11 @@ pub(super) fn rank_at_level(
                 mv,
                 value: v.value.discs(),
                 certainty: Certainty::Estimate { depth: v.depth },
-                line: vec![mv],
+                line: if line.first() == Some(&mv) {
+                    line
+                } else {
+                    vec![mv]
+                },
             }];
             progress(&best);
             // Stopped, or the game's end within reach: deeper is the same.
@@ -69,7 +76,7 @@ pub(super) fn rank_at_level(
         let mut complete = true;
         let mut abandoned = false;
         for (mv, child) in &kids {
-            let v = search(child, at);
+            let (v, line) = search(child, at);
             if v.depth < at.depth && !v.exact && stopped() {
                 abandoned = !best.is_empty();
                 break;
@@ -84,7 +91,7 @@ pub(super) fn rank_at_level(
                 } else {
                     Certainty::Estimate { depth: v.depth + 1 }
                 },
-                line: vec![*mv],
+                line: std::iter::once(*mv).chain(line).collect(),
             });
         }
         if abandoned || values.is_empty() {

@@ -231,6 +231,25 @@ fn the_level_search_ranks_legal_moves_in_the_midgame() {
                 );
             }
             let all = s.rank_moves(&p, 64, &b, &stop, &mut |_| {});
+            // Every line starts with its move and is legal move by move;
+            // the best move's line looks past it when the level does.
+            let game = crate::reversi::Reversi::DISC_DIFFERENCE;
+            for v in one.iter().chain(&all) {
+                assert_eq!(v.line.first(), Some(&v.mv), "{p:?} level {level}");
+                assert!(v.line.len() <= level as usize + 1, "{:?}", v.line);
+                let mut at = p;
+                for &m in &v.line {
+                    assert!(game.moves(&at).any(|x| x == m), "{p:?} {:?}", v.line);
+                    at = game.play(&at, m);
+                }
+            }
+            if level >= 2 && legal.len() > 1 && p.board.empty().count_ones() > 4 {
+                assert!(
+                    one[0].line.len() >= 2,
+                    "{p:?} level {level} {:?}",
+                    one[0].line
+                );
+            }
             let mut moves: Vec<Move> = all.iter().map(|v| v.mv).collect();
             moves.sort_by_key(|m| match m {
                 Move::Place(sq) => u32::from(sq.0),
