@@ -5,15 +5,15 @@ use super::super::input::CappedLines;
 use super::super::output_files::{self, InPlace, Rule, Signature};
 use super::super::{flag, option, usage, value, write_stdout, UsageError};
 use super::{
-    append_lines, parse_shard, push_shard, read_games, read_weights, Progress, Resumable, GAMES,
-    MAX_LINE, SHARD_SUFFIX,
+    append_lines, game_number, parse_shard, push_shard, read_games, read_weights, Progress,
+    Resumable, GAMES, MAX_LINE, SHARD_SUFFIX,
 };
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::apps::train::labels::{
     label_positions, list_checksum, position_list, Label, LabelSettings,
 };
-use reversi::apps::train::{Shard, TrainingGame};
+use reversi::apps::train::Shard;
 use reversi::eval::pattern;
 use reversi::units::Eval;
 use std::collections::HashMap;
@@ -119,11 +119,7 @@ pub(super) fn label(m: &ArgMatches) -> Result<()> {
         list_checksum(&list)
     );
     push_shard(&mut header_line, shard);
-    let check = |line: &str| {
-        Label::parse_line(line)
-            .map(|l| l.position.item)
-            .map_err(|e| e.to_string())
-    };
+    let check = position_number;
     let (file, done) = Resumable {
         signature: LABELS,
         noun: "position",
@@ -141,6 +137,14 @@ pub(super) fn label(m: &ArgMatches) -> Result<()> {
             deliver(label.to_line())
         });
     })
+}
+
+/// The number of the position a label file's line holds, checked by
+/// [`Label::parse_line`].
+fn position_number(line: &str) -> Result<u64, String> {
+    Label::parse_line(line)
+        .map(|l| l.position.item)
+        .map_err(|e| e.to_string())
 }
 
 /// Reads a label file (its header line, then one label per line, each
@@ -244,16 +248,13 @@ pub(super) fn merge(m: &ArgMatches) -> Result<()> {
                     line.number
                 ));
             }
-            let item = if signature.start == GAMES.start {
-                TrainingGame::parse_line(line.text)
-                    .map(|g| g.index)
-                    .map_err(|e| e.to_string())
+            let number = if signature.start == GAMES.start {
+                game_number
             } else {
-                Label::parse_line(line.text)
-                    .map(|l| l.position.item)
-                    .map_err(|e| e.to_string())
-            }
-            .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?;
+                position_number
+            };
+            let item = number(line.text)
+                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?;
             if !shard.holds(item) {
                 return usage(format!(
                     "{path} line {} holds number {item}, which is not of shard {shard}",

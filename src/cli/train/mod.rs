@@ -429,11 +429,7 @@ fn generate(m: &ArgMatches) -> Result<()> {
         None => pattern::shared_active_weights(),
     };
     let header_line = header(&s, &weights, shard);
-    let check = |line: &str| {
-        TrainingGame::parse_line(line)
-            .map(|g| g.index)
-            .map_err(|e| e.to_string())
-    };
+    let check = game_number;
     let (file, done) = Resumable {
         signature: GAMES,
         noun: "game",
@@ -492,6 +488,14 @@ fn append_lines(
     }
     file.flush()?;
     Ok(())
+}
+
+/// The number of the game a games file's line holds, checked by
+/// [`TrainingGame::parse_line`].
+fn game_number(line: &str) -> Result<u64, String> {
+    TrainingGame::parse_line(line)
+        .map(|g| g.index)
+        .map_err(|e| e.to_string())
 }
 
 /// Reads every game of a games file (`#` lines and empty lines skipped),
