@@ -6,6 +6,8 @@
 //!
 //! - [`analyze`]: the engine as the front ends call it ([`analyze::Analyzer`]):
 //!   ranking and choosing moves within [`analyze::Limits`] on any board.
+//! - [`book`]: the opening book (positions keyed under the 8 symmetries,
+//!   negamax over the book, its file and text forms).
 //! - [`position`]: the relative position, OBF parsing, conversions.
 //! - [`iterative`]: the ordered, iterative-deepening, stoppable search of
 //!   [`crate::reversi::Position`]s with a time budget (the depth study's
@@ -18,6 +20,7 @@
 //!   alpha-beta with a transposition table, split by search phase.
 
 pub mod analyze;
+pub mod book;
 pub mod iterative;
 pub mod midgame;
 pub mod perft;

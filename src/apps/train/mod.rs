@@ -539,8 +539,7 @@ fn positions(moves: &[Move]) -> Vec<Position> {
 
 /// The smallest of the eight symmetric images of a position.
 fn canonical(p: u64, o: u64) -> (u64, u64) {
-    let (ps, os) = (symmetry::all(p), symmetry::all(o));
-    (0..8).map(|s| (ps[s], os[s])).min().expect("eight images")
+    symmetry::canonical(p, o).0
 }
 
 #[cfg(test)]

@@ -56,6 +56,53 @@ pub fn all(x: u64) -> [u64; 8] {
     ]
 }
 
+/// The image of `x` under symmetry `s` (numbered as in [`all`]).
+///
+/// # Panics
+/// If `s` is 8 or more.
+#[inline]
+#[must_use]
+pub fn image(x: u64, s: usize) -> u64 {
+    match s {
+        0 => x,
+        1 => mirror_columns(x),
+        2 => mirror_rows(x),
+        3 => mirror_rows(mirror_columns(x)),
+        4 => transpose(x),
+        5 => transpose(mirror_columns(x)),
+        6 => transpose(mirror_rows(x)),
+        7 => transpose(mirror_rows(mirror_columns(x))),
+        _ => panic!("symmetry {s} of 8"),
+    }
+}
+
+/// The symmetry that undoes each one (numbered as in [`all`]): the
+/// mirrors, the half turn and the two transpositions are their own
+/// inverses; the two quarter turns undo each other.
+pub const INVERSE: [usize; 8] = [0, 1, 2, 3, 4, 6, 5, 7];
+
+/// The square (`row * 8 + col`) that square `sq` goes to under symmetry
+/// `s`.
+#[inline]
+#[must_use]
+pub fn square_image(sq: u8, s: usize) -> u8 {
+    image(1u64 << sq, s).trailing_zeros() as u8
+}
+
+/// The smallest of the eight images of the position where one side has
+/// the discs `p` and the other `o` (compared as the pair `(p, o)`), and
+/// the symmetry that gives it: one key for a position and its seven
+/// images.
+#[inline]
+#[must_use]
+pub fn canonical(p: u64, o: u64) -> ((u64, u64), usize) {
+    let (ps, os) = (all(p), all(o));
+    (0..8)
+        .map(|s| ((ps[s], os[s]), s))
+        .min()
+        .expect("eight images")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +136,29 @@ mod tests {
             assert_eq!(spread.count_ones(), 8);
             for image in images {
                 assert_eq!(image.count_ones(), x.count_ones());
+            }
+            for (s, &expected) in images.iter().enumerate() {
+                assert_eq!(super::image(x, s), expected);
+                assert_eq!(super::image(expected, INVERSE[s]), x, "symmetry {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_position_and_its_images_share_one_canonical_form() {
+        let mut rng = Rng::new(0xB00C);
+        for _ in 0..200 {
+            let (p, o) = (rng.next_u64(), rng.next_u64());
+            let (p, o) = (p & !o, o & !p);
+            let (key, s) = canonical(p, o);
+            assert_eq!(key, (image(p, s), image(o, s)));
+            for t in 0..8 {
+                assert_eq!(canonical(image(p, t), image(o, t)).0, key);
+            }
+            for sq in 0..64u8 {
+                let there = square_image(sq, s);
+                assert_eq!(1u64 << there, image(1u64 << sq, s));
+                assert_eq!(square_image(there, INVERSE[s]), sq);
             }
         }
     }
