@@ -9,10 +9,12 @@
 //! - [`nboard`], [`gtp`]: the NBoard and GTP engine protocols as
 //!   line-in, lines-out sessions over the engine's
 //!   [`crate::engine::analyze`].
+//! - [`book`]: building the opening book (plans, sharded searches, merge).
 //! - [`train`]: training data for the pattern evaluation.
 //! - `serve` (feature `serve`, on by default): the local web server of
 //!   `reversi serve`: play, the search explorer, the study pages and their API.
 
+pub mod book;
 pub mod gtp;
 pub mod nboard;
 #[cfg(feature = "serve")]

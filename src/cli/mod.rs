@@ -29,6 +29,7 @@ macro_rules! eprintln {
 }
 
 mod analyze;
+mod book;
 mod gtp;
 mod hint;
 mod input;
@@ -120,6 +121,11 @@ Usage:
   POSITION and GAME: a transcript (f5d6c3), a GGF game, or a board string
   (64 of -/X/O then X or O to move, then optionally moves), or a file
 
+ The opening book (each has --help; see docs/BOOK.md):
+  reversi book new --depth PLIES --level L --out BOOK   every opening to a depth
+  reversi book show --book BOOK POSITION   a position's book moves and values
+  reversi book deepen|add|search|merge|export|import|stats
+
  The pattern evaluation's training (each has --help):
   reversi train generate --out GAMES   self-play games solved exactly
   reversi train fit --games GAMES --out WEIGHTS
@@ -184,6 +190,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("gtp") => gtp::run(&args),
         Some("hint") => hint::run(&args),
         Some("analyze") => analyze::run(&args),
+        Some("book") => book::run(&args),
         #[cfg(feature = "serve")]
         Some("serve") => serve::run(&args),
         Some(word) if word.starts_with(|c: char| c.is_ascii_alphabetic()) => usage(format!(
@@ -195,7 +202,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
 }
 
 /// The names of the subcommands, for the unknown-subcommand message.
-const SUBCOMMANDS: [&str; 16] = [
+const SUBCOMMANDS: [&str; 17] = [
     "play",
     "usc-report",
     "match",
@@ -209,6 +216,7 @@ const SUBCOMMANDS: [&str; 16] = [
     "gtp",
     "hint",
     "analyze",
+    "book",
     "train",
     "serve",
     "help",
@@ -376,6 +384,7 @@ mod tests {
         .into_iter()
         .chain(super::study::commands())
         .chain(super::train::commands())
+        .chain(super::book::commands())
         {
             command.debug_assert();
         }

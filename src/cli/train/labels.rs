@@ -179,7 +179,7 @@ pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
 
 /// A header line without its shard, and the shard (the whole list when it
 /// names none).
-fn split_shard(header: &str) -> (&str, Shard) {
+pub(in crate::cli) fn split_shard(header: &str) -> (&str, Shard) {
     if let Some((base, shard)) = header.rsplit_once(SHARD_SUFFIX) {
         if let Ok(shard) = shard.parse::<Shard>() {
             return (base, shard);

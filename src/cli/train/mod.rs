@@ -28,7 +28,7 @@ const MAX_GAMES: u64 = 2_000_000;
 /// numbers: under 300 bytes.
 const MAX_LINE: usize = 1024;
 
-mod labels;
+pub(super) mod labels;
 
 const ABOUT: &str = "Train the pattern evaluation: `generate` plays and solves self-play \
 games into a file (resumable: run it again to continue), `label` labels their positions by \
@@ -101,7 +101,7 @@ pub(super) fn commands() -> [Command; 6] {
 }
 
 /// Reads `--shard K/N`.
-fn parse_shard(text: &str) -> Result<Shard, String> {
+pub(super) fn parse_shard(text: &str) -> Result<Shard, String> {
     text.parse::<Shard>().map_err(|e| e.to_string())
 }
 
@@ -252,10 +252,10 @@ fn header(s: &GameSettings, weights: &PatternWeights, shard: Shard) -> String {
 }
 
 /// The suffix a header line of a shard's file carries.
-const SHARD_SUFFIX: &str = " shard ";
+pub(super) const SHARD_SUFFIX: &str = " shard ";
 
 /// Appends the shard to a header line (nothing for the whole list).
-fn push_shard(line: &mut String, shard: Shard) {
+pub(super) fn push_shard(line: &mut String, shard: Shard) {
     if !shard.is_whole() {
         let _ = write!(line, "{SHARD_SUFFIX}{shard}");
     }
@@ -270,16 +270,19 @@ const GAMES: Signature = Signature {
 /// A file of numbered lines after a header line, written a line at a time
 /// and continued when run again (games, labels): its signature, and why a
 /// line is not one of its lines.
-struct Resumable<'a> {
-    signature: Signature,
+pub(super) struct Resumable<'a> {
+    /// What the file starts with.
+    pub(super) signature: Signature,
     /// The path as given.
-    out: &'a str,
-    header_line: &'a str,
-    force: bool,
+    pub(super) out: &'a str,
+    /// The header line (options and shard).
+    pub(super) header_line: &'a str,
+    /// Whether a file of other options is started over.
+    pub(super) force: bool,
     /// What a line holds (`game`, `position`), for messages.
-    noun: &'static str,
+    pub(super) noun: &'static str,
     /// Checks a line and returns its item's number.
-    item: &'a dyn Fn(&str) -> Result<u64, String>,
+    pub(super) item: &'a dyn Fn(&str) -> Result<u64, String>,
 }
 
 impl Resumable<'_> {
@@ -289,7 +292,7 @@ impl Resumable<'_> {
     /// newline, an interrupted write, cut off), or created with the header
     /// (through a temporary file and a rename like every output). Returns
     /// the file and the number of lines it holds.
-    fn open(&self, shard: Shard, max_items: u64) -> Result<(File, u64)> {
+    pub(super) fn open(&self, shard: Shard, max_items: u64) -> Result<(File, u64)> {
         let rule = Rule {
             ours: Some(self.signature),
             force: self.force,
@@ -368,7 +371,7 @@ impl Resumable<'_> {
 }
 
 /// Progress of a long run on stderr, at most every 2 seconds.
-struct Progress {
+pub(super) struct Progress {
     what: &'static str,
     unit: &'static str,
     quiet: bool,
@@ -379,7 +382,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(
+    pub(super) fn new(
         what: &'static str,
         unit: &'static str,
         quiet: bool,
@@ -399,7 +402,7 @@ impl Progress {
     }
 
     /// Reports that `done` of the total are done.
-    fn at(&mut self, done: u64) {
+    pub(super) fn at(&mut self, done: u64) {
         if self.quiet || (self.last.elapsed().as_secs_f64() < 2.0 && done != self.total) {
             return;
         }
@@ -457,7 +460,7 @@ fn generate(m: &ArgMatches) -> Result<()> {
 /// `false` and `run` stops). A write that fails mid-run (a full disk) is
 /// no fault of the arguments: exit status 1; the file keeps its whole
 /// lines, and running the stage again continues it.
-fn append_lines(
+pub(super) fn append_lines(
     mut file: File,
     out: &str,
     mut progress: Progress,

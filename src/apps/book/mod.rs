@@ -1,0 +1,481 @@
+//! Building the opening book ([`crate::engine::book`]): planning which
+//! positions to add, searching the positions whose best unsearched move is
+//! not known, and merging the searches' results into the book.
+//!
+//! Every building step has three parts, so that the searches can be split
+//! between runs like the training stages ([`crate::apps::train::Shard`]):
+//!
+//! 1. A plan adds positions to the book without values: [`plan_new`] (every
+//!    position of the first plies of the start or of given openings),
+//!    [`plan_deepen`] (one more ply along the lines whose values are within
+//!    a margin of the best), [`plan_games`] (the positions of played games,
+//!    with their results counted).
+//! 2. The *pending* positions ([`pending`]: those with a move whose
+//!    position after is not in the book, and no valued best such move) are
+//!    searched at a level, each on its own by a fresh engine
+//!    ([`search_position`]), so a value depends on the position alone.
+//! 3. [`merge`] stores each search's best unsearched move and recomputes
+//!    every value by negamax: the same book whatever the split and the
+//!    thread counts.
+
+use crate::apps::train::{ordered_work, Shard};
+use crate::board::{Color, Square};
+use crate::engine::analyze::{Analyzer, Limits, MoveSearch};
+use crate::engine::book::{
+    key_of, position_of, successor, Book, BookMove, Entry, GameCounts, Key, Successor,
+};
+use crate::engine::RelativePosition;
+use crate::record::GameRecord;
+use crate::reversi::{Move, Position};
+use crate::units::{Discs, Eval};
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+#[cfg(test)]
+mod tests;
+
+/// The ply of a position (discs on the board beyond the start's four).
+#[must_use]
+pub fn ply(key: Key) -> u32 {
+    (key.0 | key.1).count_ones().saturating_sub(4)
+}
+
+/// Adds `position` to the book without values if it is not there.
+/// Returns whether it was added.
+fn add_position(book: &mut Book, position: &RelativePosition) -> bool {
+    if book.contains(position) {
+        return false;
+    }
+    book.insert(position, Entry::default())
+        .expect("an entry without moves fits any position");
+    true
+}
+
+/// The position with moves reached from `position` after `square`: `None`
+/// when the game ends there.
+fn next_position(position: &RelativePosition, square: u8) -> Option<RelativePosition> {
+    match successor(position, square) {
+        Successor::Position { position, .. } => Some(position),
+        Successor::End(_) => None,
+    }
+}
+
+/// Adds to `book` every position of the first `depth` plies from each of
+/// `openings` (move lists from the 8x8 start; none: the start alone): the
+/// positions along an opening, and from its end every position up to ply
+/// `depth`. A forced pass leads to the position after it; the game's end
+/// is never a book position. Returns the positions added.
+#[must_use]
+pub fn plan_new(book: &mut Book, openings: &[Vec<Move>], depth: u32) -> usize {
+    let start = RelativePosition::start(8);
+    let mut added = 0;
+    let mut ends = Vec::new();
+    if openings.is_empty() {
+        ends.push(start);
+    }
+    for opening in openings {
+        let mut p = start;
+        let mut ended = false;
+        for mv in opening {
+            if p.moves() != 0 {
+                added += usize::from(add_position(book, &p));
+            }
+            p = match mv {
+                Move::Place(sq) => p.play(sq.0),
+                Move::Pass => p.pass(),
+            };
+            if p.is_game_over() {
+                ended = true;
+                break;
+            }
+        }
+        if !ended {
+            ends.push(if p.moves() == 0 { p.pass() } else { p });
+        }
+    }
+    // Breadth first from the openings' ends, each position once.
+    let mut seen: HashSet<Key> = HashSet::new();
+    let mut frontier: Vec<RelativePosition> = Vec::new();
+    for p in ends {
+        if seen.insert(key_of(&p).0) {
+            frontier.push(p);
+        }
+    }
+    while let Some(p) = frontier.pop() {
+        added += usize::from(add_position(book, &p));
+        if ply(key_of(&p).0) >= depth {
+            continue;
+        }
+        let mut legal = p.moves();
+        while legal != 0 {
+            let sq = legal.trailing_zeros() as u8;
+            legal &= legal - 1;
+            if let Some(next) = next_position(&p, sq) {
+                if seen.insert(key_of(&next).0) {
+                    frontier.push(next);
+                }
+            }
+        }
+    }
+    added
+}
+
+/// The positions where a line of the (valued) book continues: from the
+/// start (or, without it, every position of the fewest discs), along every
+/// move whose value is within `within` of its position's value, up to ply
+/// `depth`. Adds the position after each such move that is not in the book
+/// yet (the best unsearched move, when it is that close to the best), and
+/// returns the positions added.
+#[must_use]
+pub fn plan_deepen(book: &mut Book, depth: u32, within: Eval) -> usize {
+    let roots: Vec<Key> = {
+        let start = key_of(&RelativePosition::start(8)).0;
+        if book.get(start).is_some() {
+            vec![start]
+        } else {
+            let keys: Vec<Key> = book.sorted().into_iter().map(|(k, _)| k).collect();
+            let fewest = keys.iter().map(|&k| ply(k)).min().unwrap_or(0);
+            keys.into_iter().filter(|&k| ply(k) == fewest).collect()
+        }
+    };
+    let mut seen: HashSet<Key> = roots.iter().copied().collect();
+    let mut stack = roots;
+    let mut new_positions = Vec::new();
+    while let Some(key) = stack.pop() {
+        let entry = book.get(key).expect("a book key").clone();
+        let Some(best) = entry.value() else { continue };
+        if ply(key) >= depth {
+            continue;
+        }
+        let position = position_of(key);
+        for m in entry.searched.iter().chain(&entry.unsearched) {
+            if m.value.0 < best.0 - within.0 {
+                continue;
+            }
+            let Some(next) = next_position(&position, m.square.0) else {
+                continue;
+            };
+            let next_key = key_of(&next).0;
+            if book.get(next_key).is_some() {
+                if seen.insert(next_key) {
+                    stack.push(next_key);
+                }
+            } else if seen.insert(next_key) {
+                new_positions.push(next);
+            }
+        }
+    }
+    new_positions
+        .iter()
+        .filter(|p| add_position(book, p))
+        .count()
+}
+
+/// Adds the positions before each of the first `depth` moves of `game`
+/// (and the one after them) to `book`, and counts the game's result in
+/// each (when the game is over). Positions where the side to move must
+/// pass are left out. Returns the positions added.
+///
+/// # Errors
+/// When the game is not 8x8.
+pub fn plan_game(book: &mut Book, game: &GameRecord, depth: u32) -> Result<usize, String> {
+    if game.start.board.size() != 8 {
+        return Err("the game is not of an 8x8 board".into());
+    }
+    let black_score = game.final_score();
+    let positions = game.positions();
+    let mut added = 0;
+    for p in positions.iter().take(depth as usize + 1) {
+        let relative = RelativePosition::from(p);
+        if relative.moves() == 0 {
+            continue;
+        }
+        added += usize::from(add_position(book, &relative));
+        if let Some(score) = black_score {
+            let mine = if p.to_move == Color::Black {
+                score
+            } else {
+                -score
+            };
+            book.count_game(&relative, GameCounts::of_result(mine));
+        }
+    }
+    Ok(added)
+}
+
+/// Whether the position of `key` waits for a search: it has a move whose
+/// position after is not in the book, and no valued best such move.
+#[must_use]
+pub fn is_pending(book: &Book, key: Key) -> bool {
+    let open = book.unsearched_moves(key);
+    open != 0
+        && book
+            .get(key)
+            .and_then(|e| e.unsearched)
+            .is_none_or(|m| open >> m.square.0 & 1 == 0)
+}
+
+/// The positions waiting for a search, in the order of their keys (the
+/// numbered list that the searches' runs share).
+#[must_use]
+pub fn pending(book: &Book) -> Vec<Key> {
+    book.sorted()
+        .into_iter()
+        .map(|(k, _)| k)
+        .filter(|&k| is_pending(book, k))
+        .collect()
+}
+
+/// The result of one position's search: its best move among those whose
+/// position after is not in the book (in the key's orientation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Searched {
+    /// The position's number in the list of pending positions.
+    pub item: u64,
+    /// The position.
+    pub key: Key,
+    /// Its best unsearched move and value.
+    pub best: BookMove,
+    /// The level searched at.
+    pub level: u8,
+}
+
+/// Why a line is not a search result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchedLineError(String);
+
+impl fmt::Display for SearchedLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SearchedLineError {}
+
+impl Searched {
+    /// The result as one line: the item, the two sides' discs in hex, the
+    /// move, its value in 1/64 disc and the level, separated by tabs.
+    #[must_use]
+    pub fn to_line(&self) -> String {
+        format!(
+            "{}\t{:016x}\t{:016x}\t{}\t{}\t{}",
+            self.item, self.key.0, self.key.1, self.best.square, self.best.value.0, self.level
+        )
+    }
+
+    /// Reads a line written by [`Searched::to_line`] (its move legal, its
+    /// value within 64 discs).
+    ///
+    /// # Errors
+    /// What is wrong with the line.
+    pub fn parse_line(line: &str) -> Result<Searched, SearchedLineError> {
+        let err = |m: String| SearchedLineError(m);
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [item, p, o, square, value, level] = fields[..] else {
+            return Err(err(format!(
+                "has {} tab-separated fields, expected 6",
+                fields.len()
+            )));
+        };
+        let item: u64 = item
+            .parse()
+            .map_err(|_| err(format!("item {item:?} is not a number")))?;
+        let hex = |t: &str| {
+            (t.len() == 16)
+                .then(|| u64::from_str_radix(t, 16).ok())
+                .flatten()
+                .ok_or_else(|| err(format!("{t:?} is not 16 hex digits")))
+        };
+        let key = (hex(p)?, hex(o)?);
+        let square: Square = square
+            .parse()
+            .map_err(|_| err(format!("{square:?} is not a square")))?;
+        let value: i32 = value
+            .parse()
+            .map_err(|_| err(format!("value {value:?} is not a number")))?;
+        let level: u8 = level
+            .parse()
+            .map_err(|_| err(format!("level {level:?} is not a number")))?;
+        let best = BookMove {
+            square,
+            value: Eval(value),
+        };
+        Entry {
+            unsearched: Some(best),
+            ..Entry::default()
+        }
+        .check(&position_of(key))
+        .map_err(|e| err(e.0))?;
+        Ok(Searched {
+            item,
+            key,
+            best,
+            level,
+        })
+    }
+}
+
+/// The limits of a book search at `level`: no clock (so that the value
+/// depends on the position alone), one thread, exact with at most 18
+/// empty squares.
+#[must_use]
+pub fn search_limits(level: u32) -> Limits {
+    Limits {
+        level: Some(level),
+        time: None,
+        ..Limits::default()
+    }
+}
+
+/// The best move of the position of `key` among those not in `excluded`
+/// (a bit set of its moves) and its value, by a fresh engine at `level`.
+///
+/// # Panics
+/// If every move is excluded.
+#[must_use]
+pub fn search_position(key: Key, excluded: u64, level: u32) -> BookMove {
+    let position = position_of(key);
+    let board = Position {
+        board: position.to_board(Color::Black),
+        to_move: Color::Black,
+    };
+    let count = if excluded == 0 { 1 } else { usize::MAX };
+    let mut engine = Analyzer::new();
+    let values = engine.rank_moves(
+        &board,
+        count,
+        &search_limits(level),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let best = values
+        .iter()
+        .find_map(|v| match v.mv {
+            Move::Place(sq) if excluded >> sq.0 & 1 == 0 => Some((sq, v.value)),
+            _ => None,
+        })
+        .expect("a move that is not excluded");
+    BookMove {
+        square: best.0,
+        value: to_eval(best.1),
+    }
+}
+
+/// Discs as the book's unit (1/64 disc, rounded).
+fn to_eval(v: Discs) -> Eval {
+    Eval((v.0 * f64::from(Eval::PER_DISC)).round() as i32)
+}
+
+/// Searches the pending positions `list` of `book` numbered
+/// `shard.item(k)` for `k` in `ks` at `level` on `threads` threads, and
+/// hands each result to `deliver` in order (`false` stops).
+pub fn search_pending(
+    book: &Book,
+    list: &[Key],
+    level: u32,
+    shard: Shard,
+    ks: std::ops::Range<u64>,
+    threads: usize,
+    deliver: impl FnMut(Searched) -> bool,
+) {
+    let level_byte = u8::try_from(level).unwrap_or(u8::MAX);
+    ordered_work(
+        ks.end.saturating_sub(ks.start),
+        threads,
+        || (),
+        |(), k| {
+            let item = shard.item(ks.start + k);
+            let key = list[usize::try_from(item).expect("an item of the list")];
+            let open = book.unsearched_moves(key);
+            let legal = position_of(key).moves();
+            Searched {
+                item,
+                key,
+                best: search_position(key, legal & !open, level),
+                level: level_byte,
+            }
+        },
+        deliver,
+    );
+}
+
+/// Why results cannot be merged into a book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeError(pub String);
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// Stores the search `results` of the pending positions `list` of `book`
+/// (every item once, in any order) and values the book by negamax.
+///
+/// # Errors
+/// When an item is missing, doubled, not of the list or not of its
+/// position.
+pub fn merge(book: &mut Book, list: &[Key], results: &[Searched]) -> Result<(), MergeError> {
+    let mut have = vec![false; list.len()];
+    for r in results {
+        let index = usize::try_from(r.item)
+            .ok()
+            .filter(|&i| i < list.len())
+            .ok_or_else(|| {
+                MergeError(format!(
+                    "item {} is beyond the {} pending positions",
+                    r.item,
+                    list.len()
+                ))
+            })?;
+        if list[index] != r.key {
+            return Err(MergeError(format!(
+                "item {} is another position than the book's pending position {index}",
+                r.item
+            )));
+        }
+        if std::mem::replace(&mut have[index], true) {
+            return Err(MergeError(format!("item {} is given twice", r.item)));
+        }
+        if book.unsearched_moves(r.key) >> r.best.square.0 & 1 == 0 {
+            return Err(MergeError(format!(
+                "item {}'s move {} leads into the book",
+                r.item, r.best.square
+            )));
+        }
+        let entry = book
+            .get_mut(r.key)
+            .expect("a pending position is in the book");
+        entry.unsearched = Some(r.best);
+        entry.level = r.level;
+    }
+    if let Some(missing) = have.iter().position(|h| !h) {
+        return Err(MergeError(format!(
+            "pending position {missing} has no result: a search is unfinished"
+        )));
+    }
+    book.negamax();
+    Ok(())
+}
+
+/// Searches every pending position of `book` at `level` on `threads`
+/// threads and merges the results (`progress` hears of each: done, total).
+pub fn search_and_merge(
+    book: &mut Book,
+    level: u32,
+    threads: usize,
+    progress: &mut dyn FnMut(u64, u64),
+) {
+    let list = pending(book);
+    let total = list.len() as u64;
+    let mut results = Vec::with_capacity(list.len());
+    search_pending(book, &list, level, Shard::WHOLE, 0..total, threads, |r| {
+        results.push(r);
+        progress(results.len() as u64, total);
+        true
+    });
+    merge(book, &list, &results).expect("every pending position searched once");
+}

@@ -1,0 +1,105 @@
+use super::*;
+use crate::engine::book::MAX_VALUE;
+
+#[test]
+fn the_first_two_plies_are_five_positions_up_to_symmetry() {
+    // The start, its four (symmetric) moves, and the three openings of
+    // the second ply: perpendicular, diagonal and parallel.
+    let mut book = Book::new();
+    assert_eq!(plan_new(&mut book, &[], 2), 5);
+    let per_ply: Vec<usize> = (0..=2)
+        .map(|n| book.sorted().iter().filter(|(k, _)| ply(*k) == n).count())
+        .collect();
+    assert_eq!(per_ply, [1, 1, 3]);
+    // Only the last ply waits for searches: every other move is in the book.
+    assert_eq!(pending(&book).len(), 3);
+}
+
+#[test]
+fn a_searched_book_is_valued_by_negamax_and_nothing_waits() {
+    let mut book = Book::new();
+    let _ = plan_new(&mut book, &[], 2);
+    search_and_merge(&mut book, 1, 2, &mut |_, _| {});
+    assert!(pending(&book).is_empty());
+    let start = RelativePosition::start(8);
+    let entry = book.lookup(&start).expect("the start");
+    // Four searched moves, each minus the value of the position after it.
+    assert_eq!(entry.searched.len(), 4);
+    for m in &entry.searched {
+        let after = book.lookup(&start.play(m.square.0)).expect("in the book");
+        assert_eq!(m.value, -after.value().expect("valued"));
+        assert!(m.value.0.abs() <= MAX_VALUE);
+    }
+    // Deepening follows the best lines one ply, then the new positions
+    // and their parents wait for searches.
+    let added = plan_deepen(&mut book, 3, Eval(0));
+    assert!(added >= 1, "{added}");
+    assert!(!pending(&book).is_empty());
+}
+
+#[test]
+fn an_opening_adds_its_line_and_its_positions_search_the_other_moves() {
+    let record = crate::record::parse_game("f5d6c3", 8).expect("a transcript");
+    let mut book = Book::new();
+    let added = plan_new(&mut book, &[record.move_list()], 3);
+    assert_eq!(added, 4);
+    // Every position but the start has moves leaving the book: they wait.
+    // (The start's four moves lead to images of one position.)
+    assert_eq!(pending(&book).len(), 3);
+    search_and_merge(&mut book, 1, 1, &mut |_, _| {});
+    let f5 = RelativePosition::start(8).play(37);
+    let entry = book.lookup(&f5).expect("after f5");
+    assert_eq!(entry.searched.len(), 1);
+    assert_eq!(entry.searched[0].square, Square(43)); // d6
+    let other = entry.unsearched.expect("the best other move");
+    assert_ne!(other.square, Square(43));
+    assert_eq!(entry.level, 1);
+}
+
+#[test]
+fn search_lines_round_trip_and_merges_refuse_wrong_results() {
+    let mut book = Book::new();
+    let _ = plan_new(&mut book, &[], 1);
+    let list = pending(&book);
+    assert_eq!(list.len(), 1);
+    let best = search_position(list[0], 0, 1);
+    let r = Searched {
+        item: 0,
+        key: list[0],
+        best,
+        level: 1,
+    };
+    assert_eq!(Searched::parse_line(&r.to_line()), Ok(r));
+    assert!(Searched::parse_line("0\t1\t2\td3\t0\t1").is_err());
+    let mut twice = book.clone();
+    assert!(merge(&mut twice, &list, &[r, r]).is_err());
+    assert!(merge(&mut book.clone(), &list, &[]).is_err());
+    let beyond = Searched { item: 1, ..r };
+    assert!(merge(&mut book.clone(), &list, &[beyond]).is_err());
+    assert!(merge(&mut book, &list, &[r]).is_ok());
+}
+
+#[test]
+fn games_count_their_results_for_the_side_to_move() {
+    // A whole game (each side plays its first legal move): its result
+    // counts for the side to move of each position.
+    let mut game = GameRecord::new(Position::start(8));
+    while let Some(mv) =
+        crate::game::Game::moves(&crate::reversi::Reversi::DISC_DIFFERENCE, &game.last()).next()
+    {
+        game.push(crate::record::RecordedMove::plain(mv))
+            .expect("legal");
+    }
+    let score = game.final_score().expect("over");
+    assert_ne!(score, 0, "a decided game tests the sides apart");
+    let mut book = Book::new();
+    let added = plan_game(&mut book, &game, 4).expect("8x8");
+    assert_eq!(added, 5);
+    let start = book.lookup(&RelativePosition::start(8)).expect("start");
+    assert_eq!(start.counts, GameCounts::of_result(score));
+    let after = RelativePosition::start(8).play(37);
+    assert_eq!(
+        book.lookup(&after).expect("after f5").counts,
+        GameCounts::of_result(-score)
+    );
+}

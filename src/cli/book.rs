@@ -1,0 +1,622 @@
+//! `reversi book new|deepen|add|search|merge|show|export|import|stats`: the
+//! opening book (see `reversi book --help`, docs/BOOK.md). The building
+//! logic is in `reversi::apps::book`; this module reads and writes files.
+
+use super::hint::read_record;
+use super::input::{open_regular, CappedLines};
+use super::output_files::{self, InPlace, Planned, Rule, Signature};
+use super::train::labels::split_shard;
+use super::train::{append_lines, parse_shard, push_shard, Progress, Resumable};
+use super::{flag, option, usage, value, write_stdout, UsageError};
+use anyhow::Result;
+use clap::{value_parser, Arg, ArgMatches, Command};
+use reversi::apps::book::{self as build, Searched};
+use reversi::apps::train::Shard;
+use reversi::engine::book::text::TEXT_HEADER;
+use reversi::engine::book::{Book, Key};
+use reversi::engine::midgame::Level;
+use reversi::engine::RelativePosition;
+use reversi::record::{parse_game, write_board_string};
+use reversi::reversi::Position;
+use reversi::units::Eval;
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::Path;
+
+/// Book files: their magic bytes.
+const BOOK: Signature = Signature {
+    start: "RVOBOOK1",
+    kind: "an opening book",
+};
+
+/// The search files of `reversi book search`: a header line.
+const SEARCHED: Signature = Signature {
+    start: "# reversi book search:",
+    kind: "a search file of `reversi book search`",
+};
+
+/// The largest book file read (about 30 million positions).
+const MAX_BOOK_BYTES: u64 = 1 << 30;
+
+/// The longest line of a search file, an openings or games file, or a
+/// book's text form.
+const MAX_LINE: usize = 1 << 16;
+
+/// The most lines of a search file.
+const MAX_SEARCHED: u64 = 100_000_000;
+
+const ABOUT: &str = "The opening book: `new` builds one from the start (or from openings) \
+to a depth, `deepen` extends its best lines, `add` learns played games, `search` and `merge` \
+split the searches of a book planned with --no-search between runs (--shard K/N), `show` \
+prints a position's book moves, `export`/`import` convert to and from a text form, `stats` \
+describes a book";
+
+fn out_arg() -> Arg {
+    option(
+        "out",
+        "FILE",
+        "The book to write (replaced only if it is a book, or with --force)",
+    )
+    .required(true)
+}
+
+fn book_arg(help: &'static str) -> Arg {
+    option("book", "FILE", help)
+}
+
+fn building_args() -> [Arg; 5] {
+    [
+        option("level", "L", "Search the new positions at this engine level (required unless --no-search)")
+            .value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX))),
+        option("threads", "N", "Worker threads (the book is the same for any number)")
+            .value_parser(value_parser!(usize))
+            .default_value("2"),
+        flag("no-search", "Only plan: write the book with its new positions unsearched, for `reversi book search` (split with --shard) and `reversi book merge`").conflicts_with("level"),
+        flag("force", "Replace --out even if it is not a book"),
+        flag("quiet", "No progress on stderr").short('q'),
+    ]
+}
+
+fn new_command() -> Command {
+    Command::new("reversi book new")
+        .about("A book of every position of the first --depth plies from the start (or from each opening of --openings), each position whose moves leave the book valued by a search at --level")
+        .arg(out_arg())
+        .arg(option("depth", "PLIES", "Plies from the start").value_parser(value_parser!(u32).range(0..=60)).required(true))
+        .arg(option("openings", "FILE", "Openings to start from, one transcript a line (f5d6c3); `#` lines are skipped"))
+        .args(building_args())
+}
+
+fn deepen_command() -> Command {
+    Command::new("reversi book deepen")
+        .about("Extend a book's lines: from the start, every move whose value is within --within discs of its position's best leads one ply further, until --depth; round after round until no line grows (one round with --no-search)")
+        .arg(book_arg("The book to extend").required(true))
+        .arg(out_arg())
+        .arg(option("depth", "PLIES", "Plies from the start").value_parser(value_parser!(u32).range(0..=60)).required(true))
+        .arg(option("within", "DISCS", "Follow the moves within this many discs of the best").value_parser(parse_discs).default_value("0"))
+        .args(building_args())
+}
+
+fn add_command() -> Command {
+    Command::new("reversi book add")
+        .about("Learn games: the positions of their first --depth plies join the book (the new ones searched at --level) and count each finished game's result")
+        .arg(book_arg("The book to add to (default: an empty book)"))
+        .arg(out_arg())
+        .arg(Arg::new("games").value_name("GAMES").num_args(1..).required(true).help("Files of games, one a line: transcripts (f5d6c3...), GGF games, or board strings followed by moves; `#` lines are skipped"))
+        .arg(option("depth", "PLIES", "Plies of each game learned").value_parser(value_parser!(u32).range(0..=60)).default_value("30"))
+        .args(building_args())
+}
+
+fn search_command() -> Command {
+    Command::new("reversi book search")
+        .about("Search the positions of a book planned with --no-search (those whose moves leave the book without a valued best one), one line each into --out; continues an existing file")
+        .arg(book_arg("The planned book").required(true))
+        .arg(option("out", "FILE", "The search file (created, or continued if it is one of the same book and options; any other file is refused without --force)").required(true))
+        .arg(option("level", "L", "Engine level of the searches").value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX))).required(true))
+        .arg(option("shard", "K/N", "Search only the positions whose number is K modulo N; `reversi book merge` joins the runs' files").value_parser(parse_shard))
+        .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(flag("force", "Start --out over if it is not a search file of this book and options"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+fn merge_command() -> Command {
+    Command::new("reversi book merge")
+        .about("Store the search files of a planned book (every shard, each finished) in it and value it by negamax: the same book bytes whatever the split")
+        .arg(book_arg("The planned book").required(true))
+        .arg(out_arg())
+        .arg(Arg::new("searched").value_name("SEARCHED").num_args(1..).required(true).help("The search files, in any order"))
+        .arg(flag("force", "Replace --out even if it is not a book"))
+}
+
+fn show_command() -> Command {
+    Command::new("reversi book show")
+        .about("A position's book moves with their values in discs for the side to move (`book`: the position after it is in the book, valued by negamax; `level L`: the best move leaving the book, searched), and the games through it")
+        .arg(book_arg("The book").required(true))
+        .arg(Arg::new("position").value_name("POSITION").required(true).allow_hyphen_values(true).help("A board string (64 of -/X/O then X or O to move), optionally followed by moves; a transcript from the start (f5d6c3); a GGF game; or a file holding one"))
+        .arg(Arg::new("more").value_name("MORE").num_args(0..).help("More words of the record, joined with spaces"))
+}
+
+fn export_command() -> Command {
+    Command::new("reversi book export")
+        .about("The book as text, one position a line (docs/BOOK.md), on stdout or into --out")
+        .arg(book_arg("The book").required(true))
+        .arg(option(
+            "out",
+            "FILE",
+            "The text file to write (replaced only if it is a book's text, or with --force)",
+        ))
+        .arg(flag(
+            "force",
+            "Replace --out even if it is not a book's text",
+        ))
+}
+
+fn import_command() -> Command {
+    Command::new("reversi book import")
+        .about("A book from its text form (as `reversi book export` writes it): the same book byte for byte")
+        .arg(Arg::new("text").value_name("TEXT").required(true).help("The text file"))
+        .arg(out_arg())
+        .arg(flag("force", "Replace --out even if it is not a book"))
+}
+
+fn stats_command() -> Command {
+    Command::new("reversi book stats")
+        .about("What a book holds: positions per ply, their levels, games, and the positions waiting for a search")
+        .arg(book_arg("The book").required(true))
+}
+
+/// The subcommands' definitions (for the consistency test).
+#[cfg(test)]
+pub(super) fn commands() -> [Command; 9] {
+    [
+        new_command(),
+        deepen_command(),
+        add_command(),
+        search_command(),
+        merge_command(),
+        show_command(),
+        export_command(),
+        import_command(),
+        stats_command(),
+    ]
+}
+
+/// Reads a number of discs (0 to 128, a multiple of 1/64).
+fn parse_discs(text: &str) -> Result<Eval, String> {
+    match text.parse::<f64>() {
+        Ok(d) if (0.0..=128.0).contains(&d) => {
+            Ok(Eval((d * f64::from(Eval::PER_DISC)).round() as i32))
+        }
+        _ => Err(format!("{text:?} is not a number of discs from 0 to 128")),
+    }
+}
+
+/// Runs `reversi book ...` (`args[0]` is `book`).
+pub fn run(args: &[String]) -> Result<()> {
+    let sub = args.get(1).map(String::as_str);
+    let rest = args.get(2..).unwrap_or(&[]);
+    match sub {
+        Some("new") => new(&super::parse(new_command(), rest)?),
+        Some("deepen") => deepen(&super::parse(deepen_command(), rest)?),
+        Some("add") => add(&super::parse(add_command(), rest)?),
+        Some("search") => search(&super::parse(search_command(), rest)?),
+        Some("merge") => merge(&super::parse(merge_command(), rest)?),
+        Some("show") => show(&super::parse(show_command(), rest)?),
+        Some("export") => export(&super::parse(export_command(), rest)?),
+        Some("import") => import(&super::parse(import_command(), rest)?),
+        Some("stats") => stats(&super::parse(stats_command(), rest)?),
+        Some("-h" | "--help" | "help") | None => write_stdout(&format!(
+            "{ABOUT}.\n\nUsage:\n  reversi book new --depth PLIES --level L --out BOOK [--openings FILE]\n  reversi book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi book merge --book PLANNED --out BOOK SEARCHED...\n  reversi book show --book BOOK POSITION\n  reversi book export --book BOOK [--out TEXT]\n  reversi book import TEXT --out BOOK\n  reversi book stats --book BOOK\n\nEach has --help.\n"
+        )),
+        Some(other) => usage(format!(
+            "unknown book subcommand {:?}; the subcommands are new, deepen, add, search, merge, show, export, import, stats (see `reversi book --help`)",
+            super::escape(other)
+        )),
+    }
+}
+
+/// Reads the book file `path`: a regular file of at most 1 GiB.
+fn read_book(path: &str) -> Result<Book> {
+    let (file, len) = open_regular(Path::new(path), &format!("book {path}"))?;
+    if len > MAX_BOOK_BYTES {
+        return usage(format!(
+            "book {path} is larger than {MAX_BOOK_BYTES} bytes; it is not a book this build reads"
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_BOOK_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| UsageError(format!("cannot read book {path}: {e}")))?;
+    Book::from_bytes(&bytes).or_else(|e| usage(format!("book file {path} {e}")))
+}
+
+/// Plans `--out` (a book, replaced only if it is one or with `--force`).
+fn plan_book_out(m: &ArgMatches) -> Result<Planned> {
+    let out: String = value(m, "out");
+    output_files::plan_output(
+        "--out",
+        Path::new(&out),
+        &Rule {
+            ours: Some(BOOK),
+            force: m.get_flag("force"),
+            in_place: InPlace::Devices,
+        },
+    )
+}
+
+/// The level of a building command: required unless `--no-search`.
+fn building_level(m: &ArgMatches) -> Result<Option<u32>> {
+    match (m.get_one::<u32>("level"), m.get_flag("no-search")) {
+        (Some(&l), _) => Ok(Some(l)),
+        (None, true) => Ok(None),
+        (None, false) => usage("give --level L for the searches, or --no-search to only plan"),
+    }
+}
+
+/// Searches the pending positions of `book` at `level` (unless none) and
+/// writes it to the planned `--out`.
+fn finish(m: &ArgMatches, book: &mut Book, level: Option<u32>, planned: Planned) -> Result<()> {
+    if let Some(level) = level {
+        search_in_process(m, book, level);
+    }
+    output_files::write(&[planned], &[&book.to_bytes()])
+}
+
+/// Searches every pending position of `book` at `level` and merges the
+/// results, with progress on stderr.
+fn search_in_process(m: &ArgMatches, book: &mut Book, level: u32) {
+    let total = build::pending(book).len() as u64;
+    let mut progress = Progress::new("book", "positions searched", m.get_flag("quiet"), 0, total);
+    build::search_and_merge(book, level, value(m, "threads"), &mut |done, _| {
+        progress.at(done);
+    });
+}
+
+fn new(m: &ArgMatches) -> Result<()> {
+    let level = building_level(m)?;
+    let planned = plan_book_out(m)?;
+    let mut openings = Vec::new();
+    if let Some(path) = m.get_one::<String>("openings") {
+        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
+        while let Some(line) = lines.next_line()? {
+            if line.text.starts_with('#') || line.text.trim().is_empty() {
+                continue;
+            }
+            let game = parse_game(line.text, 8)
+                .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
+            if game.start != Position::start(8) {
+                return usage(format!(
+                    "{path} line {}: an opening is a transcript from the start position",
+                    line.number
+                ));
+            }
+            openings.push(game.move_list());
+        }
+        if openings.is_empty() {
+            return usage(format!("{path} holds no opening"));
+        }
+    }
+    let mut book = Book::new();
+    let added = build::plan_new(&mut book, &openings, value(m, "depth"));
+    note(m, &format!("book: {added} positions planned"));
+    finish(m, &mut book, level, planned)
+}
+
+fn deepen(m: &ArgMatches) -> Result<()> {
+    let level = building_level(m)?;
+    let planned = plan_book_out(m)?;
+    let mut book = read_book(&value::<String>(m, "book"))?;
+    let depth: u32 = value(m, "depth");
+    let within: Eval = value(m, "within");
+    if let Some(level) = level {
+        // Pending positions first: a line is followed on values.
+        search_in_process(m, &mut book, level);
+        for round in 1.. {
+            let added = build::plan_deepen(&mut book, depth, within);
+            note(m, &format!("book: round {round}: {added} positions added"));
+            if added == 0 {
+                break;
+            }
+            search_in_process(m, &mut book, level);
+        }
+    } else {
+        let added = build::plan_deepen(&mut book, depth, within);
+        note(m, &format!("book: {added} positions planned"));
+    }
+    output_files::write(&[planned], &[&book.to_bytes()])
+}
+
+fn add(m: &ArgMatches) -> Result<()> {
+    let level = building_level(m)?;
+    let planned = plan_book_out(m)?;
+    let mut book = match m.get_one::<String>("book") {
+        Some(path) => read_book(path)?,
+        None => Book::new(),
+    };
+    let depth: u32 = value(m, "depth");
+    let (mut games, mut added) = (0u64, 0usize);
+    for path in m.get_many::<String>("games").into_iter().flatten() {
+        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
+        while let Some(line) = lines.next_line()? {
+            if line.text.starts_with('#') || line.text.trim().is_empty() {
+                continue;
+            }
+            let game = parse_game(line.text, 8)
+                .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
+            added += build::plan_game(&mut book, &game, depth)
+                .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
+            games += 1;
+        }
+    }
+    note(m, &format!("book: {games} games, {added} new positions"));
+    finish(m, &mut book, level, planned)
+}
+
+/// A progress note on stderr unless `--quiet`.
+fn note(m: &ArgMatches, text: &str) {
+    if !m.get_flag("quiet") {
+        eprintln!("{text}");
+    }
+}
+
+/// The checksum naming a book in a search file's header: its file's last
+/// 8 bytes.
+fn book_checksum(book: &Book) -> u64 {
+    let bytes = book.to_bytes();
+    u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"))
+}
+
+/// The header of the search files of `book`'s pending `list` at `level`
+/// (without the shard).
+fn search_header(book: &Book, list: &[Key], level: u32) -> String {
+    format!(
+        "{} level {level} book {:016x} positions {}",
+        SEARCHED.start,
+        book_checksum(book),
+        list.len()
+    )
+}
+
+fn search(m: &ArgMatches) -> Result<()> {
+    let book = read_book(&value::<String>(m, "book"))?;
+    let level: u32 = value(m, "level");
+    let out: String = value(m, "out");
+    let shard = m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE);
+    let list = build::pending(&book);
+    let mut header_line = search_header(&book, &list, level);
+    push_shard(&mut header_line, shard);
+    let check = searched_number;
+    let (file, done) = Resumable {
+        signature: SEARCHED,
+        noun: "position",
+        out: &out,
+        header_line: &header_line,
+        force: m.get_flag("force"),
+        item: &check,
+    }
+    .open(shard, MAX_SEARCHED)?;
+    let total = shard.items_below(list.len() as u64);
+    let threads = value(m, "threads");
+    let progress = Progress::new("book search", "positions", m.get_flag("quiet"), done, total);
+    append_lines(file, &out, progress, |deliver| {
+        build::search_pending(&book, &list, level, shard, done..total, threads, |r| {
+            deliver(r.to_line())
+        });
+    })
+}
+
+/// The number of the position a search file's line holds, checked by
+/// [`Searched::parse_line`].
+fn searched_number(line: &str) -> Result<u64, String> {
+    Searched::parse_line(line)
+        .map(|s| s.item)
+        .map_err(|e| e.to_string())
+}
+
+/// The number a header's `key N` field gives, if any.
+fn header_number(header: &str, key: &str) -> Option<u64> {
+    let words: Vec<&str> = header.split(' ').collect();
+    words
+        .windows(2)
+        .find(|w| w[0] == key)
+        .and_then(|w| w[1].parse().ok())
+}
+
+fn merge(m: &ArgMatches) -> Result<()> {
+    let planned = plan_book_out(m)?;
+    let mut book = read_book(&value::<String>(m, "book"))?;
+    let list = build::pending(&book);
+    let inputs: Vec<String> = m
+        .get_many::<String>("searched")
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let mut base: Option<String> = None;
+    let mut shards: Vec<Shard> = Vec::new();
+    let mut results = Vec::new();
+    for path in &inputs {
+        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
+        let Some(first) = lines.next_line()? else {
+            return usage(format!("{path} is empty: not {}", SEARCHED.kind));
+        };
+        if !first.text.starts_with(SEARCHED.start) {
+            return usage(format!("{path} is not {}", SEARCHED.kind));
+        }
+        let (header, shard) = split_shard(first.text);
+        let level = header_number(header, "level").unwrap_or(0);
+        let expected = search_header(&book, &list, level as u32);
+        if header != expected {
+            return usage(format!(
+                "{path} holds the searches of another book or plan ({header:?}; this book's would be {expected:?})"
+            ));
+        }
+        match &base {
+            None => base = Some(header.to_owned()),
+            Some(b) if b == header => {}
+            Some(_) => {
+                return usage(format!(
+                    "{path} was searched at another level than {}",
+                    inputs[0]
+                ))
+            }
+        }
+        if shards.iter().any(|s| s.count != shard.count) {
+            return usage(format!(
+                "{path} is shard {shard}, but {} is of another split",
+                inputs[0]
+            ));
+        }
+        if shards.contains(&shard) {
+            return usage(format!("shard {shard} is given twice ({path})"));
+        }
+        shards.push(shard);
+        while let Some(line) = lines.next_line()? {
+            if !line.terminated {
+                return usage(format!(
+                    "{path} line {} is cut short: run its search again to finish it before merging",
+                    line.number
+                ));
+            }
+            let r = Searched::parse_line(line.text)
+                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?;
+            if !shard.holds(r.item) {
+                return usage(format!(
+                    "{path} line {} holds position {}, which is not of shard {shard}",
+                    line.number, r.item
+                ));
+            }
+            results.push(r);
+        }
+    }
+    let count = shards[0].count;
+    if let Some(missing) = (0..count).find(|&k| !shards.iter().any(|s| s.index == k)) {
+        return usage(format!(
+            "shard {missing}/{count} is missing: every shard of the split is needed"
+        ));
+    }
+    build::merge(&mut book, &list, &results).or_else(|e| usage(e.to_string()))?;
+    output_files::write(&[planned], &[&book.to_bytes()])
+}
+
+/// `+1.50`-style discs of a book value.
+fn discs(v: Eval) -> String {
+    format!("{:+.2}", v.discs())
+}
+
+fn show(m: &ArgMatches) -> Result<()> {
+    let book = read_book(&value::<String>(m, "book"))?;
+    let words: Vec<String> = ["position", "more"]
+        .iter()
+        .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
+        .collect();
+    let game = read_record(&words.join(" "), 8)?;
+    let p = game.last();
+    let mut text = format!("{}\n", write_board_string(&p));
+    match book.lookup(&RelativePosition::from(&p)) {
+        None => text.push_str("not in the book\n"),
+        Some(entry) => {
+            let c = entry.counts;
+            let _ = writeln!(
+                text,
+                "games: {} ({} won, {} drawn, {} lost by the side to move)",
+                c.games(),
+                c.wins,
+                c.draws,
+                c.losses
+            );
+            let ranked = entry.ranked();
+            if ranked.is_empty() {
+                text.push_str("no move valued yet (waiting for a search)\n");
+            }
+            for r in ranked {
+                let how = if r.searched {
+                    "book".to_owned()
+                } else {
+                    format!("level {}", entry.level)
+                };
+                let _ = writeln!(text, "{:<4} {:>6}  {how}", r.mv.square, discs(r.mv.value));
+            }
+        }
+    }
+    write_stdout(&text)
+}
+
+/// A book's text form: its header line.
+const TEXT: Signature = Signature {
+    start: TEXT_HEADER,
+    kind: "a book's text form",
+};
+
+fn export(m: &ArgMatches) -> Result<()> {
+    let book = read_book(&value::<String>(m, "book"))?;
+    let text = book.to_text();
+    match m.get_one::<String>("out") {
+        None => write_stdout(&text),
+        Some(out) => {
+            let planned = output_files::plan_output(
+                "--out",
+                Path::new(out),
+                &Rule {
+                    ours: Some(TEXT),
+                    force: m.get_flag("force"),
+                    in_place: InPlace::Devices,
+                },
+            )?;
+            output_files::write(&[planned], &[text.as_bytes()])
+        }
+    }
+}
+
+fn import(m: &ArgMatches) -> Result<()> {
+    let planned = plan_book_out(m)?;
+    let path: String = value(m, "text");
+    let mut lines = CappedLines::open(Path::new(&path), &path, MAX_LINE)?;
+    let mut owned = Vec::new();
+    while let Some(line) = lines.next_line()? {
+        owned.push(line.text.to_owned());
+    }
+    let book = Book::from_text(owned.iter().map(String::as_str))
+        .or_else(|e| usage(format!("{path} {e}")))?;
+    output_files::write(&[planned], &[&book.to_bytes()])
+}
+
+fn stats(m: &ArgMatches) -> Result<()> {
+    let path: String = value(m, "book");
+    let book = read_book(&path)?;
+    let sorted = book.sorted();
+    let mut per_ply = std::collections::BTreeMap::<u32, (u64, u64, u64)>::new();
+    let mut levels = std::collections::BTreeMap::<u8, u64>::new();
+    let (mut moves, mut games) = (0u64, 0u64);
+    for (key, e) in &sorted {
+        let row = per_ply.entry(build::ply(*key)).or_default();
+        row.0 += 1;
+        row.1 += e.searched.len() as u64;
+        row.2 += e.counts.games();
+        moves += e.searched.len() as u64;
+        games += e.counts.games();
+        if e.unsearched.is_some() {
+            *levels.entry(e.level).or_default() += 1;
+        }
+    }
+    let pending = build::pending(&book).len();
+    let start = book.lookup(&RelativePosition::start(8));
+    let mut text = format!(
+        "{path}: {} positions, {moves} book moves, {games} games counted, {pending} positions waiting for a search, {} bytes\n",
+        sorted.len(),
+        book.to_bytes().len()
+    );
+    if let Some(v) = start.and_then(|e| e.value()) {
+        let _ = writeln!(text, "value of the start position: {}", discs(v));
+    }
+    text.push_str("\n| ply | positions | book moves | games |\n| ---: | ---: | ---: | ---: |\n");
+    for (ply, (n, k, g)) in &per_ply {
+        let _ = writeln!(text, "| {ply} | {n} | {k} | {g} |");
+    }
+    if !levels.is_empty() {
+        text.push_str("\n| level | searched positions |\n| ---: | ---: |\n");
+        for (level, n) in &levels {
+            let _ = writeln!(text, "| {level} | {n} |");
+        }
+    }
+    write_stdout(&text)
+}
