@@ -1,6 +1,7 @@
 //! Integration tests of the binaries: one test binary, one module per
 //! contract or subcommand, sharing the helpers of `harness`.
 
+mod book;
 mod engine;
 mod harness;
 mod layers;

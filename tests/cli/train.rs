@@ -237,7 +237,7 @@ fn probcut_fits_the_endgame_model_from_the_solved_lines() {
 /// Whether GNU parallel runs here; `None` with the reason when it does
 /// not. Under CI (`CI` set) a missing parallel fails the test instead:
 /// `.ci/run` installs it.
-fn gnu_parallel() -> Option<()> {
+pub(crate) fn gnu_parallel() -> Option<()> {
     let found = std::process::Command::new("parallel")
         .arg("--version")
         .output()

@@ -1,0 +1,403 @@
+//! `reversi book` over the binary: a build sharded under GNU parallel
+//! merges to the unsharded book byte for byte, export and import round
+//! trip, `show` answers in the orientation asked, `deepen` and `add` grow
+//! the book, and bad files give one `error:` line.
+
+use crate::harness::{expect_usage_error, reversi, scratch_in};
+use reversi::engine::book::Book;
+use reversi::engine::RelativePosition;
+use reversi::game::Game;
+use reversi::record::{write_transcript, GameRecord, RecordedMove};
+use reversi::reversi::{Position, Reversi};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn read_book(path: &Path) -> Book {
+    Book::from_bytes(&fs::read(path).expect("book")).expect("a valid book")
+}
+
+/// Runs `reversi ARGS`, which must succeed, and returns its stdout.
+fn run(args: &[&str]) -> String {
+    let out = reversi().args(args).output().expect("run");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("text")
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+#[test]
+fn a_book_searched_in_shards_under_gnu_parallel_is_the_unsharded_book() {
+    if crate::train::gnu_parallel().is_none() {
+        return;
+    }
+    let dir = scratch_in("book", "sharded");
+    let whole = dir.join("whole.bin");
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "4",
+        "--level",
+        "2",
+        "--out",
+        path(&whole),
+    ]);
+    let planned = dir.join("planned.bin");
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "4",
+        "--no-search",
+        "--out",
+        path(&planned),
+    ]);
+    let out = std::process::Command::new("parallel")
+        .args(["--will-cite", "--halt", "now,fail=1", "-j", "3"])
+        .arg(env!("CARGO_BIN_EXE_reversi"))
+        .args([
+            "book",
+            "search",
+            "-q",
+            "--threads",
+            "1",
+            "--level",
+            "2",
+            "--book",
+        ])
+        .arg(&planned)
+        .args(["--shard", "{}/3", "--out"])
+        .arg(format!("{}/searched.{{}}", dir.display()))
+        .args([":::", "0", "1", "2"])
+        .output()
+        .expect("run parallel");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shards: Vec<PathBuf> = (0..3).map(|k| dir.join(format!("searched.{k}"))).collect();
+    let merged = dir.join("merged.bin");
+    let mut merge = reversi();
+    merge
+        .args(["book", "merge", "--book"])
+        .arg(&planned)
+        .arg("--out")
+        .arg(&merged)
+        .args(shards.iter().rev());
+    merge.assert().success();
+    let bytes = fs::read(&whole).expect("book");
+    assert_eq!(fs::read(&merged).expect("merged"), bytes);
+    // Every position of the first 4 plies (79 up to symmetry: 1, 1, 3,
+    // 14, 60), the last ply's searched at level 2.
+    let book = read_book(&whole);
+    assert_eq!(book.len(), 79);
+    assert!(book.sorted().iter().all(|(_, e)| e.value().is_some()));
+
+    // A shard missing, given twice, or cut short: refused, nothing written.
+    let refused = dir.join("refused.bin");
+    let merge_of = |files: &[&PathBuf]| {
+        let mut cmd = reversi();
+        cmd.args(["book", "merge", "--book"])
+            .arg(&planned)
+            .arg("--out")
+            .arg(&refused)
+            .args(files);
+        cmd
+    };
+    expect_usage_error(
+        &mut merge_of(&[&shards[0], &shards[1]]),
+        "shard 2/3 is missing",
+    );
+    expect_usage_error(
+        &mut merge_of(&[&shards[0], &shards[0], &shards[1]]),
+        "given twice",
+    );
+    let text = fs::read_to_string(&shards[1]).expect("shard");
+    fs::write(&shards[1], &text[..text.len() - 3]).expect("cut");
+    expect_usage_error(
+        &mut merge_of(&[&shards[0], &shards[1], &shards[2]]),
+        "cut short",
+    );
+    // The search run again finishes the cut shard.
+    run(&[
+        "book",
+        "search",
+        "-q",
+        "--level",
+        "2",
+        "--book",
+        path(&planned),
+        "--shard",
+        "1/3",
+        "--out",
+        path(&shards[1]),
+    ]);
+    assert_eq!(fs::read_to_string(&shards[1]).expect("shard"), text);
+    // Searches of another plan are refused.
+    let other = dir.join("other.bin");
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "3",
+        "--no-search",
+        "--out",
+        path(&other),
+    ]);
+    let mut cmd = reversi();
+    cmd.args(["book", "merge", "--book"])
+        .arg(&other)
+        .arg("--out")
+        .arg(&refused)
+        .args(&shards);
+    expect_usage_error(&mut cmd, "another book or plan");
+    assert!(!refused.exists());
+}
+
+#[test]
+fn export_and_import_give_the_book_back_byte_for_byte() {
+    let dir = scratch_in("book", "text");
+    let book = dir.join("book.bin");
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "3",
+        "--level",
+        "1",
+        "--out",
+        path(&book),
+    ]);
+    let text = run(&["book", "export", "--book", path(&book)]);
+    assert!(
+        text.starts_with("# reversi opening book 1: 19 positions\n"),
+        "{text}"
+    );
+    let file = dir.join("book.txt");
+    fs::write(&file, &text).expect("text");
+    let again = dir.join("again.bin");
+    run(&["book", "import", path(&file), "--out", path(&again)]);
+    assert_eq!(
+        fs::read(&again).expect("again"),
+        fs::read(&book).expect("book")
+    );
+    // A line spoiled: one error line naming it.
+    let spoiled = text.replacen(" level ", " lovel ", 1);
+    fs::write(&file, spoiled).expect("text");
+    expect_usage_error(
+        reversi()
+            .args(["book", "import"])
+            .arg(&file)
+            .arg("--out")
+            .arg(&again),
+        "line 2: expected \"level\"",
+    );
+}
+
+/// The moves and values `show` prints, by move name.
+fn shown(text: &str) -> Vec<(String, f64, String)> {
+    text.lines()
+        .skip(2)
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            (
+                words[0].to_owned(),
+                words[1].parse().expect("a value"),
+                words[2..].join(" "),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn show_answers_in_the_orientation_asked_and_deepen_follows_the_best_lines() {
+    let dir = scratch_in("book", "show");
+    let book = dir.join("book.bin");
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "2",
+        "--level",
+        "2",
+        "--out",
+        path(&book),
+    ]);
+    // The start's four moves lead to images of one position: one value.
+    let board = "---------------------------OX------XO--------------------------- X";
+    let start_text = run(&["book", "show", "--book", path(&book), board]);
+    let moves = shown(&start_text);
+    assert_eq!(moves.len(), 4, "{start_text}");
+    assert!(moves.iter().all(|m| m.1 == moves[0].1 && m.2 == "book"));
+    let names: Vec<&str> = moves.iter().map(|m| m.0.as_str()).collect();
+    assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+    // After f5 and after its image d3, the same values (on the images of
+    // the moves).
+    let after_f5 = shown(&run(&["book", "show", "--book", path(&book), "f5"]));
+    let after_d3 = shown(&run(&["book", "show", "--book", path(&book), "d3"]));
+    let mut a: Vec<f64> = after_f5.iter().map(|m| m.1).collect();
+    let mut b: Vec<f64> = after_d3.iter().map(|m| m.1).collect();
+    a.sort_by(f64::total_cmp);
+    b.sort_by(f64::total_cmp);
+    assert_eq!(a, b);
+    assert_eq!(a.len(), 3);
+    // Every move shown is legal where it is shown.
+    let d3 = reversi::record::parse_game("d3", 8).expect("d3").last();
+    let legal: Vec<String> = Reversi::DISC_DIFFERENCE
+        .moves(&d3)
+        .map(|m| m.to_string())
+        .collect();
+    assert!(
+        after_d3.iter().all(|m| legal.contains(&m.0)),
+        "{after_d3:?} {legal:?}"
+    );
+
+    // Deepen the best lines to ply 5: the best line from the start is in
+    // the book to ply 5, and nothing waits for a search.
+    let deep = dir.join("deep.bin");
+    run(&[
+        "book",
+        "deepen",
+        "-q",
+        "--book",
+        path(&book),
+        "--depth",
+        "5",
+        "--within",
+        "0",
+        "--level",
+        "2",
+        "--out",
+        path(&deep),
+    ]);
+    let grown = read_book(&deep);
+    assert!(grown.len() > read_book(&book).len());
+    let mut p = RelativePosition::start(8);
+    for ply in 0..5 {
+        let entry = grown
+            .lookup(&p)
+            .unwrap_or_else(|| panic!("ply {ply} in the book"));
+        let best = entry.ranked()[0];
+        assert!(
+            best.searched,
+            "ply {ply}: the best move leads into the book"
+        );
+        assert_eq!(Some(best.mv.value), entry.value());
+        p = p.play(best.mv.square.0);
+    }
+    let stats = run(&["book", "stats", "--book", path(&deep)]);
+    assert!(
+        stats.contains(", 0 positions waiting for a search,"),
+        "{stats}"
+    );
+}
+
+/// A finished game where each side plays its first (`last`: its last)
+/// legal move in reading order.
+fn scripted_game(last: bool) -> GameRecord {
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut record = GameRecord::new(Position::start(8));
+    loop {
+        let moves: Vec<_> = game.moves(&record.last()).collect();
+        let pick = if last { moves.last() } else { moves.first() };
+        let Some(&mv) = pick else { break };
+        record.push(RecordedMove::plain(mv)).expect("legal");
+    }
+    record
+}
+
+#[test]
+fn added_games_count_their_results_and_bad_books_are_refused() {
+    let dir = scratch_in("book", "add");
+    let games = [scripted_game(false), scripted_game(true)];
+    let file = dir.join("games.txt");
+    let text: String = games
+        .iter()
+        .map(|g| format!("{}\n", write_transcript(g)))
+        .collect();
+    fs::write(&file, format!("# two games\n{text}")).expect("games");
+    let book = dir.join("book.bin");
+    run(&[
+        "book",
+        "add",
+        "-q",
+        "--depth",
+        "6",
+        "--level",
+        "1",
+        "--out",
+        path(&book),
+        path(&file),
+    ]);
+    let learned = read_book(&book);
+    let start = learned
+        .lookup(&RelativePosition::start(8))
+        .expect("the start");
+    let black: Vec<i32> = games
+        .iter()
+        .map(|g| g.final_score().expect("over"))
+        .collect();
+    assert_eq!(start.counts.games(), 2);
+    assert_eq!(
+        start.counts.wins,
+        black.iter().filter(|&&s| s > 0).count() as u32
+    );
+    assert_eq!(
+        start.counts.losses,
+        black.iter().filter(|&&s| s < 0).count() as u32
+    );
+    let board = "---------------------------OX------XO--------------------------- X";
+    let shown = run(&["book", "show", "--book", path(&book), board]);
+    assert!(shown.contains("games: 2 ("), "{shown}");
+    let stats = run(&["book", "stats", "--book", path(&book)]);
+    // Each game counted once at each of its first 7 positions.
+    assert!(stats.contains(" 14 games counted,"), "{stats}");
+
+    // Corrupt, truncated and foreign books: one error line each.
+    let bytes = fs::read(&book).expect("book");
+    let bad = dir.join("bad.bin");
+    let mut flipped = bytes.clone();
+    flipped[40] ^= 1;
+    fs::write(&bad, &flipped).expect("write");
+    expect_usage_error(
+        reversi().args(["book", "stats", "--book"]).arg(&bad),
+        "is corrupt (checksum mismatch)",
+    );
+    fs::write(&bad, &bytes[..bytes.len() - 1]).expect("write");
+    expect_usage_error(
+        reversi().args(["book", "stats", "--book"]).arg(&bad),
+        "is truncated",
+    );
+    expect_usage_error(
+        reversi().args(["book", "stats", "--book"]).arg(&file),
+        "is not an opening book file",
+    );
+    // A file that is not a book is never replaced without --force.
+    expect_usage_error(
+        reversi()
+            .args(["book", "new", "--depth", "1", "--level", "1", "--out"])
+            .arg(&file),
+        "not replacing it",
+    );
+    assert!(fs::read_to_string(&file)
+        .expect("games")
+        .starts_with("# two games"));
+    expect_usage_error(
+        reversi()
+            .args(["book", "new", "--depth", "1", "--out"])
+            .arg(&bad),
+        "--level",
+    );
+}
