@@ -69,15 +69,22 @@ fn depth_field(c: Certainty) -> String {
         Certainty::Estimate { depth } => depth.to_string(),
         Certainty::WinLossDraw => "100%W".to_string(),
         Certainty::Exact => "100%".to_string(),
+        Certainty::Book { level, .. } => level.to_string(),
     }
 }
 
-/// The `search PV EVAL 0 DEPTH` line of a move value.
+/// The `search PV EVAL 0 DEPTH` line of a move value, or for a book value
+/// the `book PV EVAL GAMES DEPTH` line (NBoard marks those as book moves;
+/// the depth is the level of the book's searches).
 #[must_use]
 pub fn search_line(v: &MoveValue) -> String {
     let pv: Vec<String> = v.line.iter().map(|&m| move_name(m)).collect();
+    let (kind, games) = match v.certainty {
+        Certainty::Book { games, .. } => ("book", games),
+        _ => ("search", 0),
+    };
     format!(
-        "search {} {:.2} 0 {}",
+        "{kind} {} {:.2} {games} {}",
         pv.join("-"),
         v.value,
         depth_field(v.certainty)

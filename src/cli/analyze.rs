@@ -2,7 +2,7 @@
 //! played, the best move and its value, the discs lost, and the total per
 //! player.
 
-use super::hint::{certainty_text, limits_args, limits_of, name, read_record};
+use super::hint::{book_args, book_of, certainty_text, limits_args, limits_of, name, read_record};
 use super::{flag, write_stdout};
 use anyhow::Result;
 use clap::{Arg, Command};
@@ -36,6 +36,7 @@ pub(super) fn command() -> Command {
                 .help("More words of the record (the side to move, moves), joined with spaces"),
         )
         .args(limits_args("0.5"))
+        .args(book_args())
         .arg(flag("json", "One JSON object"))
 }
 
@@ -49,7 +50,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let game = read_record(&words.join(" "), 8)?;
     let limits = limits_of(&m)?;
     let quiet = AtomicBool::new(false);
-    let mut search = Analyzer::new();
+    let mut search = Analyzer::new().with_book(book_of(&m, 0)?);
     let a = analyze_game(&mut search, &game, &limits, &quiet, &mut |_| {});
     let mut s = String::new();
     if m.get_flag("json") {

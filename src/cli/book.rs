@@ -215,7 +215,7 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// Reads the book file `path`: a regular file of at most 1 GiB.
-fn read_book(path: &str) -> Result<Book> {
+pub(super) fn read_book(path: &str) -> Result<Book> {
     let (file, len) = open_regular(Path::new(path), &format!("book {path}"))?;
     if len > MAX_BOOK_BYTES {
         return usage(format!(

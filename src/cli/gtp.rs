@@ -1,7 +1,7 @@
 //! `reversi gtp`: the engine as a GTP (version 2) program, for GoGui and
 //! other GTP controllers, on stdin and stdout; each response is flushed.
 
-use super::hint::{limits_args, limits_of, read_command};
+use super::hint::{book_args, book_of, clock_seed, limits_args, limits_of, read_command};
 use anyhow::Result;
 use clap::Command;
 use reversi::apps::gtp::GtpSession;
@@ -16,13 +16,14 @@ pub(super) fn command() -> Command {
              stdin/stdout, for GoGui and other GTP controllers",
         )
         .args(limits_args("2"))
+        .args(book_args())
 }
 
 /// Runs `reversi gtp ...` (`args[0]` is `gtp`).
 pub fn run(args: &[String]) -> Result<()> {
     let m = super::parse(command(), &args[1..])?;
     let mut session = GtpSession::new(
-        Analyzer::new(),
+        Analyzer::new().with_book(book_of(&m, clock_seed())?),
         limits_of(&m)?,
         "reversi",
         env!("CARGO_PKG_VERSION"),

@@ -6,13 +6,16 @@ use super::{flag, option, usage, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::engine::analyze::{
-    Analyzer, Certainty, Limits, MoveSearch, MoveValue, DEFAULT_EXACT_EMPTIES,
+    shipped_book, Analyzer, BookUse, Certainty, Limits, MoveSearch, MoveValue,
+    DEFAULT_EXACT_EMPTIES,
 };
+use reversi::engine::book::Book;
 use reversi::engine::midgame::Level;
 use reversi::eval::Discs;
 use reversi::record::{parse_game, write_board_string, GameRecord};
 use reversi::reversi::Move;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// `--depth`, `--level`, `--time`, `--exact`, `--threads` with
@@ -63,6 +66,63 @@ pub(super) fn limits_args(time_default: &'static str) -> [Arg; 6] {
              passes (default: the trained weights built in)",
         ),
     ]
+}
+
+/// `--book`, `--no-book`, `--book-randomness`: the opening book of the
+/// engine's moves and rankings.
+pub(super) fn book_args() -> [Arg; 3] {
+    [
+        option(
+            "book",
+            "FILE",
+            "Opening book answering for the positions it holds, instead of a search \
+             (default: the book built in; `reversi book` makes one)",
+        ),
+        flag("no-book", "Search every position: no opening book").conflicts_with("book"),
+        option(
+            "book-randomness",
+            "DISCS",
+            "Play any book move within this many discs of the book's best, so that games \
+             vary (default 0: the best)",
+        )
+        .value_parser(parse_discs_margin),
+    ]
+}
+
+/// A seed for the book's random choices of an interactive session (the
+/// protocols): the clock's nanoseconds, so that sessions vary.
+pub(super) fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Parses a margin in discs: a number from 0 to 64.
+fn parse_discs_margin(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(d) if (0.0..=64.0).contains(&d) => Ok(d),
+        _ => Err(format!("{s:?} is not a number of discs from 0 to 64")),
+    }
+}
+
+/// The book given by [`book_args`] (`None` with `--no-book`), its random
+/// choices seeded with `seed`.
+pub(super) fn book_of(m: &ArgMatches, seed: u64) -> Result<Option<BookUse>> {
+    Ok(book_and_randomness(m)?.map(|(book, randomness)| BookUse::new(book, randomness, seed)))
+}
+
+/// The book given by [`book_args`] (`None` with `--no-book`) and its
+/// `--book-randomness`.
+pub(super) fn book_and_randomness(m: &ArgMatches) -> Result<Option<(Arc<Book>, Discs)>> {
+    if m.get_flag("no-book") {
+        return Ok(None);
+    }
+    let book = match m.get_one::<String>("book") {
+        Some(path) => Arc::new(super::book::read_book(path)?),
+        None => shipped_book(),
+    };
+    let randomness = m.get_one::<f64>("book-randomness").copied().unwrap_or(0.0);
+    Ok(Some((book, Discs(randomness))))
 }
 
 /// Parses a positive number of seconds.
@@ -160,6 +220,7 @@ pub(super) fn certainty_text(c: Certainty) -> String {
         Certainty::Exact => "exact".to_string(),
         Certainty::WinLossDraw => "win-loss-draw".to_string(),
         Certainty::Estimate { depth } => format!("depth {depth}"),
+        Certainty::Book { level, .. } => format!("book (level {level})"),
     }
 }
 
@@ -169,6 +230,9 @@ pub(super) fn certainty_json(c: Certainty) -> String {
         Certainty::Exact => "\"certainty\":\"exact\"".to_string(),
         Certainty::WinLossDraw => "\"certainty\":\"win-loss-draw\"".to_string(),
         Certainty::Estimate { depth } => format!("\"certainty\":\"estimate\",\"depth\":{depth}"),
+        Certainty::Book { level, games } => {
+            format!("\"certainty\":\"book\",\"level\":{level},\"games\":{games}")
+        }
     }
 }
 
@@ -210,6 +274,7 @@ pub(super) fn command() -> Command {
                 .help("More words of the record (the side to move, moves), joined with spaces"),
         )
         .args(limits_args("2"))
+        .args(book_args())
         .arg(flag("json", "One JSON object"))
 }
 
@@ -225,7 +290,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let limits = limits_of(&m)?;
     let count: usize = value(&m, "moves");
     let start = Instant::now();
-    let mut search = Analyzer::new();
+    let mut search = Analyzer::new().with_book(book_of(&m, 0)?);
     let values = search.rank_moves(
         &p,
         count.max(1),

@@ -4,7 +4,7 @@
 //! the engine's [`Analyzer`] at a strength level: the GUI's
 //! `set depth N` (or `--depth N`, `--level N`) is the level.
 
-use super::hint::{limits_args, limits_of, read_command};
+use super::hint::{book_args, book_of, clock_seed, limits_args, limits_of, read_command};
 use anyhow::Result;
 use clap::Command;
 use reversi::apps::nboard::{Flow, NboardSession};
@@ -21,6 +21,7 @@ pub(super) fn command() -> Command {
              set the engine's command line to `reversi nboard`",
         )
         .args(limits_args("5"))
+        .args(book_args())
         .mut_arg("depth", |a| {
             a.help(
                 "The strength level until the GUI sends `set depth N` (the level N; \
@@ -48,7 +49,11 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         Ok(())
     });
-    let mut session = NboardSession::new(Analyzer::new(), limits, tx);
+    let mut session = NboardSession::new(
+        Analyzer::new().with_book(book_of(&m, clock_seed())?),
+        limits,
+        tx,
+    );
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut buf = Vec::new();

@@ -32,6 +32,7 @@ pub mod explorer;
 pub mod play;
 pub mod study;
 
+use crate::engine::book::Book;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::sync::Arc;
@@ -100,6 +101,9 @@ pub struct Config {
     pub allowed_hosts: Vec<String>,
     /// The bounds of every request.
     pub limits: Limits,
+    /// The opening book of the levels' moves and hints on 8x8 (`None`:
+    /// every position is searched).
+    pub book: Option<Arc<Book>>,
 }
 
 impl Default for Config {
@@ -109,6 +113,7 @@ impl Default for Config {
             port: 8080,
             allowed_hosts: Vec::new(),
             limits: Limits::default(),
+            book: None,
         }
     }
 }
@@ -197,11 +202,14 @@ impl Server {
             .enable_time()
             .build()
             .map_err(ServeError::Io)?;
-        let state = Arc::new(AppState::new(
-            self.addr,
-            self.config.allowed_hosts.clone(),
-            self.config.limits,
-        ));
+        let state = Arc::new(
+            AppState::new(
+                self.addr,
+                self.config.allowed_hosts.clone(),
+                self.config.limits,
+            )
+            .with_book(self.config.book.clone()),
+        );
         let result = runtime.block_on(serve(self.listener, state.clone(), self.config.limits));
         state.shut_down();
         runtime.shutdown_timeout(Duration::from_secs(2));

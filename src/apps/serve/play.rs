@@ -2,6 +2,10 @@
 //! of moves (the page keeps only the moves, so undo is dropping the last
 //! one and the server keeps no game state), and the engine's move.
 
+use crate::engine::analyze::BookUse;
+use crate::engine::book::Book;
+use crate::units::Discs;
+use std::sync::Arc;
 use crate::apps::study::selfplay::parse_move;
 use crate::board::{Color, Square};
 use crate::engine::analyze::{Analyzer, Limits};
@@ -159,6 +163,8 @@ pub struct EngineMove {
     pub depth: u32,
     /// Time taken.
     pub time: Duration,
+    /// Whether the move came from the opening book (no search).
+    pub book: bool,
 }
 
 /// The move of the study's ordered iterative-deepening engine in `p` (of
@@ -170,6 +176,7 @@ pub struct EngineMove {
 pub fn engine_move(
     p: &Position,
     settings: EngineSettings,
+    book: Option<Arc<Book>>,
     stop: &AtomicBool,
 ) -> Option<EngineMove> {
     let limits = Limits {
@@ -183,7 +190,8 @@ pub fn engine_move(
         order: MoveOrder::Best,
         prune: settings.prune,
         eval: settings.eval,
-    });
+    })
+    .with_book(book.map(|b| BookUse::new(b, Discs(0.0), 0)));
     let c = engine.choose(p, &limits, Some(stop))?;
     Some(EngineMove {
         mv: c.mv,
@@ -191,6 +199,7 @@ pub fn engine_move(
         nodes: c.nodes,
         depth: c.depth,
         time: c.time,
+        book: c.book,
     })
 }
 
@@ -221,6 +230,7 @@ mod tests {
                 eval: Heuristic::Disc,
                 level: None,
             },
+            None,
             &AtomicBool::new(false),
         )
         .unwrap();
@@ -239,7 +249,7 @@ mod tests {
             eval: Heuristic::Strong,
             level: None,
         };
-        let m = engine_move(&g.position, settings, &AtomicBool::new(true)).unwrap();
+        let m = engine_move(&g.position, settings, None, &AtomicBool::new(true)).unwrap();
         assert_eq!(m.depth, 1);
         assert!(g.legal().contains(&m.mv));
     }

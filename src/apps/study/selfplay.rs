@@ -7,7 +7,10 @@
 //! [`MoveOrder::Best`] or a time budget by the study's [`IterativeSearch`] (iterative
 //! deepening, ordered).
 
-use crate::engine::analyze::{Analyzer, Limits};
+use crate::engine::analyze::{Analyzer, BookUse, Limits};
+use crate::engine::book::Book;
+use crate::engine::RelativePosition;
+use crate::eval::Discs;
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::eval::pattern::PatternWeights;
 use crate::eval::Heuristic;
@@ -37,6 +40,9 @@ pub struct Player {
     /// The pattern weights of the side's level (`None`: the active
     /// weights).
     pub level_weights: Option<Arc<PatternWeights>>,
+    /// The opening book of the side's level on 8x8 and how far from its
+    /// best a book move may be (`None`: no book).
+    pub book: Option<(Arc<Book>, Discs)>,
 }
 
 /// What one side remembers between its moves of a game: the engine with
@@ -51,6 +57,7 @@ impl SideMemory {
         &mut self,
         settings: IterativeSearch<Heuristic>,
         weights: Option<&Arc<PatternWeights>>,
+        book: Option<BookUse>,
     ) -> &mut Analyzer {
         let same = self.0.as_ref().is_some_and(|(s, _)| {
             (s.order, s.prune, s.eval) == (settings.order, settings.prune, settings.eval)
@@ -61,6 +68,7 @@ impl SideMemory {
                 Some(w) => analyzer.with_level_weights(Arc::clone(w)),
                 None => analyzer,
             };
+            let analyzer = analyzer.with_book(book);
             self.0 = Some((settings, analyzer));
         }
         &mut self.0.as_mut().expect("just made").1
@@ -79,6 +87,7 @@ impl Player {
             eval: Heuristic::Disc,
             level: None,
             level_weights: None,
+            book: None,
         }
     }
 
@@ -122,8 +131,19 @@ impl Player {
             prune: self.algorithm == Algorithm::AlphaBeta,
             eval: self.eval,
         };
+        // The book's random choices are seeded by the first position the
+        // side meets, so that games from different openings vary.
+        let book = self
+            .book
+            .as_ref()
+            .filter(|_| self.level.is_some())
+            .map(|(book, randomness)| {
+                let r = RelativePosition::from(p);
+                let seed = r.player ^ r.opponent.rotate_left(32);
+                BookUse::new(Arc::clone(book), *randomness, seed)
+            });
         let c = memory
-            .analyzer(settings, self.level_weights.as_ref())
+            .analyzer(settings, self.level_weights.as_ref(), book)
             .choose(p, &limits, None)
             .expect("a non-terminal position has a move");
         Choice {

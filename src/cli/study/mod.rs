@@ -271,6 +271,7 @@ fn player(
         eval: eval.get(),
         level,
         level_weights: None,
+        book: None,
     }
 }
 

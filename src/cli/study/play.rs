@@ -64,6 +64,7 @@ pub(super) fn command() -> Command {
     Command::new("reversi play")
         .about("Play Reversi against the computer")
         .arg(size("4"))
+        .args(crate::cli::hint::book_args())
         .arg(
             option("human", "HUMAN", "The colour(s) the human plays")
                 .value_parser(value_parser!(Human))
@@ -126,8 +127,10 @@ impl Args {
 
 /// Runs `reversi play OPTIONS`, reading moves from stdin.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args)?);
-    let computer = player(a.depth, a.time, a.algorithm, a.order, a.eval, a.level);
+    let m = parse(command(), args)?;
+    let a = Args::from_matches(&m);
+    let mut computer = player(a.depth, a.time, a.algorithm, a.order, a.eval, a.level);
+    computer.book = crate::cli::hint::book_and_randomness(&m)?;
     let game = Reversi::DISC_DIFFERENCE;
     let mut p = match &a.from {
         Some(from) => crate::cli::hint::read_record(from, a.size)?.last(),

@@ -41,6 +41,7 @@ pub(super) fn command() -> Command {
     Command::new("reversi match")
         .about("The computer plays itself and reports every move")
         .arg(size("4"))
+        .args(crate::cli::hint::book_args())
         .arg(depth(
             "depth",
             "DEPTH",
@@ -141,8 +142,10 @@ impl Args {
 
 /// Runs `reversi match ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args)?);
-    let black = player(
+    let m = parse(command(), args)?;
+    let a = Args::from_matches(&m);
+    let book = crate::cli::hint::book_and_randomness(&m)?;
+    let mut black = player(
         a.black_depth.or(a.depth),
         a.time,
         a.algorithm,
@@ -150,7 +153,7 @@ pub fn run(args: &[String]) -> Result<()> {
         a.black_eval.unwrap_or(a.eval),
         a.black_level.or(a.level),
     );
-    let white = player(
+    let mut white = player(
         a.white_depth.or(a.depth),
         a.time,
         a.algorithm,
@@ -158,6 +161,8 @@ pub fn run(args: &[String]) -> Result<()> {
         a.white_eval.unwrap_or(a.eval),
         a.white_level.or(a.level),
     );
+    black.book.clone_from(&book);
+    white.book = book;
     if a.record.as_deref() == Some("ggf") && a.size != 8 {
         return usage("--record ggf writes 8x8 games only (GGF); use --record transcript");
     }

@@ -39,6 +39,12 @@ pub(super) fn command() -> Command {
     Command::new("reversi tournament")
         .about("--eval against --vs over all openings of --plies plies, both colours")
         .arg(size("6"))
+        .args(crate::cli::hint::book_args())
+        .arg(crate::cli::flag(
+            "vs-no-book",
+            "The opponent searches every position: no opening book (the side under \
+             test keeps --book)",
+        ))
         .arg(depth(
             "depth",
             "DEPTH",
@@ -127,8 +133,10 @@ impl Args {
 
 /// Runs `reversi tournament ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args)?);
-    let me = player(a.depth, a.time, a.algorithm, a.order, a.eval, a.level);
+    let m = parse(command(), args)?;
+    let a = Args::from_matches(&m);
+    let mut me = player(a.depth, a.time, a.algorithm, a.order, a.eval, a.level);
+    me.book = crate::cli::hint::book_and_randomness(&m)?;
     let mut other = player(
         a.vs_depth.or(a.depth),
         a.time,
@@ -137,6 +145,9 @@ pub fn run(args: &[String]) -> Result<()> {
         a.vs,
         a.vs_level,
     );
+    if !m.get_flag("vs-no-book") {
+        other.book.clone_from(&me.book);
+    }
     if let Some(path) = &a.vs_weights {
         if a.vs_level.is_none() {
             return usage("--vs-weights is for --vs-level's search: give --vs-level too");

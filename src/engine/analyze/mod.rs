@@ -33,8 +33,11 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod book;
 mod level;
 mod standard;
+
+pub use book::{shipped_book, BookUse};
 
 use standard::StandardSearch;
 
@@ -51,6 +54,15 @@ pub enum Certainty {
     WinLossDraw,
     /// The exact final disc difference with perfect play.
     Exact,
+    /// A value of the opening book: negamax over the book's positions,
+    /// whose leaves were searched at this level.
+    Book {
+        /// The level of the book's searches.
+        level: u32,
+        /// Games the book learned that went through the position after
+        /// the move.
+        games: u64,
+    },
 }
 
 /// One move with its value.
@@ -171,6 +183,8 @@ pub struct Choice {
     pub depth: u32,
     /// Time taken.
     pub time: Duration,
+    /// Whether the move came from the opening book (no search).
+    pub book: bool,
 }
 
 /// The engine: the searches and the memory they keep between the positions
@@ -182,6 +196,8 @@ pub struct Analyzer {
     midgame: Option<Box<MidgameSearch>>,
     /// The levels' pattern weights (`None`: the active weights).
     weights: Option<Arc<PatternWeights>>,
+    /// The opening book consulted before any search (`None`: no book).
+    book: Option<BookUse>,
     nodes: u64,
 }
 
@@ -218,6 +234,7 @@ impl Analyzer {
             standard: StandardSearch::new(iterative),
             midgame: None,
             weights: None,
+            book: None,
             nodes: 0,
         }
     }
@@ -229,6 +246,16 @@ impl Analyzer {
     pub fn with_level_weights(mut self, weights: Arc<PatternWeights>) -> Analyzer {
         self.midgame = None;
         self.weights = Some(weights);
+        self
+    }
+
+    /// The same engine answering from `book` wherever the book holds the
+    /// position (8x8 only): [`Analyzer::choose`] plays a book move and
+    /// [`MoveSearch::rank_moves`] gives the book's moves with
+    /// [`Certainty::Book`] values, without searching.
+    #[must_use]
+    pub fn with_book(mut self, book: Option<BookUse>) -> Analyzer {
+        self.book = book;
         self
     }
 
@@ -256,6 +283,16 @@ impl Analyzer {
         stop: Option<&AtomicBool>,
     ) -> Option<Choice> {
         let start = Instant::now();
+        if let Some((mv, value)) = self.book.as_mut().and_then(|b| b.choose(p)) {
+            return Some(Choice {
+                mv,
+                black_value: value.for_color(p.to_move).round_discs(),
+                nodes: 0,
+                depth: 0,
+                time: start.elapsed(),
+                book: true,
+            });
+        }
         let deadline = limits.deadline(start);
         if let (Some(n), 8) = (limits.level, p.board.size()) {
             let level = Level::new(n.clamp(1, Level::MAX));
@@ -270,6 +307,7 @@ impl Analyzer {
                 nodes: v.nodes,
                 depth: v.depth,
                 time: start.elapsed(),
+                book: false,
             });
         }
         let memory = self.standard.memory();
@@ -286,6 +324,7 @@ impl Analyzer {
             nodes: found.nodes,
             depth: found.depth,
             time: start.elapsed(),
+            book: false,
         })
     }
 }
@@ -300,6 +339,11 @@ impl MoveSearch for Analyzer {
         progress: &mut dyn FnMut(&[MoveValue]),
     ) -> Vec<MoveValue> {
         self.nodes = 0;
+        if let Some(mut values) = self.book.as_ref().and_then(|b| b.rank(position)) {
+            values.truncate(count.max(1));
+            progress(&values);
+            return values;
+        }
         let empties = position.board.empty().count_ones();
         let values = match limits.ranking_level() {
             Some(level) if position.board.size() == 8 && empties > limits.wld_empties => {

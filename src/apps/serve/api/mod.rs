@@ -22,6 +22,9 @@
 //! Errors are JSON `{"error": "..."}` with a 4xx status (503 when all search
 //! slots are busy), except `/api/tiny`, which answers plain text.
 
+use crate::engine::analyze::BookUse;
+use crate::engine::book::Book;
+use crate::units::Discs;
 use super::explorer::{self, Caps, ChildState, MoveOrder, NodeView, SearchSpec, Stopped, Tree};
 use super::play::{self, EngineSettings, GameState};
 use super::study;
@@ -74,6 +77,7 @@ pub struct AppState {
     searches: Arc<Semaphore>,
     running: Arc<AtomicUsize>,
     trees: Mutex<TreeStore>,
+    book: Option<Arc<Book>>,
 }
 
 #[derive(Debug, Default)]
@@ -100,7 +104,25 @@ impl AppState {
             searches: Arc::new(Semaphore::new(limits.max_searches)),
             running: Arc::new(AtomicUsize::new(0)),
             trees: Mutex::new(TreeStore::default()),
+            book: None,
         }
+    }
+
+    /// The same state with `book` answering the levels' moves and hints.
+    #[must_use]
+    pub fn with_book(mut self, book: Option<Arc<Book>>) -> AppState {
+        self.book = book;
+        self
+    }
+
+    /// An engine for hints and reviews, answering from the book where it
+    /// holds the position.
+    fn analyzer(&self) -> Analyzer {
+        Analyzer::new().with_book(
+            self.book
+                .as_ref()
+                .map(|b| BookUse::new(Arc::clone(b), Discs(0.0), 0)),
+        )
     }
 
     /// The number of searches running now.
@@ -479,8 +501,9 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         level,
     };
     let p = g.position;
+    let book = level.and(state.book.clone());
     let found = blocking(&state, move |cancel| {
-        play::engine_move(&p, settings, cancel)
+        play::engine_move(&p, settings, book, cancel)
     })
     .await?;
     let m = found.ok_or_else(|| ApiError::bad("the game is over"))?;
@@ -491,6 +514,7 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         "depth": m.depth,
         "time_ms": m.time.as_secs_f64() * 1000.0,
         "level": level,
+        "book": m.book,
     }))
     .into_response())
 }
@@ -552,6 +576,7 @@ fn certainty_json(c: Certainty) -> JsonValue {
         Certainty::Exact => json!({ "kind": "exact" }),
         Certainty::WinLossDraw => json!({ "kind": "win-loss-draw" }),
         Certainty::Estimate { depth } => json!({ "kind": "estimate", "depth": depth }),
+        Certainty::Book { level, games } => json!({ "kind": "book", "level": level, "games": games }),
     }
 }
 
@@ -566,9 +591,9 @@ async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiRe
     let count = number(&q, "count", 1..=64)?.unwrap_or(64);
     let limits = coach_limits(&state, &q, &g, 1000)?;
     let p = g.position;
+    let mut engine = state.analyzer();
     let (values, nodes, took) = blocking(&state, move |cancel| {
         let began = Instant::now();
-        let mut engine = Analyzer::new();
         let v = engine.rank_moves(&p, count, &limits, cancel, &mut |_| {});
         (v, engine.nodes(), began.elapsed())
     })
@@ -600,8 +625,8 @@ async fn api_review(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
     limits.exact_empties = 14;
     limits.wld_empties = 16;
     let record = g.record();
+    let mut engine = state.analyzer();
     let analysis = blocking(&state, move |cancel| {
-        let mut engine = Analyzer::new();
         analyze_game(&mut engine, &record, &limits, cancel, &mut |_| {})
     })
     .await?;

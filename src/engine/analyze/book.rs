@@ -1,0 +1,163 @@
+//! The opening book behind the engine API: a position the book holds is
+//! answered from the book (its moves with their negamax values) instead of
+//! a search.
+
+use super::{Certainty, MoveValue};
+use crate::board::Square;
+use crate::engine::book::{successor, Book, Entry, Successor};
+use crate::engine::RelativePosition;
+use crate::reversi::{Move, Position};
+use crate::rng::Rng;
+use crate::units::{Discs, Eval};
+use std::sync::{Arc, OnceLock};
+
+/// The opening book built into the binary (`data/opening-book.bin`; how it
+/// was built: docs/BOOK.md).
+static SHIPPED_FILE: &[u8] = include_bytes!("../../../data/opening-book.bin");
+
+/// The opening book built into the binary, read once.
+///
+/// # Panics
+/// Never for a binary whose tests pass: the embedded file is checked by
+/// them.
+#[must_use]
+pub fn shipped_book() -> Arc<Book> {
+    static SHIPPED: OnceLock<Arc<Book>> = OnceLock::new();
+    Arc::clone(SHIPPED.get_or_init(|| {
+        Arc::new(Book::from_bytes(SHIPPED_FILE).expect("the embedded opening book is valid"))
+    }))
+}
+
+/// The longest book line given with a move (a book never reaches the end).
+const LINE_CAP: usize = 60;
+
+/// An opening book as one engine uses it: the book, how far from the best
+/// a played book move may be, and the generator that picks among those.
+#[derive(Clone, Debug)]
+pub struct BookUse {
+    book: Arc<Book>,
+    randomness: Eval,
+    rng: Rng,
+}
+
+impl BookUse {
+    /// Plays from `book` the best move, or with `randomness` above zero
+    /// any move within that many discs of the best, picked by a generator
+    /// seeded with `seed` (same seed, same games).
+    #[must_use]
+    pub fn new(book: Arc<Book>, randomness: Discs, seed: u64) -> BookUse {
+        let randomness = (randomness.0.max(0.0) * f64::from(Eval::PER_DISC)).round() as i32;
+        BookUse {
+            book,
+            randomness: Eval(randomness),
+            rng: Rng::new(seed),
+        }
+    }
+
+    /// The book.
+    #[must_use]
+    pub fn book(&self) -> &Book {
+        &self.book
+    }
+
+    /// The book's entry of `p` when it holds the 8x8 position with at
+    /// least one valued move.
+    fn entry(&self, p: &Position) -> Option<(RelativePosition, Entry)> {
+        if p.board.size() != 8 {
+            return None;
+        }
+        let position = RelativePosition::from(p);
+        let entry = self.book.lookup(&position)?;
+        (!entry.ranked().is_empty()).then_some((position, entry))
+    }
+
+    /// The book's moves of `p`, best first, with their values for the side
+    /// to move and the book's line after each; `None` when the book does
+    /// not hold the position.
+    #[must_use]
+    pub fn rank(&self, p: &Position) -> Option<Vec<MoveValue>> {
+        let (position, entry) = self.entry(p)?;
+        let values = entry
+            .ranked()
+            .into_iter()
+            .map(|m| {
+                let (line, level) = self.line(&position, &entry, m.mv.square.0);
+                MoveValue {
+                    mv: Move::Place(m.mv.square),
+                    value: m.mv.value.discs(),
+                    certainty: Certainty::Book {
+                        level: u32::from(level),
+                        games: self.games_after(&position, m.mv.square.0),
+                    },
+                    line,
+                }
+            })
+            .collect();
+        Some(values)
+    }
+
+    /// A move to play in `p` with its value for the side to move, when
+    /// the book holds the position.
+    pub fn choose(&mut self, p: &Position) -> Option<(Move, Eval)> {
+        let (_, entry) = self.entry(p)?;
+        let ranked = entry.ranked();
+        let best = ranked[0].mv.value;
+        let close: Vec<_> = ranked
+            .iter()
+            .take_while(|m| m.mv.value.0 >= best.0 - self.randomness.0)
+            .collect();
+        let pick = if close.len() > 1 {
+            *self.rng.pick(&close)
+        } else {
+            &ranked[0]
+        };
+        Some((Move::Place(pick.mv.square), pick.mv.value))
+    }
+
+    /// The games the book counted through the position after `square`.
+    fn games_after(&self, position: &RelativePosition, square: u8) -> u64 {
+        match successor(position, square) {
+            Successor::Position { position, .. } => self
+                .book
+                .lookup(&position)
+                .map_or(0, |e| e.counts.games()),
+            Successor::End(_) => 0,
+        }
+    }
+
+    /// `square` (a move of `position`, whose entry is `entry`) and then the
+    /// book's best move of each position after it while the book holds one
+    /// (a forced pass written as a move), with the level of the search
+    /// that valued the line's last move.
+    fn line(&self, position: &RelativePosition, entry: &Entry, square: u8) -> (Vec<Move>, u8) {
+        let mut level = entry.level;
+        let mut line = vec![Move::Place(Square(square))];
+        let mut next = successor(position, square);
+        while let Successor::Position {
+            position,
+            same_side,
+        } = next
+        {
+            if same_side {
+                line.push(Move::Pass);
+            }
+            let Some((best, at)) = self
+                .book
+                .lookup(&position)
+                .and_then(|e| Some((*e.ranked().first()?, e.level)))
+            else {
+                break;
+            };
+            level = at;
+            if line.len() >= LINE_CAP {
+                break;
+            }
+            line.push(Move::Place(best.mv.square));
+            next = successor(&position, best.mv.square.0);
+        }
+        if line.last() == Some(&Move::Pass) {
+            line.pop();
+        }
+        (line, level)
+    }
+}
