@@ -1212,3 +1212,62 @@ fn measure_first_paint_and_click_response_at_levels_1_to_12() {
         );
     }
 }
+
+#[test]
+fn a_move_while_the_server_is_gone_resumes_with_retry_once_it_is_back() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    let (url, port) = (server.url.clone(), server.port());
+    b.open(&format!("{url}play?size=8&level=1"));
+    wait_turn(&mut b, 0);
+    b.click("#board [data-square=f5]");
+    let two = wait_turn(&mut b, 2);
+    // The server dies; the person's next move needs it (and the engine's reply).
+    server.kill();
+    let square =
+        b.eval("document.querySelector('#board [aria-label$=\", legal\"]').dataset.square");
+    let square = square.as_str().unwrap().to_string();
+    b.click(&format!("#board [data-square={square}]"));
+    b.wait_for(
+        "!document.querySelector('#retry').hidden && document.querySelector('#status').classList.contains('error')",
+        WAIT,
+        "the error and Retry",
+    );
+    let status = text(&mut b, "#status");
+    assert!(status.contains("server"), "{status}");
+    // Clicks on the board wait for Retry: the game is stalled, not lost.
+    let others = b.eval(
+        "[...document.querySelectorAll('#board [aria-label$=\", legal\"]')].map(e => e.dataset.square)",
+    );
+    assert_eq!(others, json!([]), "no square is playable while stalled");
+    // The server back on the same port; Retry: the person's move stands,
+    // the engine answers once, and the game goes on.
+    let _server = ServerProcess::start_on_port(port);
+    b.click("#retry");
+    let four = wait_turn(&mut b, 4);
+    assert_eq!(&four[..two.len()], two, "{four}");
+    assert_eq!(four.split(' ').nth(2), Some(square.as_str()), "{four}");
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#moves button')].map(m => m.textContent).join(' ')"),
+        json!(four)
+    );
+    let engine_plies = b.eval(
+        "[...document.querySelectorAll('#log tbody tr td:first-child')].map(t => t.textContent)",
+    );
+    assert_eq!(engine_plies, json!(["2", "4"]));
+    assert_eq!(
+        b.eval("document.querySelector('#retry').hidden"),
+        json!(true)
+    );
+    assert!(!b
+        .eval("document.querySelector('#status').classList.contains('error')")
+        .as_bool()
+        .unwrap());
+    // And the next move plays as usual.
+    let square =
+        b.eval("document.querySelector('#board [aria-label$=\", legal\"]').dataset.square");
+    b.click(&format!("#board [data-square={square}]"));
+    wait_turn(&mut b, 6);
+}

@@ -145,7 +145,13 @@ async function advance() {
   } catch (e) {
     if (my !== gen || e.name === "AbortError") return;
     stalled = true;
-    setStatus("Engine: " + e.message + " — correct the settings and press Retry.", true);
+    // The board stays as the server last drew it, but nothing on it is
+    // playable until Retry has brought the game up to date.
+    if (game) render();
+    // fetch rejects with a TypeError when no server answers at all.
+    setStatus(e instanceof TypeError && /fetch|network/i.test(e.message)
+      ? "No answer from the server (is reversi serve running?) — start it and press Retry."
+      : "Engine: " + e.message + " — correct the settings and press Retry.", true);
     $("retry").hidden = false;
   } finally {
     if (my === gen) busy = false;
@@ -154,7 +160,7 @@ async function advance() {
 
 function render() {
   const g = review ? review.game : game;
-  const human = !review && !game.over && !isEngine(game.to_move);
+  const human = !review && !stalled && !game.over && !isEngine(game.to_move);
   const values = $("hint-board").checked && hints ? new Map(hints.moves.map((m) => [m.move, m.value])) : null;
   drawBoard($("board"), g.board, {
     legal: human ? g.legal : [], last: g.last, flipped: g.flipped,
@@ -192,7 +198,7 @@ function render() {
 }
 
 function play(name) {
-  if (busy || !game || game.over || review) return; // one move at a time
+  if (busy || stalled || !game || game.over || review) return; // one move at a time
   busy = true;
   redo = [];
   st.moves.push(name);
