@@ -1213,6 +1213,213 @@ fn measure_first_paint_and_click_response_at_levels_1_to_12() {
     }
 }
 
+/// Starts watching, in the page, where the elements `placed` (their top-left
+/// corner) and `sized` (their corner and size) are in the document: after
+/// every change to the page (a mutation observer, so every state a script
+/// leaves between two awaits is seen, painted or not), each one's largest
+/// distance from where it was at the start is kept. Read with [`layout_moves`].
+fn watch_layout(b: &mut Browser, placed: &[&str], sized: &[&str]) {
+    let items: Vec<(&str, bool)> = placed
+        .iter()
+        .map(|s| (*s, false))
+        .chain(sized.iter().map(|s| (*s, true)))
+        .collect();
+    let items = serde_json::to_string(&items).unwrap();
+    let v = b.eval(&format!(
+        "(() => {{ if (window.__layout) window.__layout.stop(); \
+         const items = {items}; \
+         const at = () => items.map(([sel]) => {{ const e = document.querySelector(sel); \
+           if (!e || !e.getClientRects().length) return null; const r = e.getBoundingClientRect(); \
+           return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }}); \
+         const first = at(); \
+         const worst = items.map(() => [0, '']); \
+         const check = () => {{ at().forEach((r, i) => {{ const f = first[i]; \
+           const d = r === null || f === null ? Infinity : Math.max(Math.abs(r[0] - f[0]), Math.abs(r[1] - f[1]), \
+             ...(items[i][1] ? [Math.abs(r[2] - f[2]), Math.abs(r[3] - f[3])] : [])); \
+           if (d > worst[i][0]) worst[i] = [d, JSON.stringify(f) + ' -> ' + JSON.stringify(r) + ' status: ' + \
+             (document.querySelector('.status') || {{}}).textContent]; }}); }}; \
+         const obs = new MutationObserver(check); \
+         obs.observe(document.body, {{ subtree: true, childList: true, attributes: true, characterData: true }}); \
+         addEventListener('resize', check); \
+         window.__layout = {{ check, worst, items, stop: () => obs.disconnect() }}; \
+         return first.map((r, i) => r === null ? items[i][0] : null).filter(Boolean); }})()"
+    ));
+    assert_eq!(v, json!([]), "elements to watch that are not shown");
+}
+
+/// The elements [`watch_layout`] watches that moved (or changed size) by
+/// more than one pixel since it started, with where from and where to.
+fn layout_moves(b: &mut Browser) -> Vec<String> {
+    let v = b.eval(
+        "(() => { window.__layout.check(); const w = window.__layout.worst; window.__layout.stop(); \
+         return w.map(([d, how], i) => [d, how, window.__layout.items[i][0]]); })()",
+    );
+    let items = v.as_array().unwrap();
+    items
+        .iter()
+        .filter(|w| w[0].as_f64().is_none_or(|d| d > 1.0))
+        .map(|w| format!("{} moved {} px: {}", w[2], w[0], w[1]))
+        .collect()
+}
+
+#[test]
+fn nothing_jumps_when_results_arrive() {
+    let mut moved = Vec::new();
+    for (width, height) in [(390, 844), (1366, 850)] {
+        let wide = width > 1000;
+        let Some(mut b) = Browser::launch_or_skip(width, height) else {
+            return;
+        };
+        let server = ServerProcess::start();
+        // Play: the board, the status above it, the game's buttons and the
+        // coach's areas (beside the board on the wide screen). The settings
+        // are below the board at both widths, where the page may grow.
+        b.open(&format!("{}play?size=8&level=1", server.url));
+        wait_turn(&mut b, 0);
+        let layout = b.eval(
+            "(() => { const r = (s) => document.querySelector(s).getBoundingClientRect(); \
+             return [r('#coach-h').left >= r('#board').right, r('#settings-h').top >= r('#board').bottom]; })()",
+        );
+        assert_eq!(
+            layout,
+            json!([wide, true]),
+            "coach beside, settings below the board at {width}"
+        );
+        let placed = [
+            "#status",
+            "#undo",
+            "#redo",
+            "#hint",
+            "#review",
+            "#new",
+            "#explore",
+            "#hint-board",
+            "#coach-h",
+            "#hint-out",
+        ];
+        let sized = ["#board", "#hint-out"];
+        // The engine's reply to a click.
+        watch_layout(&mut b, &placed, &sized);
+        b.click("#board [data-square=f5]");
+        wait_turn(&mut b, 2);
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} play engine: {m}")),
+        );
+        // A hint, its values on the board too.
+        b.eval("document.querySelector('#hint-board').checked = true");
+        watch_layout(&mut b, &placed, &sized);
+        b.click("#hint");
+        b.wait_for(
+            "document.querySelector('#board [data-hint]') && document.querySelector('#hint-out li')",
+            WAIT,
+            "the hint",
+        );
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} play hint: {m}")),
+        );
+        // The engine's next reply (the hint gives way to it).
+        watch_layout(&mut b, &placed, &sized);
+        let square =
+            b.eval("document.querySelector('#board [aria-label*=\", legal\"]').dataset.square");
+        b.click(&format!("#board [data-square={square}]"));
+        wait_turn(&mut b, 4);
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} play engine 2: {m}")),
+        );
+        // Review: it opens at once, the analysis fills in.
+        watch_layout(&mut b, &placed, &sized);
+        b.click("#review");
+        b.wait_for(
+            "document.querySelectorAll('#rv-table tbody tr').length === 4 && \
+             !document.querySelector('[data-testid=review-at]').textContent.includes('analysing')",
+            WAIT,
+            "the review's analysis",
+        );
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} play review: {m}")),
+        );
+        // Explorer: the form and the result's tree stay where they are when
+        // a search (then two side by side) arrives.
+        b.open(&format!("{}explore", server.url));
+        b.wait_for("document.querySelector('#run')", WAIT, "the explorer");
+        let mut placed = vec![
+            "#preset",
+            "#form",
+            "#run",
+            "#compare",
+            "#versus",
+            "#result-h",
+            "#tree-a",
+            "#line-a",
+        ];
+        if wide {
+            placed.extend(["#step-h", "#next"]);
+        }
+        watch_layout(&mut b, &placed, &[]);
+        b.click("#run");
+        wait_text(&mut b, "[data-testid=count]", "224821");
+        wait_text(&mut b, "[data-testid=step-count]", "1");
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} explore search: {m}")),
+        );
+        watch_layout(&mut b, &placed, &[]);
+        b.click("#versus");
+        wait_text(&mut b, "[data-testid=count-b]", "7208");
+        wait_text(&mut b, "[data-testid=step-count]", "1");
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} explore versus: {m}")),
+        );
+        // Study: the forms and the plots' tops stay while the results stream in.
+        b.open(&format!("{}study", server.url));
+        b.wait_for(
+            "document.querySelector('#m-depth-cap').textContent !== ''",
+            WAIT,
+            "the caps",
+        );
+        set_value(&mut b, "#m-size", "6");
+        set_value(&mut b, "#m-depth", "3");
+        set_value(&mut b, "#t-size", "4");
+        set_value(&mut b, "#t-depth", "4");
+        let placed = [
+            "#match-form",
+            "#m-run",
+            "#m-status",
+            "#m-plot",
+            "#table-form",
+            "#t-run",
+            "#t-status",
+            "#t-plot",
+        ];
+        watch_layout(&mut b, &placed, &[]);
+        b.click("#m-run");
+        b.wait_for(
+            "document.querySelector('[data-testid=match-status]').textContent.startsWith('Done')",
+            WAIT,
+            "the match",
+        );
+        b.click("#t-run");
+        wait_text(&mut b, "[data-testid=table-status]", "Done: 16 games.");
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} study: {m}")),
+        );
+    }
+    assert!(moved.is_empty(), "{}", moved.join("\n"));
+}
+
 #[test]
 fn a_move_while_the_server_is_gone_resumes_with_retry_once_it_is_back() {
     let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
@@ -1229,12 +1436,16 @@ fn a_move_while_the_server_is_gone_resumes_with_retry_once_it_is_back() {
     let square =
         b.eval("document.querySelector('#board [aria-label$=\", legal\"]').dataset.square");
     let square = square.as_str().unwrap().to_string();
+    watch_layout(&mut b, &["#status", "#undo", "#hint", "#new"], &["#board"]);
     b.click(&format!("#board [data-square={square}]"));
     b.wait_for(
         "!document.querySelector('#retry').hidden && document.querySelector('#status').classList.contains('error')",
         WAIT,
         "the error and Retry",
     );
+    // The error and its Retry appear without moving the board or the buttons.
+    let moved = layout_moves(&mut b);
+    assert!(moved.is_empty(), "{}", moved.join("\n"));
     let status = text(&mut b, "#status");
     assert!(status.contains("server"), "{status}");
     // Clicks on the board wait for Retry: the game is stalled, not lost.

@@ -21,6 +21,8 @@ let engineLog = [];
 let redo = [];        // groups of undone moves, the latest last
 let hints = null;     // {moves: [...]} for the position now
 let review = null;    // {data, at, game}
+// The coach's hint area as the page starts (shown again when the position changes).
+const HINT_PLACEHOLDER = $("hint-out").innerHTML;
 
 function levelName(n) {
   return LEVEL_NAMES.find(([max]) => n <= max)[1];
@@ -117,6 +119,7 @@ async function advance() {
     for (;;) {
       const g = await api("/api/game?" + gameQuery());
       if (my !== gen) return;
+      if (!game || g.board !== game.board || g.player !== game.player) $("hint-out").innerHTML = HINT_PLACEHOLDER;
       game = g;
       hints = null;
       render();
@@ -150,7 +153,7 @@ async function advance() {
     if (game) render();
     // fetch rejects with a TypeError when no server answers at all.
     setStatus(e instanceof TypeError && /fetch|network/i.test(e.message)
-      ? "No answer from the server (is reversi serve running?) — start it and press Retry."
+      ? "The server does not answer: start it again, then Retry."
       : "Engine: " + e.message + " — correct the settings and press Retry.", true);
     $("retry").hidden = false;
   } finally {
@@ -248,9 +251,10 @@ async function hint() {
     const kind = (m) => m.certainty.kind === "exact" ? "exact" : m.certainty.kind === "win-loss-draw" ? "win/loss/draw proven" : `estimate, ${m.certainty.depth} plies`;
     $("hint-out").replaceChildren(
       el("p", { class: "note" }, `Values in discs for ${who} (the side to move): + is good for ${who}. Level ${h.level}, ${h.nodes.toLocaleString("en")} nodes.`),
+      // The best line first: the list below it may scroll in its fixed-size box.
+      h.moves.length ? el("p", { class: "best-line" }, "Engine's best line: ", el("span", { "data-testid": "best-line" }, h.moves[0].line.join(" "))) : null,
       el("ol", { class: "hints" }, h.moves.map((m) => el("li", { "data-move": m.move },
-        el("b", {}, m.move), ` ${signed(m.value, 1)} discs for ${who} (${kind(m)})`))),
-      h.moves.length ? el("p", {}, "Engine's best line: ", el("span", { "data-testid": "best-line" }, h.moves[0].line.join(" "))) : null);
+        el("b", {}, m.move), ` ${signed(m.value, 1)} discs for ${who} (${kind(m)})`))));
     render();
   } catch (e) {
     $("hint-out").replaceChildren(el("p", { class: "error" }, "Hint: " + e.message));
