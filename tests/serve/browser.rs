@@ -1178,10 +1178,27 @@ fn every_marker_has_a_contrast_of_three_to_one_and_the_pages_have_a_favicon_and_
     }
 }
 
+/// In the page: clicks the square `square` (a JS expression) and resolves to
+/// `[ms until the person's disc is shown, ms until the engine's reply is in
+/// the record]`, the record holding `plies` moves before the click.
+fn click_response_js(square: &str, plies: usize) -> String {
+    format!(
+        "(async () => {{ const words = () => document.querySelector('#transcript').value.split(' ').filter(Boolean).length; \
+         const sel = '#board [data-square=' + ({square}) + ']'; \
+         const t0 = performance.now(); document.querySelector(sel).click(); let disc = null; \
+         for (;;) {{ await new Promise(r => setTimeout(r, 2)); \
+           if (disc === null && document.querySelector(sel).classList.contains('black')) disc = performance.now() - t0; \
+           if (words() >= {plies} + 2) return [disc, performance.now() - t0]; }} }})()"
+    )
+}
+
 /// Measurement, not a check (run it by name with `--ignored --nocapture`):
 /// the play page's first contentful paint, and after a click on f5 the
 /// time until the person's disc is shown and until the engine's reply is,
-/// at levels 1 to 12 (8x8, the engine playing white, 1 s per move).
+/// at levels 1 to 12 (8x8, the engine playing white, 1 s per move); then
+/// the engine's reply later in a game, after about 20 and 40 plies (the
+/// game loaded from the address: a level-4 self-play game, printed), at
+/// levels 1, 4, 8 and 12, the person clicking the first legal square.
 #[test]
 #[ignore]
 fn measure_first_paint_and_click_response_at_levels_1_to_12() {
@@ -1196,20 +1213,58 @@ fn measure_first_paint_and_click_response_at_levels_1_to_12() {
         let paint = b.eval(
             "(performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint') || {startTime: -1}).startTime",
         );
-        let times = b.eval(
-            "(async () => { const words = () => document.querySelector('#transcript').value.split(' ').filter(Boolean).length; \
-             const t0 = performance.now(); document.querySelector('#board [data-square=f5]').click(); \
-             let disc = null; \
-             for (;;) { await new Promise(r => setTimeout(r, 2)); \
-               if (disc === null && document.querySelector('#board [data-square=f5]').classList.contains('black')) disc = performance.now() - t0; \
-               if (words() === 2) return [disc, performance.now() - t0]; } })()",
-        );
+        let times = b.eval(&click_response_js("'f5'", 0));
         println!(
             "{level:>5}  {:>14.0}  {:>13.0}  {:>15.0}",
             paint.as_f64().unwrap(),
             times[0].as_f64().unwrap_or(f64::NAN),
             times[1].as_f64().unwrap()
         );
+    }
+    // A level-4 game played by the engine on both sides through the API:
+    // the moves (with passes) and who is to move before each.
+    let game = b.eval(
+        "(async () => { const moves = [], movers = []; \
+         for (;;) { const g = await api('/api/game?size=8&moves=' + moves.join(',')); \
+           if (g.over) return [moves, movers]; movers.push(g.must_pass ? 'pass' : g.to_move); \
+           if (g.must_pass) { moves.push('pass'); continue; } \
+           const m = await api('/api/engine?size=8&level=4&time_ms=1000&moves=' + moves.join(',')); \
+           moves.push(m.move); } })()",
+    );
+    let moves: Vec<&str> = game[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let movers = game[1].as_array().unwrap();
+    println!("the game (level 4 against itself): {}", moves.join(" "));
+    println!("plies  level  engine reply ms: median of 3 (the three)");
+    for target in [20, 40] {
+        // The first position from `target` plies on where the person (black) moves.
+        let plies = (target..moves.len())
+            .find(|&i| movers[i] == json!("black"))
+            .expect("black to move later in the game");
+        for level in [1, 4, 8, 12] {
+            let mut replies: Vec<f64> = (0..3)
+                .map(|_| {
+                    b.open(&format!(
+                        "{}play?size=8&level={level}&moves={}",
+                        server.url,
+                        moves[..plies].join(",")
+                    ));
+                    wait_turn(&mut b, plies);
+                    let times = b.eval(&click_response_js(
+                        "document.querySelector('#board [aria-label$=\", legal\"]').dataset.square",
+                        plies,
+                    ));
+                    times[1].as_f64().unwrap()
+                })
+                .collect();
+            let three = format!("{replies:.0?}");
+            replies.sort_by(f64::total_cmp);
+            println!("{plies:>5}  {level:>5}  {:>6.0} {three}", replies[1]);
+        }
     }
 }
 
