@@ -583,3 +583,27 @@ fn damaged_bytes_never_panic() {
         }
     }
 }
+
+#[test]
+fn solved_edax_values_are_this_crates_exact_scores() {
+    // Where Edax's bounds meet near the end (its level 6 solves 12 empties
+    // or fewer), the value is the exact final disc difference for the
+    // player to move, empty squares to the winner: what this crate's
+    // endgame solver finds.
+    use crate::engine::{EndgameSolver, RelativePosition, Scoring};
+    let book = book();
+    let mut solver = EndgameSolver::new(Scoring::Standard);
+    let mut solved = 0;
+    for e in &book.positions {
+        if e.empties() <= 12 && e.lower == e.upper {
+            let pos = RelativePosition {
+                player: e.player,
+                opponent: e.opponent,
+                valid: u64::MAX,
+            };
+            assert_eq!(solver.solve(&pos).score, i32::from(e.value), "{e:?}");
+            solved += 1;
+        }
+    }
+    assert!(solved >= 50, "{solved}");
+}
