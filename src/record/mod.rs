@@ -8,11 +8,14 @@
 //! - Board strings: the squares in reading order (`-` empty, `X` or `*`
 //!   black, `O` white), then the side to move (`X`/`*` or `O`), the form
 //!   `reversi solve --obf` reads.
+//! - Edax's binary opening book (`book.dat`), read and written byte for
+//!   byte by [`edax_book`].
 //!
 //! Parsing checks every move against the rules; errors are typed
 //! ([`RecordError`]) and say where in the record the problem is (the move
 //! number and the character).
 
+pub mod edax_book;
 mod ggf;
 mod transcript;
 

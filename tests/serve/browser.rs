@@ -1178,10 +1178,27 @@ fn every_marker_has_a_contrast_of_three_to_one_and_the_pages_have_a_favicon_and_
     }
 }
 
+/// In the page: clicks the square `square` (a JS expression) and resolves to
+/// `[ms until the person's disc is shown, ms until the engine's reply is in
+/// the record]`, the record holding `plies` moves before the click.
+fn click_response_js(square: &str, plies: usize) -> String {
+    format!(
+        "(async () => {{ const words = () => document.querySelector('#transcript').value.split(' ').filter(Boolean).length; \
+         const sel = '#board [data-square=' + ({square}) + ']'; \
+         const t0 = performance.now(); document.querySelector(sel).click(); let disc = null; \
+         for (;;) {{ await new Promise(r => setTimeout(r, 2)); \
+           if (disc === null && document.querySelector(sel).classList.contains('black')) disc = performance.now() - t0; \
+           if (words() >= {plies} + 2) return [disc, performance.now() - t0]; }} }})()"
+    )
+}
+
 /// Measurement, not a check (run it by name with `--ignored --nocapture`):
 /// the play page's first contentful paint, and after a click on f5 the
 /// time until the person's disc is shown and until the engine's reply is,
-/// at levels 1 to 12 (8x8, the engine playing white, 1 s per move).
+/// at levels 1 to 12 (8x8, the engine playing white, 1 s per move); then
+/// the engine's reply later in a game, after about 20 and 40 plies (the
+/// game loaded from the address: a level-4 self-play game, printed), at
+/// levels 1, 4, 8 and 12, the person clicking the first legal square.
 #[test]
 #[ignore]
 fn measure_first_paint_and_click_response_at_levels_1_to_12() {
@@ -1196,14 +1213,7 @@ fn measure_first_paint_and_click_response_at_levels_1_to_12() {
         let paint = b.eval(
             "(performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint') || {startTime: -1}).startTime",
         );
-        let times = b.eval(
-            "(async () => { const words = () => document.querySelector('#transcript').value.split(' ').filter(Boolean).length; \
-             const t0 = performance.now(); document.querySelector('#board [data-square=f5]').click(); \
-             let disc = null; \
-             for (;;) { await new Promise(r => setTimeout(r, 2)); \
-               if (disc === null && document.querySelector('#board [data-square=f5]').classList.contains('black')) disc = performance.now() - t0; \
-               if (words() === 2) return [disc, performance.now() - t0]; } })()",
-        );
+        let times = b.eval(&click_response_js("'f5'", 0));
         println!(
             "{level:>5}  {:>14.0}  {:>13.0}  {:>15.0}",
             paint.as_f64().unwrap(),
@@ -1211,4 +1221,319 @@ fn measure_first_paint_and_click_response_at_levels_1_to_12() {
             times[1].as_f64().unwrap()
         );
     }
+    // A level-4 game played by the engine on both sides through the API:
+    // the moves (with passes) and who is to move before each.
+    let game = b.eval(
+        "(async () => { const moves = [], movers = []; \
+         for (;;) { const g = await api('/api/game?size=8&moves=' + moves.join(',')); \
+           if (g.over) return [moves, movers]; movers.push(g.must_pass ? 'pass' : g.to_move); \
+           if (g.must_pass) { moves.push('pass'); continue; } \
+           const m = await api('/api/engine?size=8&level=4&time_ms=1000&moves=' + moves.join(',')); \
+           moves.push(m.move); } })()",
+    );
+    let moves: Vec<&str> = game[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let movers = game[1].as_array().unwrap();
+    println!("the game (level 4 against itself): {}", moves.join(" "));
+    println!("plies  level  engine reply ms: median of 3 (the three)");
+    for target in [20, 40] {
+        // The first position from `target` plies on where the person (black) moves.
+        let plies = (target..moves.len())
+            .find(|&i| movers[i] == json!("black"))
+            .expect("black to move later in the game");
+        for level in [1, 4, 8, 12] {
+            let mut replies: Vec<f64> = (0..3)
+                .map(|_| {
+                    b.open(&format!(
+                        "{}play?size=8&level={level}&moves={}",
+                        server.url,
+                        moves[..plies].join(",")
+                    ));
+                    wait_turn(&mut b, plies);
+                    let times = b.eval(&click_response_js(
+                        "document.querySelector('#board [aria-label$=\", legal\"]').dataset.square",
+                        plies,
+                    ));
+                    times[1].as_f64().unwrap()
+                })
+                .collect();
+            let three = format!("{replies:.0?}");
+            replies.sort_by(f64::total_cmp);
+            println!("{plies:>5}  {level:>5}  {:>6.0} {three}", replies[1]);
+        }
+    }
+}
+
+/// Starts watching, in the page, where the elements `placed` (their top-left
+/// corner) and `sized` (their corner and size) are in the document: after
+/// every change to the page (a mutation observer, so every state a script
+/// leaves between two awaits is seen, painted or not), each one's largest
+/// distance from where it was at the start is kept. Read with [`layout_moves`].
+fn watch_layout(b: &mut Browser, placed: &[&str], sized: &[&str]) {
+    let items: Vec<(&str, bool)> = placed
+        .iter()
+        .map(|s| (*s, false))
+        .chain(sized.iter().map(|s| (*s, true)))
+        .collect();
+    let items = serde_json::to_string(&items).unwrap();
+    let v = b.eval(&format!(
+        "(() => {{ if (window.__layout) window.__layout.stop(); \
+         const items = {items}; \
+         const at = () => items.map(([sel]) => {{ const e = document.querySelector(sel); \
+           if (!e || !e.getClientRects().length) return null; const r = e.getBoundingClientRect(); \
+           return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }}); \
+         const first = at(); \
+         const worst = items.map(() => [0, '']); \
+         const check = () => {{ at().forEach((r, i) => {{ const f = first[i]; \
+           const d = r === null || f === null ? Infinity : Math.max(Math.abs(r[0] - f[0]), Math.abs(r[1] - f[1]), \
+             ...(items[i][1] ? [Math.abs(r[2] - f[2]), Math.abs(r[3] - f[3])] : [])); \
+           if (d > worst[i][0]) worst[i] = [d, JSON.stringify(f) + ' -> ' + JSON.stringify(r) + ' status: ' + \
+             (document.querySelector('.status') || {{}}).textContent]; }}); }}; \
+         const obs = new MutationObserver(check); \
+         obs.observe(document.body, {{ subtree: true, childList: true, attributes: true, characterData: true }}); \
+         addEventListener('resize', check); \
+         window.__layout = {{ check, worst, items, stop: () => obs.disconnect() }}; \
+         return first.map((r, i) => r === null ? items[i][0] : null).filter(Boolean); }})()"
+    ));
+    assert_eq!(v, json!([]), "elements to watch that are not shown");
+}
+
+/// The elements [`watch_layout`] watches that moved (or changed size) by
+/// more than one pixel since it started, with where from and where to.
+fn layout_moves(b: &mut Browser) -> Vec<String> {
+    let v = b.eval(
+        "(() => { window.__layout.check(); const w = window.__layout.worst; window.__layout.stop(); \
+         return w.map(([d, how], i) => [d, how, window.__layout.items[i][0]]); })()",
+    );
+    let items = v.as_array().unwrap();
+    items
+        .iter()
+        .filter(|w| w[0].as_f64().is_none_or(|d| d > 1.0))
+        .map(|w| format!("{} moved {} px: {}", w[2], w[0], w[1]))
+        .collect()
+}
+
+#[test]
+fn nothing_jumps_when_results_arrive() {
+    let mut moved = Vec::new();
+    for (width, height) in [(390, 844), (1366, 850)] {
+        let wide = width > 1000;
+        let Some(mut b) = Browser::launch_or_skip(width, height) else {
+            return;
+        };
+        let server = ServerProcess::start();
+        // Play: the board, the status above it, the game's buttons and the
+        // coach's areas (beside the board on the wide screen). The settings
+        // are below the board at both widths, where the page may grow.
+        b.open(&format!("{}play?size=8&level=1", server.url));
+        wait_turn(&mut b, 0);
+        let layout = b.eval(
+            "(() => { const r = (s) => document.querySelector(s).getBoundingClientRect(); \
+             return [r('#coach-h').left >= r('#board').right, r('#settings-h').top >= r('#board').bottom]; })()",
+        );
+        assert_eq!(
+            layout,
+            json!([wide, true]),
+            "coach beside, settings below the board at {width}"
+        );
+        let placed = [
+            "#status",
+            "#undo",
+            "#redo",
+            "#hint",
+            "#review",
+            "#new",
+            "#explore",
+            "#hint-board",
+            "#coach-h",
+            "#hint-out",
+        ];
+        let sized = ["#board", "#hint-out"];
+        // The engine's reply to a click.
+        watch_layout(&mut b, &placed, &sized);
+        b.click("#board [data-square=f5]");
+        wait_turn(&mut b, 2);
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} play engine: {m}")),
+        );
+        // A hint, its values on the board too.
+        b.eval("document.querySelector('#hint-board').checked = true");
+        watch_layout(&mut b, &placed, &sized);
+        b.click("#hint");
+        b.wait_for(
+            "document.querySelector('#board [data-hint]') && document.querySelector('#hint-out li')",
+            WAIT,
+            "the hint",
+        );
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} play hint: {m}")),
+        );
+        // The engine's next reply (the hint gives way to it).
+        watch_layout(&mut b, &placed, &sized);
+        let square =
+            b.eval("document.querySelector('#board [aria-label*=\", legal\"]').dataset.square");
+        b.click(&format!("#board [data-square={square}]"));
+        wait_turn(&mut b, 4);
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} play engine 2: {m}")),
+        );
+        // Review: it opens at once, the analysis fills in.
+        watch_layout(&mut b, &placed, &sized);
+        b.click("#review");
+        b.wait_for(
+            "document.querySelectorAll('#rv-table tbody tr').length === 4 && \
+             !document.querySelector('[data-testid=review-at]').textContent.includes('analysing')",
+            WAIT,
+            "the review's analysis",
+        );
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} play review: {m}")),
+        );
+        // Explorer: the form and the result's tree stay where they are when
+        // a search (then two side by side) arrives.
+        b.open(&format!("{}explore", server.url));
+        b.wait_for("document.querySelector('#run')", WAIT, "the explorer");
+        let mut placed = vec![
+            "#preset",
+            "#form",
+            "#run",
+            "#compare",
+            "#versus",
+            "#result-h",
+            "#tree-a",
+            "#line-a",
+        ];
+        if wide {
+            placed.extend(["#step-h", "#next"]);
+        }
+        watch_layout(&mut b, &placed, &[]);
+        b.click("#run");
+        wait_text(&mut b, "[data-testid=count]", "224821");
+        wait_text(&mut b, "[data-testid=step-count]", "1");
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} explore search: {m}")),
+        );
+        watch_layout(&mut b, &placed, &[]);
+        b.click("#versus");
+        wait_text(&mut b, "[data-testid=count-b]", "7208");
+        wait_text(&mut b, "[data-testid=step-count]", "1");
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} explore versus: {m}")),
+        );
+        // Study: the forms and the plots' tops stay while the results stream in.
+        b.open(&format!("{}study", server.url));
+        b.wait_for(
+            "document.querySelector('#m-depth-cap').textContent !== ''",
+            WAIT,
+            "the caps",
+        );
+        set_value(&mut b, "#m-size", "6");
+        set_value(&mut b, "#m-depth", "3");
+        set_value(&mut b, "#t-size", "4");
+        set_value(&mut b, "#t-depth", "4");
+        let placed = [
+            "#match-form",
+            "#m-run",
+            "#m-status",
+            "#m-plot",
+            "#table-form",
+            "#t-run",
+            "#t-status",
+            "#t-plot",
+        ];
+        watch_layout(&mut b, &placed, &[]);
+        b.click("#m-run");
+        b.wait_for(
+            "document.querySelector('[data-testid=match-status]').textContent.startsWith('Done')",
+            WAIT,
+            "the match",
+        );
+        b.click("#t-run");
+        wait_text(&mut b, "[data-testid=table-status]", "Done: 16 games.");
+        moved.extend(
+            layout_moves(&mut b)
+                .into_iter()
+                .map(|m| format!("{width} study: {m}")),
+        );
+    }
+    assert!(moved.is_empty(), "{}", moved.join("\n"));
+}
+
+#[test]
+fn a_move_while_the_server_is_gone_resumes_with_retry_once_it_is_back() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    let (url, port) = (server.url.clone(), server.port());
+    b.open(&format!("{url}play?size=8&level=1"));
+    wait_turn(&mut b, 0);
+    b.click("#board [data-square=f5]");
+    let two = wait_turn(&mut b, 2);
+    // The server dies; the person's next move needs it (and the engine's reply).
+    server.kill();
+    let square =
+        b.eval("document.querySelector('#board [aria-label$=\", legal\"]').dataset.square");
+    let square = square.as_str().unwrap().to_string();
+    watch_layout(&mut b, &["#status", "#undo", "#hint", "#new"], &["#board"]);
+    b.click(&format!("#board [data-square={square}]"));
+    b.wait_for(
+        "!document.querySelector('#retry').hidden && document.querySelector('#status').classList.contains('error')",
+        WAIT,
+        "the error and Retry",
+    );
+    // The error and its Retry appear without moving the board or the buttons.
+    let moved = layout_moves(&mut b);
+    assert!(moved.is_empty(), "{}", moved.join("\n"));
+    let status = text(&mut b, "#status");
+    assert!(status.contains("server"), "{status}");
+    // Clicks on the board wait for Retry: the game is stalled, not lost.
+    let others = b.eval(
+        "[...document.querySelectorAll('#board [aria-label$=\", legal\"]')].map(e => e.dataset.square)",
+    );
+    assert_eq!(others, json!([]), "no square is playable while stalled");
+    // The server back on the same port; Retry: the person's move stands,
+    // the engine answers once, and the game goes on.
+    let _server = ServerProcess::start_on_port(port);
+    b.click("#retry");
+    let four = wait_turn(&mut b, 4);
+    assert_eq!(&four[..two.len()], two, "{four}");
+    assert_eq!(four.split(' ').nth(2), Some(square.as_str()), "{four}");
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#moves button')].map(m => m.textContent).join(' ')"),
+        json!(four)
+    );
+    let engine_plies = b.eval(
+        "[...document.querySelectorAll('#log tbody tr td:first-child')].map(t => t.textContent)",
+    );
+    assert_eq!(engine_plies, json!(["2", "4"]));
+    assert_eq!(
+        b.eval("document.querySelector('#retry').hidden"),
+        json!(true)
+    );
+    assert!(!b
+        .eval("document.querySelector('#status').classList.contains('error')")
+        .as_bool()
+        .unwrap());
+    // And the next move plays as usual.
+    let square =
+        b.eval("document.querySelector('#board [aria-label$=\", legal\"]').dataset.square");
+    b.click(&format!("#board [data-square={square}]"));
+    wait_turn(&mut b, 6);
 }

@@ -20,10 +20,15 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// Starts the binary and reads the URL it prints.
+    /// Starts the binary on a free port and reads the URL it prints.
     pub fn start() -> ServerProcess {
+        ServerProcess::start_on_port(0)
+    }
+
+    /// Starts the binary on `port` (0: a free one) and reads the URL it prints.
+    pub fn start_on_port(port: u16) -> ServerProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-            .args(["serve", "--port", "0"])
+            .args(["serve", "--port", &port.to_string()])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -43,6 +48,21 @@ impl ServerProcess {
     /// The server's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// The port it listens on (from its URL).
+    pub fn port(&self) -> u16 {
+        let after_colon = self.url.rsplit(':').next().unwrap_or_default();
+        after_colon
+            .trim_end_matches('/')
+            .parse()
+            .expect("a port in the URL")
+    }
+
+    /// Kills it at once (SIGKILL, as a crash or a closed terminal would),
+    /// waiting until the process is gone.
+    pub fn kill(self) {
+        drop(self);
     }
 
     /// Sends SIGINT (Ctrl-C) and returns the exit status and the rest of stdout.

@@ -53,13 +53,13 @@ async function run(compare) {
     if (compare === "versus") {
       const a = await search("a", $("order").value, "minimax");
       const b = await search("b", $("order").value, "alphabeta");
-      setStatus(`Minimax explored ${fmt(a.count)} states, alpha-beta ${fmt(b.count)} ` +
-        `(${(100 * b.count / a.count).toFixed(1)}%); both find value ${a.value}: pruning never changes the value.`);
+      setStatus(`Minimax ${fmt(a.count)} states, alpha-beta ${fmt(b.count)} ` +
+        `(${(100 * b.count / a.count).toFixed(1)}%); the same value ${a.value}.`);
     } else if (compare) {
       const a = await search("a", "natural");
       const b = await search("b", "best");
-      setStatus(`Natural order explored ${fmt(a.count)} states, best order ${fmt(b.count)} ` +
-        `(${(100 * b.count / a.count).toFixed(1)}%); both find value ${a.value}.`);
+      setStatus(`Natural order ${fmt(a.count)} states, best order ${fmt(b.count)} ` +
+        `(${(100 * b.count / a.count).toFixed(1)}%); the same value ${a.value}.`);
     } else {
       const a = await search("a");
       setStatus(`Value ${a.value}, ${fmt(a.count)} states explored.`);

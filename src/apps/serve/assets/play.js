@@ -21,6 +21,8 @@ let engineLog = [];
 let redo = [];        // groups of undone moves, the latest last
 let hints = null;     // {moves: [...]} for the position now
 let review = null;    // {data, at, game}
+// The coach's hint area as the page starts (shown again when the position changes).
+const HINT_PLACEHOLDER = $("hint-out").innerHTML;
 
 function levelName(n) {
   return LEVEL_NAMES.find(([max]) => n <= max)[1];
@@ -117,6 +119,7 @@ async function advance() {
     for (;;) {
       const g = await api("/api/game?" + gameQuery());
       if (my !== gen) return;
+      if (!game || g.board !== game.board || g.player !== game.player) $("hint-out").innerHTML = HINT_PLACEHOLDER;
       game = g;
       hints = null;
       render();
@@ -145,7 +148,13 @@ async function advance() {
   } catch (e) {
     if (my !== gen || e.name === "AbortError") return;
     stalled = true;
-    setStatus("Engine: " + e.message + " — correct the settings and press Retry.", true);
+    // The board stays as the server last drew it, but nothing on it is
+    // playable until Retry has brought the game up to date.
+    if (game) render();
+    // fetch rejects with a TypeError when no server answers at all.
+    setStatus(e instanceof TypeError && /fetch|network/i.test(e.message)
+      ? "The server does not answer: start it again, then Retry."
+      : "Engine: " + e.message + " — correct the settings and press Retry.", true);
     $("retry").hidden = false;
   } finally {
     if (my === gen) busy = false;
@@ -154,7 +163,7 @@ async function advance() {
 
 function render() {
   const g = review ? review.game : game;
-  const human = !review && !game.over && !isEngine(game.to_move);
+  const human = !review && !stalled && !game.over && !isEngine(game.to_move);
   const values = $("hint-board").checked && hints ? new Map(hints.moves.map((m) => [m.move, m.value])) : null;
   drawBoard($("board"), g.board, {
     legal: human ? g.legal : [], last: g.last, flipped: g.flipped,
@@ -192,7 +201,7 @@ function render() {
 }
 
 function play(name) {
-  if (busy || !game || game.over || review) return; // one move at a time
+  if (busy || stalled || !game || game.over || review) return; // one move at a time
   busy = true;
   redo = [];
   st.moves.push(name);
@@ -242,9 +251,10 @@ async function hint() {
     const kind = (m) => m.certainty.kind === "exact" ? "exact" : m.certainty.kind === "win-loss-draw" ? "win/loss/draw proven" : `estimate, ${m.certainty.depth} plies`;
     $("hint-out").replaceChildren(
       el("p", { class: "note" }, `Values in discs for ${who} (the side to move): + is good for ${who}. Level ${h.level}, ${h.nodes.toLocaleString("en")} nodes.`),
+      // The best line first: the list below it may scroll in its fixed-size box.
+      h.moves.length ? el("p", { class: "best-line" }, "Engine's best line: ", el("span", { "data-testid": "best-line" }, h.moves[0].line.join(" "))) : null,
       el("ol", { class: "hints" }, h.moves.map((m) => el("li", { "data-move": m.move },
-        el("b", {}, m.move), ` ${signed(m.value, 1)} discs for ${who} (${kind(m)})`))),
-      h.moves.length ? el("p", {}, "Engine's best line: ", el("span", { "data-testid": "best-line" }, h.moves[0].line.join(" "))) : null);
+        el("b", {}, m.move), ` ${signed(m.value, 1)} discs for ${who} (${kind(m)})`))));
     render();
   } catch (e) {
     $("hint-out").replaceChildren(el("p", { class: "error" }, "Hint: " + e.message));

@@ -140,6 +140,7 @@ $("match-form").addEventListener("submit", (e) => {
   const rows = [];
   const body = $("m-table").tBodies[0];
   body.replaceChildren();
+  $("m-table").tFoot.replaceChildren();
   $("m-progress").max = size * size - 4;
   $("m-progress").value = 0;
   setStatus("m-status", "Running…");
@@ -161,8 +162,10 @@ $("match-form").addEventListener("submit", (e) => {
       $("m-progress").max = rows.length;
       $("m-progress").value = rows.length;
       const ab = rows.reduce((s, r) => s + r.alphabeta, 0), mm = rows.reduce((s, r) => s + r.minimax, 0);
-      setStatus("m-status", `Done: ${d.moves} moves, final score ${d.score}; alpha-beta ${ab.toLocaleString("en")} states, ` +
-        `minimax ${mm.toLocaleString("en")} (${(100 * ab / mm).toFixed(1)}%).`);
+      // The totals go in the table's last row, so the status stays one short line.
+      $("m-table").tFoot.replaceChildren(el("tr", {}, el("th", { scope: "row", colspan: 3 }, "all moves"),
+        el("td", {}, ab.toLocaleString("en")), el("td", {}, mm.toLocaleString("en")), el("td", {}, (100 * ab / mm).toFixed(1) + "%")));
+      setStatus("m-status", `Done: ${d.moves} moves, final score ${d.score}.`);
     },
   }, (t, err) => setStatus("m-status", t, err));
 });
