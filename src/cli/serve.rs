@@ -7,6 +7,7 @@ use super::{option, value, UsageError};
 use anyhow::Result;
 use clap::{value_parser, ArgAction, ArgMatches, Command};
 use reversi::apps::serve::{Config, ServeError, Server};
+use reversi::units::Discs;
 use std::io::Write;
 use std::net::IpAddr;
 
@@ -55,6 +56,7 @@ pub(super) fn command() -> Command {
             )
             .action(ArgAction::Append),
         )
+        .args(super::hint::book_args())
 }
 
 impl Args {
@@ -72,13 +74,17 @@ impl Args {
 
 /// Runs `reversi serve ARGS` (`args` starts with `serve`).
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&super::parse(command(), &args[1..])?);
+    let m = super::parse(command(), &args[1..])?;
+    let a = Args::from_matches(&m);
+    let book = super::hint::book_and_randomness(&m)?;
     // An address that is taken or not this machine's is the user's to
     // change: exit status 2 like any bad argument.
     let server = Server::bind(Config {
         host: a.host,
         port: a.port,
         allowed_hosts: a.allow_hosts,
+        book_randomness: book.as_ref().map_or(Discs(0.0), |b| b.1),
+        book: book.map(|b| b.0),
         ..Config::default()
     })
     .map_err(|e| match e {

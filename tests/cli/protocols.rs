@@ -255,7 +255,7 @@ fn nboard_answers_a_forced_pass_without_nan() {
 fn nboard_ping_stops_a_long_search_first() {
     // Depth 60 (played as the deepest level, 30) with 1000 s: only the
     // stop flag ends it.
-    let mut e = Engine::start(&["nboard", "--time", "1000"]);
+    let mut e = Engine::start(&["nboard", "--time", "1000", "--no-book"]);
     e.send("nboard 2");
     e.send("set depth 60");
     assert_eq!(e.line(), "set myname reversi30");
@@ -537,7 +537,7 @@ fn hint_and_analyze_never_write_a_negative_zero() {
         assert!(out.status.success());
         String::from_utf8(out.stdout).unwrap()
     };
-    let text = run(&["hint", "--depth", "3", "--moves", "10", "f5d6c3"]);
+    let text = run(&["hint", "--depth", "3", "--moves", "10", "--no-book", "f5d6c3"]);
     assert!(text.contains("+0.00"), "no zero value to check: {text}");
     assert!(!text.contains("-0.00"), "{text}");
     let json = run(&["hint", "--depth", "3", "--moves", "10", "--json", "f5d6c3"]);

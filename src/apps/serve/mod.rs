@@ -33,6 +33,7 @@ pub mod play;
 pub mod study;
 
 use crate::engine::book::Book;
+use crate::units::Discs;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::sync::Arc;
@@ -104,6 +105,9 @@ pub struct Config {
     /// The opening book of the levels' moves and hints on 8x8 (`None`:
     /// every position is searched).
     pub book: Option<Arc<Book>>,
+    /// How far from the book's best the engine's book moves may be
+    /// (0: the best).
+    pub book_randomness: Discs,
 }
 
 impl Default for Config {
@@ -114,6 +118,7 @@ impl Default for Config {
             allowed_hosts: Vec::new(),
             limits: Limits::default(),
             book: None,
+            book_randomness: Discs(0.0),
         }
     }
 }
@@ -208,7 +213,7 @@ impl Server {
                 self.config.allowed_hosts.clone(),
                 self.config.limits,
             )
-            .with_book(self.config.book.clone()),
+            .with_book(self.config.book.clone(), self.config.book_randomness),
         );
         let result = runtime.block_on(serve(self.listener, state.clone(), self.config.limits));
         state.shut_down();

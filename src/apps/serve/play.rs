@@ -3,9 +3,6 @@
 //! one and the server keeps no game state), and the engine's move.
 
 use crate::engine::analyze::BookUse;
-use crate::engine::book::Book;
-use crate::units::Discs;
-use std::sync::Arc;
 use crate::apps::study::selfplay::parse_move;
 use crate::board::{Color, Square};
 use crate::engine::analyze::{Analyzer, Limits};
@@ -169,14 +166,15 @@ pub struct EngineMove {
 
 /// The move of the study's ordered iterative-deepening engine in `p` (of
 /// the engine at the settings' level on 8x8, solving exactly from at most
-/// [`SERVER_EXACT_EMPTIES`]), or `None` when the game is over. The search
+/// [`SERVER_EXACT_EMPTIES`]; a move of `book` where it holds the position),
+/// or `None` when the game is over. The search
 /// stops at the deadline `time` from now or when `stop` is set (depth 1
 /// always finishes).
 #[must_use]
 pub fn engine_move(
     p: &Position,
     settings: EngineSettings,
-    book: Option<Arc<Book>>,
+    book: Option<BookUse>,
     stop: &AtomicBool,
 ) -> Option<EngineMove> {
     let limits = Limits {
@@ -191,7 +189,7 @@ pub fn engine_move(
         prune: settings.prune,
         eval: settings.eval,
     })
-    .with_book(book.map(|b| BookUse::new(b, Discs(0.0), 0)));
+    .with_book(book);
     let c = engine.choose(p, &limits, Some(stop))?;
     Some(EngineMove {
         mv: c.mv,

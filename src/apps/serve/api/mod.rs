@@ -78,6 +78,7 @@ pub struct AppState {
     running: Arc<AtomicUsize>,
     trees: Mutex<TreeStore>,
     book: Option<Arc<Book>>,
+    book_randomness: Discs,
 }
 
 #[derive(Debug, Default)]
@@ -105,13 +106,16 @@ impl AppState {
             running: Arc::new(AtomicUsize::new(0)),
             trees: Mutex::new(TreeStore::default()),
             book: None,
+            book_randomness: Discs(0.0),
         }
     }
 
-    /// The same state with `book` answering the levels' moves and hints.
+    /// The same state with `book` answering the levels' moves (any book
+    /// move within `randomness` discs of the best) and hints.
     #[must_use]
-    pub fn with_book(mut self, book: Option<Arc<Book>>) -> AppState {
+    pub fn with_book(mut self, book: Option<Arc<Book>>, randomness: Discs) -> AppState {
         self.book = book;
+        self.book_randomness = randomness;
         self
     }
 
@@ -501,7 +505,13 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         level,
     };
     let p = g.position;
-    let book = level.and(state.book.clone());
+    // A fresh seed for each reply: book moves within the randomness vary.
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let book = level
+        .and(state.book.clone())
+        .map(|b| BookUse::new(b, state.book_randomness, seed));
     let found = blocking(&state, move |cancel| {
         play::engine_move(&p, settings, book, cancel)
     })

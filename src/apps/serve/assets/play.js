@@ -197,7 +197,7 @@ function render() {
   const unit = (e) => e.level ? "discs" : e.eval === "disc" || !e.eval ? "discs" : e.eval + " units";
   $("log").tBodies[0].replaceChildren(...engineLog.map((e) => el("tr", {},
     el("td", {}, e.ply), el("td", {}, e.move), el("td", {}, `${signed(e.value, 0)} ${unit(e)}`),
-    el("td", {}, e.nodes.toLocaleString("en")), el("td", {}, e.depth), el("td", {}, e.time_ms.toFixed(1)))));
+    el("td", {}, e.nodes.toLocaleString("en")), el("td", {}, e.book ? "book" : e.depth), el("td", {}, e.time_ms.toFixed(1)))));
 }
 
 function play(name) {
@@ -248,7 +248,7 @@ async function hint() {
     if (my !== gen) return;
     hints = h;
     const who = cap(h.to_move);
-    const kind = (m) => m.certainty.kind === "exact" ? "exact" : m.certainty.kind === "win-loss-draw" ? "win/loss/draw proven" : `estimate, ${m.certainty.depth} plies`;
+    const kind = (m) => m.certainty.kind === "exact" ? "exact" : m.certainty.kind === "win-loss-draw" ? "win/loss/draw proven" : m.certainty.kind === "book" ? `book (level ${m.certainty.level})` : `estimate, ${m.certainty.depth} plies`;
     $("hint-out").replaceChildren(
       el("p", { class: "note" }, `Values in discs for ${who} (the side to move): + is good for ${who}. Level ${h.level}, ${h.nodes.toLocaleString("en")} nodes.`),
       // The best line first: the list below it may scroll in its fixed-size box.
