@@ -235,3 +235,74 @@ proptest! {
         }
     }
 }
+
+/// A small valued book's file: the first 3 plies, searched at level 1.
+fn small_book_bytes() -> &'static [u8] {
+    use std::sync::OnceLock;
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        let mut book = reversi::engine::book::Book::new();
+        let _ = reversi::apps::book::plan_new(&mut book, &[], 3);
+        reversi::apps::book::search_and_merge(&mut book, 1, 1, &mut |_, _| {});
+        book.to_bytes()
+    })
+}
+
+/// FNV-1a, 64 bits, written here again.
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01B3);
+    }
+    h
+}
+
+proptest! {
+    /// Book files with bytes changed (and the checksum made right again, so
+    /// that the positions themselves are read): refused with one line, or
+    /// read as a book whose file is exactly those bytes.
+    #[test]
+    fn book_files(changes in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4), fix in any::<bool>()) {
+        let mut bytes = small_book_bytes().to_vec();
+        let n = bytes.len();
+        for (at, b) in changes {
+            bytes[at.index(n)] = b;
+        }
+        if fix {
+            let sum = fnv(&bytes[..n - 8]);
+            bytes[n - 8..].copy_from_slice(&sum.to_le_bytes());
+        }
+        match reversi::engine::book::Book::from_bytes(&bytes) {
+            Ok(book) => prop_assert_eq!(book.to_bytes(), bytes),
+            Err(e) => one_line(&e)?,
+        }
+    }
+
+    /// A book's text form: lines near the form, or anything at all.
+    #[test]
+    fn book_text(text in prop_oneof![
+        near("XO-XO-XO- level counts moves unsearched none 0123456789:+-.d3c4f5e6", 60..140),
+        any::<String>(),
+    ]) {
+        match reversi::engine::book::Book::from_text(text.lines()) {
+            Ok(book) => {
+                let again = reversi::engine::book::Book::from_text(book.to_text().lines());
+                prop_assert_eq!(again, Ok(book));
+            }
+            Err(e) => one_line(&e)?,
+        }
+    }
+
+    /// The lines of `reversi book search`'s files.
+    #[test]
+    fn book_search_lines(text in prop_oneof![
+        near("0123456789abcdef\td3c4f5e6-+", 0..70),
+        any::<String>(),
+    ]) {
+        match reversi::apps::book::Searched::parse_line(&text) {
+            Ok(s) => prop_assert_eq!(reversi::apps::book::Searched::parse_line(&s.to_line()), Ok(s)),
+            Err(e) => one_line(&e)?,
+        }
+    }
+}

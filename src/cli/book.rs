@@ -77,12 +77,17 @@ fn building_args() -> [Arg; 5] {
     ]
 }
 
+fn searched_arg() -> Arg {
+    option("searched", "FILE", "Write the searches into this search file as they finish, and continue it when run again after an interruption (as `reversi book search`)").conflicts_with("no-search")
+}
+
 fn new_command() -> Command {
     Command::new("reversi book new")
         .about("A book of every position of the first --depth plies from the start (or from each opening of --openings), each position whose moves leave the book valued by a search at --level")
         .arg(out_arg())
         .arg(option("depth", "PLIES", "Plies from the start").value_parser(value_parser!(u32).range(0..=60)).required(true))
         .arg(option("openings", "FILE", "Openings to start from, one transcript a line (f5d6c3); `#` lines are skipped"))
+        .arg(searched_arg())
         .args(building_args())
 }
 
@@ -103,6 +108,7 @@ fn add_command() -> Command {
         .arg(out_arg())
         .arg(Arg::new("games").value_name("GAMES").num_args(1..).required(true).help("Files of games, one a line: transcripts (f5d6c3...), GGF games, or board strings followed by moves; `#` lines are skipped"))
         .arg(option("depth", "PLIES", "Plies of each game learned").value_parser(value_parser!(u32).range(0..=60)).default_value("30"))
+        .arg(searched_arg())
         .args(building_args())
 }
 
@@ -255,8 +261,13 @@ fn building_level(m: &ArgMatches) -> Result<Option<u32>> {
 /// Searches the pending positions of `book` at `level` (unless none) and
 /// writes it to the planned `--out`.
 fn finish(m: &ArgMatches, book: &mut Book, level: Option<u32>, planned: Planned) -> Result<()> {
-    if let Some(level) = level {
-        search_in_process(m, book, level);
+    match (level, m.get_one::<String>("searched")) {
+        (Some(level), Some(file)) => {
+            search_into(m, book, level, file, Shard::WHOLE)?;
+            merge_files(book, std::slice::from_ref(file))?;
+        }
+        (Some(level), None) => search_in_process(m, book, level),
+        (None, _) => {}
     }
     output_files::write(&[planned], &[&book.to_bytes()])
 }
@@ -378,17 +389,27 @@ fn search_header(book: &Book, list: &[Key], level: u32) -> String {
 
 fn search(m: &ArgMatches) -> Result<()> {
     let book = read_book(&value::<String>(m, "book"))?;
-    let level: u32 = value(m, "level");
-    let out: String = value(m, "out");
     let shard = m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE);
-    let list = build::pending(&book);
-    let mut header_line = search_header(&book, &list, level);
+    search_into(
+        m,
+        &book,
+        value(m, "level"),
+        &value::<String>(m, "out"),
+        shard,
+    )
+}
+
+/// Searches the pending positions of `book` of `shard` at `level` into the
+/// search file `out` (continued if it holds some of them already).
+fn search_into(m: &ArgMatches, book: &Book, level: u32, out: &str, shard: Shard) -> Result<()> {
+    let list = build::pending(book);
+    let mut header_line = search_header(book, &list, level);
     push_shard(&mut header_line, shard);
     let check = searched_number;
     let (file, done) = Resumable {
         signature: SEARCHED,
         noun: "position",
-        out: &out,
+        out,
         header_line: &header_line,
         force: m.get_flag("force"),
         item: &check,
@@ -397,8 +418,8 @@ fn search(m: &ArgMatches) -> Result<()> {
     let total = shard.items_below(list.len() as u64);
     let threads = value(m, "threads");
     let progress = Progress::new("book search", "positions", m.get_flag("quiet"), done, total);
-    append_lines(file, &out, progress, |deliver| {
-        build::search_pending(&book, &list, level, shard, done..total, threads, |r| {
+    append_lines(file, out, progress, |deliver| {
+        build::search_pending(book, &list, level, shard, done..total, threads, |r| {
             deliver(r.to_line())
         });
     })
@@ -424,17 +445,24 @@ fn header_number(header: &str, key: &str) -> Option<u64> {
 fn merge(m: &ArgMatches) -> Result<()> {
     let planned = plan_book_out(m)?;
     let mut book = read_book(&value::<String>(m, "book"))?;
-    let list = build::pending(&book);
     let inputs: Vec<String> = m
         .get_many::<String>("searched")
         .into_iter()
         .flatten()
         .cloned()
         .collect();
+    merge_files(&mut book, &inputs)?;
+    output_files::write(&[planned], &[&book.to_bytes()])
+}
+
+/// Stores the results of the search files `inputs` (every shard of one
+/// split of `book`'s pending positions) in `book` and values it.
+fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
+    let list = build::pending(book);
     let mut base: Option<String> = None;
     let mut shards: Vec<Shard> = Vec::new();
     let mut results = Vec::new();
-    for path in &inputs {
+    for path in inputs {
         let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
         let Some(first) = lines.next_line()? else {
             return usage(format!("{path} is empty: not {}", SEARCHED.kind));
@@ -444,7 +472,7 @@ fn merge(m: &ArgMatches) -> Result<()> {
         }
         let (header, shard) = split_shard(first.text);
         let level = header_number(header, "level").unwrap_or(0);
-        let expected = search_header(&book, &list, level as u32);
+        let expected = search_header(book, &list, level as u32);
         if header != expected {
             return usage(format!(
                 "{path} holds the searches of another book or plan ({header:?}; this book's would be {expected:?})"
@@ -494,8 +522,7 @@ fn merge(m: &ArgMatches) -> Result<()> {
             "shard {missing}/{count} is missing: every shard of the split is needed"
         ));
     }
-    build::merge(&mut book, &list, &results).or_else(|e| usage(e.to_string()))?;
-    output_files::write(&[planned], &[&book.to_bytes()])
+    build::merge(book, &list, &results).or_else(|e| usage(e.to_string()))
 }
 
 /// `+1.50`-style discs of a book value.

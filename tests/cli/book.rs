@@ -401,3 +401,70 @@ fn added_games_count_their_results_and_bad_books_are_refused() {
         "--level",
     );
 }
+
+#[test]
+fn an_interrupted_build_continues_its_search_file_and_openings_start_the_book() {
+    let dir = scratch_in("book", "resumed");
+    let openings = dir.join("openings.txt");
+    fs::write(&openings, "# two openings\nf5d6\nf5f6e6\n").expect("openings");
+    let (book, searched) = (dir.join("book.bin"), dir.join("searched.txt"));
+    let args = [
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "4",
+        "--level",
+        "1",
+        "--openings",
+        path(&openings),
+        "--searched",
+        path(&searched),
+        "--out",
+        path(&book),
+    ];
+    run(&args);
+    let (bytes, text) = (
+        fs::read(&book).expect("book"),
+        fs::read_to_string(&searched).expect("searched"),
+    );
+    // Cut after 3 whole results and half of the next, as an interruption
+    // would: the run again continues the file to the same bytes.
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    assert!(lines.len() > 6, "{text}");
+    let kept: String = lines[..4].concat() + &lines[4][..5];
+    fs::write(&searched, &kept).expect("cut");
+    fs::remove_file(&book).expect("remove");
+    run(&args);
+    assert_eq!(fs::read_to_string(&searched).expect("searched"), text);
+    assert_eq!(fs::read(&book).expect("book"), bytes);
+    // It is continued, not redone: a kept result changed (still valid)
+    // stays, and the book takes its value.
+    let mut fields: Vec<&str> = lines[1].trim_end().split('\t').collect();
+    let changed = (fields[4].parse::<i32>().expect("a value") + 64).to_string();
+    fields[4] = &changed;
+    let edited = fields.join("\t") + "\n";
+    fs::write(
+        &searched,
+        lines[0].to_owned() + &edited + &lines[2..4].concat(),
+    )
+    .expect("edit");
+    run(&args);
+    let again = fs::read_to_string(&searched).expect("searched");
+    assert_eq!(again, text.replacen(lines[1], &edited, 1));
+    assert_ne!(fs::read(&book).expect("book"), bytes);
+    // The openings' lines are in the book: f5 d6 and f5 f6 e6, and from
+    // their ends every position to ply 4; the other moves of the start's
+    // images are not.
+    let b = read_book(&book);
+    let start = RelativePosition::start(8);
+    let f5 = start.play(37);
+    assert!(b.lookup(&f5.play(43)).is_some() && b.lookup(&f5.play(45)).is_some());
+    assert!(
+        b.lookup(&f5.play(29)).is_none(),
+        "f5 f4 is no opening given"
+    );
+    let f5d6 = b.lookup(&f5).expect("after f5");
+    assert_eq!(f5d6.searched.len(), 2);
+    assert!(f5d6.unsearched.is_some());
+}

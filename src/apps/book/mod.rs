@@ -8,7 +8,7 @@
 //! 1. A plan adds positions to the book without values: [`plan_new`] (every
 //!    position of the first plies of the start or of given openings),
 //!    [`plan_deepen`] (one more ply along the lines whose values are within
-//!    a margin of the best), [`plan_games`] (the positions of played games,
+//!    a margin of the best), [`plan_game`] (the positions of played games,
 //!    with their results counted).
 //! 2. The *pending* positions ([`pending`]: those with a move whose
 //!    position after is not in the book, and no valued best such move) are

@@ -16,6 +16,43 @@ fn the_first_two_plies_are_five_positions_up_to_symmetry() {
 }
 
 #[test]
+fn the_first_plies_hold_every_position_once_up_to_symmetry() {
+    // Every position of each ply (the published perft counts 1, 4, 12,
+    // 56, 244, 1396), told apart only up to the 8 symmetries.
+    let mut plies = vec![vec![RelativePosition::start(8)]];
+    for _ in 0..5 {
+        let last = plies.last().expect("a ply");
+        let next: Vec<RelativePosition> = last
+            .iter()
+            .flat_map(|p| {
+                (0..64u8)
+                    .filter(|sq| p.moves() >> sq & 1 == 1)
+                    .map(|sq| p.play(sq))
+            })
+            .collect();
+        plies.push(next);
+    }
+    let raw: Vec<usize> = plies.iter().map(Vec::len).collect();
+    assert_eq!(raw, [1, 4, 12, 56, 244, 1396]);
+    let distinct: Vec<usize> = plies
+        .iter()
+        .map(|ps| {
+            ps.iter()
+                .map(|p| crate::eval::pattern::symmetry::canonical(p.player, p.opponent).0)
+                .collect::<HashSet<Key>>()
+                .len()
+        })
+        .collect();
+    let mut book = Book::new();
+    let _ = plan_new(&mut book, &[], 5);
+    let per_ply: Vec<usize> = (0..=5)
+        .map(|n| book.sorted().iter().filter(|(k, _)| ply(*k) == n).count())
+        .collect();
+    assert_eq!(per_ply, distinct);
+    assert_eq!(per_ply, [1, 1, 3, 14, 60, 322]);
+}
+
+#[test]
 fn a_searched_book_is_valued_by_negamax_and_nothing_waits() {
     let mut book = Book::new();
     let _ = plan_new(&mut book, &[], 2);

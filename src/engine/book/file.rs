@@ -88,7 +88,7 @@ impl fmt::Display for BookFileError {
 impl std::error::Error for BookFileError {}
 
 /// FNV-1a, 64 bits.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
     })
@@ -215,6 +215,11 @@ impl Book {
                 draws: r.u32().ok_or_else(short)?,
                 losses: r.u32().ok_or_else(short)?,
             };
+            if square == NONE && value != 0 {
+                return Err(invalid(
+                    "a value is given without an unsearched move".into(),
+                ));
+            }
             let mut entry = Entry {
                 searched: Vec::with_capacity(usize::from(searched)),
                 unsearched: (square != NONE).then_some(BookMove {

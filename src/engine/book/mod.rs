@@ -17,7 +17,7 @@
 //! by other programs). [`Book::negamax`] links every entry to the entries
 //! after its moves and recomputes all values from the leaves up.
 //! [`Book::lookup`] answers in the orientation of the position asked
-//! about. The file format is in [`file`], the text form in [`text`].
+//! about. The file format is in [`mod@file`], the text form in [`text`].
 
 use crate::board::Square;
 use crate::engine::RelativePosition;

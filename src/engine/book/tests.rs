@@ -325,6 +325,21 @@ fn corrupt_truncated_and_foreign_files_are_refused() {
         Err(BookFileError::NotBook)
     );
     assert!(BookFileError::Checksum.to_string().contains("corrupt"));
+    // A value without an unsearched move (square 255), checksum right:
+    // refused, since it would not be written back.
+    let mut book = Book::new();
+    book.insert(&RelativePosition::start(8), Entry::default())
+        .expect("valid");
+    let mut bytes = book.to_bytes();
+    let n = bytes.len();
+    assert_eq!(bytes[24 + 18], 255);
+    bytes[24 + 19] = 1;
+    let sum = super::file::fnv1a(&bytes[..n - 8]);
+    bytes[n - 8..].copy_from_slice(&sum.to_le_bytes());
+    assert!(matches!(
+        Book::from_bytes(&bytes),
+        Err(BookFileError::Invalid { index: 0, .. })
+    ));
 }
 
 #[test]
