@@ -16,7 +16,7 @@ use reversi::engine::book::text::TEXT_HEADER;
 use reversi::engine::book::{Book, Key};
 use reversi::engine::midgame::Level;
 use reversi::engine::RelativePosition;
-use reversi::record::{parse_game, write_board_string};
+use reversi::record::{edax_book, parse_game, write_board_string};
 use reversi::reversi::Position;
 use reversi::units::Eval;
 use std::fmt::Write as _;
@@ -164,6 +164,26 @@ fn import_command() -> Command {
         .arg(flag("force", "Replace --out even if it is not a book"))
 }
 
+fn import_edax_command() -> Command {
+    Command::new("reversi book import-edax")
+        .about("A book from an Edax book file (book.dat, as Edax's `book save` writes it): every position with Edax's moves, values, levels and solved-line counts")
+        .arg(Arg::new("edax").value_name("EDAX_BOOK").required(true).help("The Edax book file"))
+        .arg(out_arg())
+        .arg(flag("force", "Replace --out even if it is not a book"))
+        .arg(flag("quiet", "No note on stderr").short('q'))
+}
+
+fn export_edax_command() -> Command {
+    Command::new("reversi book export-edax")
+        .about("Writes a book as an Edax book file, which Edax reads with `book load` (values rounded to whole discs)")
+        .arg(book_arg("The book").required(true))
+        .arg(
+            option("out", "FILE", "The Edax book to write (replaced only if it is an Edax book, or with --force)")
+                .required(true),
+        )
+        .arg(flag("force", "Replace --out even if it is not an Edax book"))
+}
+
 fn stats_command() -> Command {
     Command::new("reversi book stats")
         .about("What a book holds: positions per ply, their levels, games, and the positions waiting for a search")
@@ -172,7 +192,7 @@ fn stats_command() -> Command {
 
 /// The subcommands' definitions (for the consistency test).
 #[cfg(test)]
-pub(super) fn commands() -> [Command; 9] {
+pub(super) fn commands() -> [Command; 11] {
     [
         new_command(),
         deepen_command(),
@@ -182,6 +202,8 @@ pub(super) fn commands() -> [Command; 9] {
         show_command(),
         export_command(),
         import_command(),
+        import_edax_command(),
+        export_edax_command(),
         stats_command(),
     ]
 }
@@ -209,12 +231,14 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("show") => show(&super::parse(show_command(), rest)?),
         Some("export") => export(&super::parse(export_command(), rest)?),
         Some("import") => import(&super::parse(import_command(), rest)?),
+        Some("import-edax") => import_edax(&super::parse(import_edax_command(), rest)?),
+        Some("export-edax") => export_edax(&super::parse(export_edax_command(), rest)?),
         Some("stats") => stats(&super::parse(stats_command(), rest)?),
         Some("-h" | "--help" | "help") | None => write_stdout(&format!(
-            "{ABOUT}.\n\nUsage:\n  reversi book new --depth PLIES --level L --out BOOK [--openings FILE]\n  reversi book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi book merge --book PLANNED --out BOOK SEARCHED...\n  reversi book show --book BOOK POSITION\n  reversi book export --book BOOK [--out TEXT]\n  reversi book import TEXT --out BOOK\n  reversi book stats --book BOOK\n\nEach has --help.\n"
+            "{ABOUT}.\n\nUsage:\n  reversi book new --depth PLIES --level L --out BOOK [--openings FILE]\n  reversi book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi book merge --book PLANNED --out BOOK SEARCHED...\n  reversi book show --book BOOK POSITION\n  reversi book export --book BOOK [--out TEXT]\n  reversi book import TEXT --out BOOK\n  reversi book import-edax EDAX_BOOK --out BOOK\n  reversi book export-edax --book BOOK --out EDAX_BOOK\n  reversi book stats --book BOOK\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
-            "unknown book subcommand {:?}; the subcommands are new, deepen, add, search, merge, show, export, import, stats (see `reversi book --help`)",
+            "unknown book subcommand {:?}; the subcommands are new, deepen, add, search, merge, show, export, import, import-edax, export-edax, stats (see `reversi book --help`)",
             super::escape(other)
         )),
     }
@@ -605,6 +629,46 @@ fn import(m: &ArgMatches) -> Result<()> {
     let book = Book::from_text(owned.iter().map(String::as_str))
         .or_else(|e| usage(format!("{path} {e}")))?;
     output_files::write(&[planned], &[&book.to_bytes()])
+}
+
+/// Edax book files: their magic bytes.
+const EDAX_BOOK: Signature = Signature {
+    start: "XADEKOOB",
+    kind: "an Edax book",
+};
+
+fn import_edax(m: &ArgMatches) -> Result<()> {
+    let planned = plan_book_out(m)?;
+    let path: String = value(m, "edax");
+    let (file, len) = open_regular(Path::new(&path), &format!("Edax book {path}"))?;
+    if len > MAX_BOOK_BYTES {
+        return usage(format!(
+            "Edax book {path} is larger than {MAX_BOOK_BYTES} bytes"
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_BOOK_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| UsageError(format!("cannot read Edax book {path}: {e}")))?;
+    let edax = edax_book::from_bytes(&bytes).or_else(|e| usage(format!("{path}: {e}")))?;
+    let book = Book::from_edax(&edax).or_else(|e| usage(format!("{path}: {e}")))?;
+    note(m, &format!("{} positions read from {path}", book.len()));
+    output_files::write(&[planned], &[&book.to_bytes()])
+}
+
+fn export_edax(m: &ArgMatches) -> Result<()> {
+    let book = read_book(&value::<String>(m, "book"))?;
+    let out: String = value(m, "out");
+    let planned = output_files::plan_output(
+        "--out",
+        Path::new(&out),
+        &Rule {
+            ours: Some(EDAX_BOOK),
+            force: m.get_flag("force"),
+            in_place: InPlace::Devices,
+        },
+    )?;
+    output_files::write(&[planned], &[&edax_book::to_bytes(&book.to_edax())])
 }
 
 fn stats(m: &ArgMatches) -> Result<()> {

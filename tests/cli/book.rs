@@ -468,3 +468,144 @@ fn an_interrupted_build_continues_its_search_file_and_openings_start_the_book() 
     assert_eq!(f5d6.searched.len(), 2);
     assert!(f5d6.unsearched.is_some());
 }
+
+/// The Edax-made book of `tests/data` (see `edax-small-book.md`).
+fn edax_small_book() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/edax-small-book.dat")
+}
+
+#[test]
+fn an_edax_book_is_imported_and_exported_for_edax_and_back_unchanged() {
+    let dir = scratch_in("book", "edax");
+    let ours = dir.join("ours.bin");
+    run(&[
+        "book",
+        "import-edax",
+        "-q",
+        path(&edax_small_book()),
+        "--out",
+        path(&ours),
+    ]);
+    let book = read_book(&ours);
+    assert_eq!(book.len(), 725);
+    // Edax's own `book show` of the start position (tests/data/
+    // edax-small-book-show.txt) lists f5, e6, c4 and d3 at +0.
+    let start = run(&["book", "show", "--book", path(&ours), &start_board()]);
+    for m in ["f5", "e6", "c4", "d3"] {
+        assert!(
+            start
+                .lines()
+                .any(|l| l.starts_with(m) && l.contains("+0.00")),
+            "{start}"
+        );
+    }
+    let for_edax = dir.join("for-edax.dat");
+    run(&[
+        "book",
+        "export-edax",
+        "--book",
+        path(&ours),
+        "--out",
+        path(&for_edax),
+    ]);
+    let again = dir.join("again.bin");
+    run(&[
+        "book",
+        "import-edax",
+        "-q",
+        path(&for_edax),
+        "--out",
+        path(&again),
+    ]);
+    assert_eq!(read_book(&again), book);
+    // Not an Edax book: one error line, nothing written.
+    let bad = dir.join("bad.bin");
+    expect_usage_error(
+        reversi().args(["book", "import-edax", path(&ours), "--out", path(&bad)]),
+        "not an Edax",
+    );
+    assert!(!bad.exists());
+}
+
+#[test]
+fn the_engine_answers_from_the_book_everywhere_and_searches_without_it() {
+    let dir = scratch_in("book", "engine");
+    let book = dir.join("b.bin");
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "3",
+        "--level",
+        "4",
+        "--out",
+        path(&book),
+    ]);
+    let shown = shown(&run(&["book", "show", "--book", path(&book), "f5"]));
+    // hint: the book's moves and values, marked as book values.
+    let hint = run(&["hint", "--book", path(&book), "--moves", "10", "f5"]);
+    let hinted: Vec<(String, f64)> = hint
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(w[2], "book", "{hint}");
+            (w[0].to_string(), w[1].parse().unwrap())
+        })
+        .collect();
+    let expected: Vec<(String, f64)> = shown.iter().map(|(m, v, _)| (m.clone(), *v)).collect();
+    assert_eq!(hinted, expected);
+    // Without the book the same command searches.
+    let searched = run(&["hint", "--no-book", "--depth", "2", "--moves", "1", "f5"]);
+    assert!(searched.contains("depth 2"), "{searched}");
+    // A level match plays the book's best moves while it holds the
+    // position: the first move of the start is the book's best there.
+    let best_at_start = shown_best(&run(&[
+        "book",
+        "show",
+        "--book",
+        path(&book),
+        &start_board(),
+    ]));
+    let json = run(&[
+        "match",
+        "--size",
+        "8",
+        "--level",
+        "2",
+        "--book",
+        path(&book),
+        "--json",
+    ]);
+    assert!(
+        json.contains(&format!("\"moves\":[\"{best_at_start}\"")),
+        "{json}"
+    );
+    // GTP plays the book move at the start.
+    let gtp = reversi()
+        .args(["gtp", "--book", path(&book)])
+        .write_stdin("genmove black\nquit\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(gtp.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!("= {}", best_at_start.to_uppercase())),
+        "{text}"
+    );
+    // A bad book is refused in one line.
+    expect_usage_error(
+        reversi().args(["hint", "--book", path(&edax_small_book()), "f5"]),
+        "book file",
+    );
+}
+
+/// The best move of a `book show` listing.
+fn shown_best(text: &str) -> String {
+    shown(text)[0].0.clone()
+}
+
+/// The start position as a board string.
+fn start_board() -> String {
+    format!("{0}---OX------XO---{0} X", "-".repeat(24))
+}

@@ -537,16 +537,33 @@ fn hint_and_analyze_never_write_a_negative_zero() {
         assert!(out.status.success());
         String::from_utf8(out.stdout).unwrap()
     };
-    let text = run(&["hint", "--depth", "3", "--moves", "10", "--no-book", "f5d6c3"]);
+    let text = run(&[
+        "hint",
+        "--depth",
+        "3",
+        "--moves",
+        "10",
+        "--no-book",
+        "f5d6c3",
+    ]);
     assert!(text.contains("+0.00"), "no zero value to check: {text}");
     assert!(!text.contains("-0.00"), "{text}");
-    let json = run(&["hint", "--depth", "3", "--moves", "10", "--json", "f5d6c3"]);
+    let json = run(&[
+        "hint",
+        "--depth",
+        "3",
+        "--moves",
+        "10",
+        "--json",
+        "--no-book",
+        "f5d6c3",
+    ]);
     assert!(
         json.contains("\"value\":0.00,"),
         "no zero value to check: {json}"
     );
     assert!(!json.contains("-0.00"), "{json}");
-    let analysis = run(&["analyze", "--depth", "3", "f5d6c3d3c4"]);
+    let analysis = run(&["analyze", "--depth", "3", "--no-book", "f5d6c3d3c4"]);
     assert!(
         analysis.contains("+0.00"),
         "no zero value to check: {analysis}"

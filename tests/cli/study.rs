@@ -297,7 +297,15 @@ fn bad_options_are_usage_errors() {
 fn level_games_are_reproducible_legal_and_exact_at_the_end() {
     use reversi::game::Game;
     use reversi::reversi::{Move, Position, Reversi};
-    let args = ["match", "--size", "8", "--level", "4", "--json", "--no-book"];
+    let args = [
+        "match",
+        "--size",
+        "8",
+        "--level",
+        "4",
+        "--json",
+        "--no-book",
+    ];
     let (a, b) = (stdout(&args), stdout(&args));
     for name in ["moves", "nodes", "values", "depths", "score"] {
         assert_eq!(field(&a, name), field(&b, name), "{name} differs");
@@ -378,7 +386,14 @@ fn play_on_8x8_defaults_to_the_pattern_evaluation() {
     assert!(text.contains("Computer (black) plays"), "{text}");
     let out = reversi()
         .args([
-            "play", "--size", "8", "--human", "white", "--level", "3", "--no-book",
+            "play",
+            "--size",
+            "8",
+            "--human",
+            "white",
+            "--level",
+            "3",
+            "--no-book",
         ])
         .write_stdin("quit\n")
         .output()

@@ -464,7 +464,15 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
     let hint = |weights: Option<&Path>| {
         let mut cmd = reversi();
         cmd.args([
-            "hint", "--level", "3", "--exact", "0", "--moves", "1", "--no-book", "f5d6",
+            "hint",
+            "--level",
+            "3",
+            "--exact",
+            "0",
+            "--moves",
+            "1",
+            "--no-book",
+            "f5d6",
         ]);
         if let Some(w) = weights {
             cmd.arg("--weights").arg(w);

@@ -2,9 +2,9 @@
 //! of moves (the page keeps only the moves, so undo is dropping the last
 //! one and the server keeps no game state), and the engine's move.
 
-use crate::engine::analyze::BookUse;
 use crate::apps::study::selfplay::parse_move;
 use crate::board::{Color, Square};
+use crate::engine::analyze::BookUse;
 use crate::engine::analyze::{Analyzer, Limits};
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::eval::Heuristic;

@@ -9,10 +9,10 @@
 
 use crate::engine::analyze::{Analyzer, BookUse, Limits};
 use crate::engine::book::Book;
-use crate::engine::RelativePosition;
-use crate::eval::Discs;
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
+use crate::engine::RelativePosition;
 use crate::eval::pattern::PatternWeights;
+use crate::eval::Discs;
 use crate::eval::Heuristic;
 use crate::game::{Game, Value};
 use crate::reversi::{Move, Position, Reversi};

@@ -117,10 +117,9 @@ impl BookUse {
     /// The games the book counted through the position after `square`.
     fn games_after(&self, position: &RelativePosition, square: u8) -> u64 {
         match successor(position, square) {
-            Successor::Position { position, .. } => self
-                .book
-                .lookup(&position)
-                .map_or(0, |e| e.counts.games()),
+            Successor::Position { position, .. } => {
+                self.book.lookup(&position).map_or(0, |e| e.counts.games())
+            }
             Successor::End(_) => 0,
         }
     }
@@ -159,5 +158,91 @@ impl BookUse {
             line.pop();
         }
         (line, level)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::book::BookMove;
+    use crate::game::Game;
+    use crate::record::parse_game;
+    use crate::reversi::Reversi;
+
+    /// A book of the position after `f5d6c3d3c4` whose moves are worth
+    /// 0, -1, -2, ... discs in the order of their squares (each position
+    /// after one holds an unsearched move of that value for its mover,
+    /// negated).
+    fn graded_book() -> (Position, Book, Vec<Square>) {
+        let p = parse_game("f5d6c3d3c4", 8).unwrap().last();
+        let game = Reversi::DISC_DIFFERENCE;
+        let mut book = Book::new();
+        let mut squares = Vec::new();
+        for (i, m) in game.moves(&p).enumerate() {
+            let Move::Place(sq) = m else { unreachable!() };
+            squares.push(sq);
+            let child = RelativePosition::from(&game.play(&p, m));
+            let reply = child.moves().trailing_zeros() as u8;
+            let entry = Entry {
+                unsearched: Some(BookMove {
+                    square: Square(reply),
+                    value: Eval(i as i32 * Eval::PER_DISC),
+                }),
+                level: 3,
+                ..Entry::default()
+            };
+            book.insert(&child, entry).unwrap();
+        }
+        book.insert(&RelativePosition::from(&p), Entry::default())
+            .unwrap();
+        book.negamax();
+        (p, book, squares)
+    }
+
+    #[test]
+    fn the_book_ranks_its_moves_and_plays_the_best_or_any_within_the_randomness() {
+        let (p, book, squares) = graded_book();
+        let book = Arc::new(book);
+        let ranked = BookUse::new(Arc::clone(&book), Discs(0.0), 1)
+            .rank(&p)
+            .unwrap();
+        let values: Vec<f64> = ranked.iter().map(|m| m.value.0).collect();
+        let expected: Vec<f64> = (0..squares.len()).map(|i| -(i as f64)).collect();
+        assert_eq!(values, expected);
+        assert!(ranked
+            .iter()
+            .all(|m| m.certainty == Certainty::Book { level: 3, games: 0 }));
+        assert_eq!(ranked[0].mv, Move::Place(squares[0]));
+        // Randomness 0: always the best; 1.5 discs: the best two; 64: any.
+        let played = |randomness: f64| -> Vec<Move> {
+            let mut moves: Vec<Move> = (0..200)
+                .map(|seed| {
+                    BookUse::new(Arc::clone(&book), Discs(randomness), seed)
+                        .choose(&p)
+                        .unwrap()
+                        .0
+                })
+                .collect();
+            moves.sort_by_key(|m| match m {
+                Move::Place(sq) => sq.0,
+                Move::Pass => 64,
+            });
+            moves.dedup();
+            moves
+        };
+        assert_eq!(played(0.0).len(), 1);
+        assert_eq!(
+            played(1.5),
+            vec![Move::Place(squares[0]), Move::Place(squares[1])]
+        );
+        assert_eq!(played(64.0).len(), squares.len());
+        // A position the book does not hold, and a smaller board: none.
+        let start = Position::start(8);
+        assert!(BookUse::new(Arc::clone(&book), Discs(0.0), 1)
+            .rank(&start)
+            .is_none());
+        assert!(BookUse::new(book, Discs(0.0), 1)
+            .rank(&Position::start(6))
+            .is_none());
     }
 }

@@ -26,6 +26,7 @@ use crate::hash::FastHashMap;
 use crate::units::Eval;
 use std::fmt;
 
+pub mod edax;
 pub mod file;
 pub mod text;
 
@@ -387,7 +388,8 @@ impl Book {
     ///
     /// - a legal move whose position after is in the book (and has a
     ///   value) is a searched move, worth minus that position's value (its
-    ///   value when the other side must pass there);
+    ///   value when the other side must pass there); a move that ends the
+    ///   game is a searched move worth the final score;
     /// - the unsearched move stays unless it became a searched one;
     /// - a position's value is the best of its moves'.
     ///
@@ -405,7 +407,13 @@ impl Book {
             while legal != 0 {
                 let sq = legal.trailing_zeros() as u8;
                 legal &= legal - 1;
-                if let Some((child, same_side)) = self.child(&position, sq) {
+                if let Successor::End(score) = successor(&position, sq) {
+                    // A move that ends the game is worth its final score.
+                    searched.push(BookMove {
+                        square: Square(sq),
+                        value: Eval(score * Eval::PER_DISC),
+                    });
+                } else if let Some((child, same_side)) = self.child(&position, sq) {
                     if let Some(&v) = values.get(&child) {
                         searched.push(BookMove {
                             square: Square(sq),

@@ -22,23 +22,23 @@
 //! Errors are JSON `{"error": "..."}` with a 4xx status (503 when all search
 //! slots are busy), except `/api/tiny`, which answers plain text.
 
-use crate::engine::analyze::BookUse;
-use crate::engine::book::Book;
-use crate::units::Discs;
 use super::explorer::{self, Caps, ChildState, MoveOrder, NodeView, SearchSpec, Stopped, Tree};
 use super::play::{self, EngineSettings, GameState};
 use super::study;
 use super::Limits;
 use crate::apps::tiny;
 use crate::board::{Board, Color};
+use crate::engine::analyze::BookUse;
 use crate::engine::analyze::{
     analyze_game, Analyzer, Certainty, Limits as EngineLimits, MoveSearch,
 };
+use crate::engine::book::Book;
 use crate::engine::midgame::Level;
 use crate::eval::Heuristic;
 use crate::record;
 use crate::reversi::{Move, Position};
 use crate::search::Algorithm;
+use crate::units::Discs;
 use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
@@ -586,7 +586,9 @@ fn certainty_json(c: Certainty) -> JsonValue {
         Certainty::Exact => json!({ "kind": "exact" }),
         Certainty::WinLossDraw => json!({ "kind": "win-loss-draw" }),
         Certainty::Estimate { depth } => json!({ "kind": "estimate", "depth": depth }),
-        Certainty::Book { level, games } => json!({ "kind": "book", "level": level, "games": games }),
+        Certainty::Book { level, games } => {
+            json!({ "kind": "book", "level": level, "games": games })
+        }
     }
 }
 
