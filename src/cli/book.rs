@@ -136,7 +136,7 @@ fn merge_command() -> Command {
 fn show_command() -> Command {
     Command::new("reversi book show")
         .about("A position's book moves with their values in discs for the side to move (`book`: the position after it is in the book, valued by negamax; `level L`: the best move leaving the book, searched), and the games through it")
-        .arg(book_arg("The book").required(true))
+        .arg(book_arg("The book (default: the book built in)"))
         .arg(Arg::new("position").value_name("POSITION").required(true).allow_hyphen_values(true).help("A board string (64 of -/X/O then X or O to move), optionally followed by moves; a transcript from the start (f5d6c3); a GGF game; or a file holding one"))
         .arg(Arg::new("more").value_name("MORE").num_args(0..).help("More words of the record, joined with spaces"))
 }
@@ -235,7 +235,7 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("export-edax") => export_edax(&super::parse(export_edax_command(), rest)?),
         Some("stats") => stats(&super::parse(stats_command(), rest)?),
         Some("-h" | "--help" | "help") | None => write_stdout(&format!(
-            "{ABOUT}.\n\nUsage:\n  reversi book new --depth PLIES --level L --out BOOK [--openings FILE]\n  reversi book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi book merge --book PLANNED --out BOOK SEARCHED...\n  reversi book show --book BOOK POSITION\n  reversi book export --book BOOK [--out TEXT]\n  reversi book import TEXT --out BOOK\n  reversi book import-edax EDAX_BOOK --out BOOK\n  reversi book export-edax --book BOOK --out EDAX_BOOK\n  reversi book stats --book BOOK\n\nEach has --help.\n"
+            "{ABOUT}.\n\nUsage:\n  reversi book new --depth PLIES --level L --out BOOK [--openings FILE]\n  reversi book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi book merge --book PLANNED --out BOOK SEARCHED...\n  reversi book show [--book BOOK] POSITION\n  reversi book export --book BOOK [--out TEXT]\n  reversi book import TEXT --out BOOK\n  reversi book import-edax EDAX_BOOK --out BOOK\n  reversi book export-edax --book BOOK --out EDAX_BOOK\n  reversi book stats --book BOOK\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
             "unknown book subcommand {:?}; the subcommands are new, deepen, add, search, merge, show, export, import, import-edax, export-edax, stats (see `reversi book --help`)",
@@ -555,7 +555,10 @@ fn discs(v: Eval) -> String {
 }
 
 fn show(m: &ArgMatches) -> Result<()> {
-    let book = read_book(&value::<String>(m, "book"))?;
+    let book = match m.get_one::<String>("book") {
+        Some(path) => std::sync::Arc::new(read_book(path)?),
+        None => reversi::engine::analyze::shipped_book(),
+    };
     let words: Vec<String> = ["position", "more"]
         .iter()
         .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
