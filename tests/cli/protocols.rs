@@ -901,3 +901,58 @@ fn gtp_and_hint_play_at_a_level() {
         "0 is not in 1..=30",
     );
 }
+
+/// In a position of the built-in opening book NBoard's hint lines are
+/// `book PV EVAL GAMES DEPTH` (the values `reversi hint` gives from the
+/// book), and `go` plays the book's best move; without the book they are
+/// searches.
+#[test]
+fn nboard_hints_from_the_book_are_book_lines() {
+    let hint = {
+        let out = reversi()
+            .args(["hint", "--moves", "3", "f5"])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let best: Vec<(String, f64)> = hint
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w[0].to_uppercase(), w[1].parse().unwrap())
+        })
+        .collect();
+    let mut e = Engine::start(&["nboard", "--depth", "3"]);
+    e.send("nboard 2");
+    e.send("set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[f5];)");
+    e.send("hint 3");
+    e.until("status thinking");
+    let lines = e.until("status");
+    let books: Vec<(String, f64)> = lines
+        .iter()
+        .filter(|l| l.starts_with("book "))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(w.len(), 5, "{l}");
+            assert_eq!(w[4], "12", "{l}");
+            (w[1][..2].to_string(), w[2].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(books, best, "{lines:?}");
+    e.send("go");
+    let go = e.until("===");
+    assert!(
+        go.last()
+            .unwrap()
+            .starts_with(&format!("=== {}", best[0].0)),
+        "{go:?}"
+    );
+    let mut searching = Engine::start(&["nboard", "--depth", "2", "--no-book"]);
+    searching.send("nboard 2");
+    searching.send("set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[f5];)");
+    searching.send("hint 1");
+    searching.until("status thinking");
+    let lines = searching.until("status");
+    assert!(lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
+}
