@@ -246,17 +246,24 @@ pub fn run(args: &[String]) -> Result<()> {
 
 /// Reads the book file `path`: a regular file of at most 1 GiB.
 pub(super) fn read_book(path: &str) -> Result<Book> {
-    let (file, len) = open_regular(Path::new(path), &format!("book {path}"))?;
+    let bytes = read_book_bytes(path, "book")?;
+    Book::from_bytes(&bytes).or_else(|e| usage(format!("book file {path} {e}")))
+}
+
+/// The bytes of the book file `path` (`what`: `book`, `Edax book`): a
+/// regular file of at most 1 GiB.
+fn read_book_bytes(path: &str, what: &str) -> Result<Vec<u8>> {
+    let (file, len) = open_regular(Path::new(path), &format!("{what} {path}"))?;
     if len > MAX_BOOK_BYTES {
         return usage(format!(
-            "book {path} is larger than {MAX_BOOK_BYTES} bytes; it is not a book this build reads"
+            "{what} {path} is larger than {MAX_BOOK_BYTES} bytes; it is not a book this build reads"
         ));
     }
     let mut bytes = Vec::new();
     file.take(MAX_BOOK_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| UsageError(format!("cannot read book {path}: {e}")))?;
-    Book::from_bytes(&bytes).or_else(|e| usage(format!("book file {path} {e}")))
+        .map_err(|e| UsageError(format!("cannot read {what} {path}: {e}")))?;
+    Ok(bytes)
 }
 
 /// Plans `--out` (a book, replaced only if it is one or with `--force`).
@@ -643,16 +650,7 @@ const EDAX_BOOK: Signature = Signature {
 fn import_edax(m: &ArgMatches) -> Result<()> {
     let planned = plan_book_out(m)?;
     let path: String = value(m, "edax");
-    let (file, len) = open_regular(Path::new(&path), &format!("Edax book {path}"))?;
-    if len > MAX_BOOK_BYTES {
-        return usage(format!(
-            "Edax book {path} is larger than {MAX_BOOK_BYTES} bytes"
-        ));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_BOOK_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| UsageError(format!("cannot read Edax book {path}: {e}")))?;
+    let bytes = read_book_bytes(&path, "Edax book")?;
     let edax = edax_book::from_bytes(&bytes).or_else(|e| usage(format!("{path}: {e}")))?;
     let book = Book::from_edax(&edax).or_else(|e| usage(format!("{path}: {e}")))?;
     note(m, &format!("{} positions read from {path}", book.len()));

@@ -38,17 +38,7 @@ fn a_book_searched_in_shards_under_gnu_parallel_is_the_unsharded_book() {
     }
     let dir = scratch_in("book", "sharded");
     let whole = dir.join("whole.bin");
-    run(&[
-        "book",
-        "new",
-        "-q",
-        "--depth",
-        "4",
-        "--level",
-        "2",
-        "--out",
-        path(&whole),
-    ]);
+    new_book(&whole, "4", "2");
     let planned = dir.join("planned.bin");
     run(&[
         "book",
@@ -168,17 +158,7 @@ fn a_book_searched_in_shards_under_gnu_parallel_is_the_unsharded_book() {
 fn export_and_import_give_the_book_back_byte_for_byte() {
     let dir = scratch_in("book", "text");
     let book = dir.join("book.bin");
-    run(&[
-        "book",
-        "new",
-        "-q",
-        "--depth",
-        "3",
-        "--level",
-        "1",
-        "--out",
-        path(&book),
-    ]);
+    new_book(&book, "3", "1");
     let text = run(&["book", "export", "--book", path(&book)]);
     assert!(
         text.starts_with("# reversi opening book 1: 19 positions\n"),
@@ -224,17 +204,7 @@ fn shown(text: &str) -> Vec<(String, f64, String)> {
 fn show_answers_in_the_orientation_asked_and_deepen_follows_the_best_lines() {
     let dir = scratch_in("book", "show");
     let book = dir.join("book.bin");
-    run(&[
-        "book",
-        "new",
-        "-q",
-        "--depth",
-        "2",
-        "--level",
-        "2",
-        "--out",
-        path(&book),
-    ]);
+    new_book(&book, "2", "2");
     // The start's four moves lead to images of one position: one value.
     let board = "---------------------------OX------XO--------------------------- X";
     let start_text = run(&["book", "show", "--book", path(&book), board]);
@@ -531,17 +501,7 @@ fn an_edax_book_is_imported_and_exported_for_edax_and_back_unchanged() {
 fn the_engine_answers_from_the_book_everywhere_and_searches_without_it() {
     let dir = scratch_in("book", "engine");
     let book = dir.join("b.bin");
-    run(&[
-        "book",
-        "new",
-        "-q",
-        "--depth",
-        "3",
-        "--level",
-        "4",
-        "--out",
-        path(&book),
-    ]);
+    new_book(&book, "3", "4");
     let shown = shown(&run(&["book", "show", "--book", path(&book), "f5"]));
     // hint: the book's moves and values, marked as book values.
     let hint = run(&["hint", "--book", path(&book), "--moves", "10", "f5"]);
@@ -608,4 +568,19 @@ fn shown_best(text: &str) -> String {
 /// The start position as a board string.
 fn start_board() -> String {
     format!("{0}---OX------XO---{0} X", "-".repeat(24))
+}
+
+/// Runs `reversi book new` of `depth` plies at `level` into `out`.
+fn new_book(out: &Path, depth: &str, level: &str) {
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        depth,
+        "--level",
+        level,
+        "--out",
+        path(out),
+    ]);
 }
