@@ -6,7 +6,7 @@ use super::hint::read_record;
 use super::input::{open_regular, CappedLines};
 use super::output_files::{self, InPlace, Planned, Rule, Signature};
 use super::train::labels::split_shard;
-use super::train::{append_lines, parse_shard, push_shard, Progress, Resumable};
+use super::train::{append_lines, parse_shard, push_shard, Progress, Resumable, ShardSet};
 use super::{flag, option, usage, value, write_stdout, UsageError};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
@@ -491,7 +491,7 @@ fn merge(m: &ArgMatches) -> Result<()> {
 fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
     let list = build::pending(book);
     let mut base: Option<String> = None;
-    let mut shards: Vec<Shard> = Vec::new();
+    let mut shards = ShardSet::default();
     let mut results = Vec::new();
     for path in inputs {
         let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
@@ -519,40 +519,16 @@ fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
                 ))
             }
         }
-        if shards.iter().any(|s| s.count != shard.count) {
-            return usage(format!(
-                "{path} is shard {shard}, but {} is of another split",
-                inputs[0]
-            ));
-        }
-        if shards.contains(&shard) {
-            return usage(format!("shard {shard} is given twice ({path})"));
-        }
-        shards.push(shard);
+        shards.add(path, shard, &inputs[0])?;
         while let Some(line) = lines.next_line()? {
-            if !line.terminated {
-                return usage(format!(
-                    "{path} line {} is cut short: run its search again to finish it before merging",
-                    line.number
-                ));
-            }
+            ShardSet::whole(path, line.number, line.terminated, "search")?;
             let r = Searched::parse_line(line.text)
                 .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?;
-            if !shard.holds(r.item) {
-                return usage(format!(
-                    "{path} line {} holds position {}, which is not of shard {shard}",
-                    line.number, r.item
-                ));
-            }
+            ShardSet::holds(path, line.number, shard, r.item, "position")?;
             results.push(r);
         }
     }
-    let count = shards[0].count;
-    if let Some(missing) = (0..count).find(|&k| !shards.iter().any(|s| s.index == k)) {
-        return usage(format!(
-            "shard {missing}/{count} is missing: every shard of the split is needed"
-        ));
-    }
+    shards.complete()?;
     build::merge(book, &list, &results).or_else(|e| usage(e.to_string()))
 }
 

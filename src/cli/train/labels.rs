@@ -6,7 +6,7 @@ use super::super::output_files::{self, InPlace, Rule, Signature};
 use super::super::{flag, option, usage, value, write_stdout, UsageError};
 use super::{
     append_lines, game_number, parse_shard, push_shard, read_games, read_weights, Progress,
-    Resumable, GAMES, MAX_LINE, SHARD_SUFFIX,
+    Resumable, ShardSet, GAMES, MAX_LINE, SHARD_SUFFIX,
 };
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
@@ -206,7 +206,7 @@ pub(super) fn merge(m: &ArgMatches) -> Result<()> {
         .cloned()
         .collect();
     let mut base: Option<(String, Signature)> = None;
-    let mut shards: Vec<Shard> = Vec::new();
+    let mut shards = ShardSet::default();
     let mut items: Vec<(u64, String)> = Vec::new();
     for path in &inputs {
         let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
@@ -231,23 +231,9 @@ pub(super) fn merge(m: &ArgMatches) -> Result<()> {
                 ))
             }
         }
-        if shards.iter().any(|s| s.count != shard.count) {
-            return usage(format!(
-                "{path} is shard {shard}, but {} is of another split",
-                inputs[0]
-            ));
-        }
-        if shards.contains(&shard) {
-            return usage(format!("shard {shard} is given twice ({path})"));
-        }
-        shards.push(shard);
+        shards.add(path, shard, &inputs[0])?;
         while let Some(line) = lines.next_line()? {
-            if !line.terminated {
-                return usage(format!(
-                    "{path} line {} is cut short: run its stage again to finish it before merging",
-                    line.number
-                ));
-            }
+            ShardSet::whole(path, line.number, line.terminated, "stage")?;
             let number = if signature.start == GAMES.start {
                 game_number
             } else {
@@ -255,12 +241,7 @@ pub(super) fn merge(m: &ArgMatches) -> Result<()> {
             };
             let item = number(line.text)
                 .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?;
-            if !shard.holds(item) {
-                return usage(format!(
-                    "{path} line {} holds number {item}, which is not of shard {shard}",
-                    line.number
-                ));
-            }
+            ShardSet::holds(path, line.number, shard, item, "number")?;
             if items.len() as u64 >= MAX_LABELS {
                 return usage(format!("the files hold more than {MAX_LABELS} lines"));
             }
@@ -268,12 +249,7 @@ pub(super) fn merge(m: &ArgMatches) -> Result<()> {
         }
     }
     let (header, signature) = base.expect("at least one input");
-    let count = shards[0].count;
-    if let Some(missing) = (0..count).find(|&k| !shards.iter().any(|s| s.index == k)) {
-        return usage(format!(
-            "shard {missing}/{count} is missing: every shard of the split is needed"
-        ));
-    }
+    shards.complete()?;
     items.sort_by_key(|(item, _)| *item);
     if let Some(i) = (0..items.len()).find(|&i| items[i].0 != i as u64) {
         return usage(format!(

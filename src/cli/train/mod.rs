@@ -255,6 +255,69 @@ fn header(s: &GameSettings, weights: &PatternWeights, shard: Shard) -> String {
 pub(super) const SHARD_SUFFIX: &str = " shard ";
 
 /// Appends the shard to a header line (nothing for the whole list).
+/// The shards given to a merge (of `train merge` and `book merge`): each
+/// once, all of one split, each line whole and of its shard.
+#[derive(Debug, Default)]
+pub(super) struct ShardSet {
+    shards: Vec<Shard>,
+}
+
+impl ShardSet {
+    /// Takes `shard`, the split of the file `path`; `first` (the first
+    /// input) names the split in messages.
+    pub(super) fn add(&mut self, path: &str, shard: Shard, first: &str) -> Result<()> {
+        if self.shards.iter().any(|s| s.count != shard.count) {
+            return usage(format!(
+                "{path} is shard {shard}, but {first} is of another split"
+            ));
+        }
+        if self.shards.contains(&shard) {
+            return usage(format!("shard {shard} is given twice ({path})"));
+        }
+        self.shards.push(shard);
+        Ok(())
+    }
+
+    /// Refuses line `number` of `path` when it is cut short (`again`:
+    /// what to run again, `stage` or `search`).
+    pub(super) fn whole(path: &str, number: usize, terminated: bool, again: &str) -> Result<()> {
+        if terminated {
+            return Ok(());
+        }
+        usage(format!(
+            "{path} line {number} is cut short: run its {again} again to finish it before merging"
+        ))
+    }
+
+    /// Refuses item `item` (`noun`: `number`, `position`) on line `number`
+    /// of `path` when it is not of `shard`.
+    pub(super) fn holds(
+        path: &str,
+        number: usize,
+        shard: Shard,
+        item: u64,
+        noun: &str,
+    ) -> Result<()> {
+        if shard.holds(item) {
+            return Ok(());
+        }
+        usage(format!(
+            "{path} line {number} holds {noun} {item}, which is not of shard {shard}"
+        ))
+    }
+
+    /// Refuses a split with a shard missing.
+    pub(super) fn complete(&self) -> Result<()> {
+        let count = self.shards.first().map_or(1, |s| s.count);
+        match (0..count).find(|&k| !self.shards.iter().any(|s| s.index == k)) {
+            Some(missing) => usage(format!(
+                "shard {missing}/{count} is missing: every shard of the split is needed"
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
 pub(super) fn push_shard(line: &mut String, shard: Shard) {
     if !shard.is_whole() {
         let _ = write!(line, "{SHARD_SUFFIX}{shard}");
