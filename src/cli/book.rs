@@ -48,8 +48,8 @@ const MAX_SEARCHED: u64 = 100_000_000;
 const ABOUT: &str = "The opening book: `new` builds one from the start (or from openings) \
 to a depth, `deepen` extends its best lines, `add` learns played games, `search` and `merge` \
 split the searches of a book planned with --no-search between runs (--shard K/N), `show` \
-prints a position's book moves, `export`/`import` convert to and from a text form, `stats` \
-describes a book";
+prints a position's book moves, `export`/`import` convert to and from a text form, \
+`import-edax`/`export-edax` read and write Edax's book.dat, `stats` describes a book";
 
 fn out_arg() -> Arg {
     option(
