@@ -6,6 +6,7 @@
 
 pub mod bits;
 mod notation;
+pub mod symmetry;
 
 pub use notation::{ParseBoardError, ParseSquareError};
 

@@ -67,6 +67,7 @@
 //! [`from_bytes`] is stricter: the file must hold exactly the number of
 //! positions its header announces, each whole.
 
+use crate::board::symmetry::{mirror_columns, transpose};
 use crate::board::{Board, Color, Square};
 use crate::reversi::{Move, Position};
 use std::collections::HashMap;
@@ -713,30 +714,6 @@ const fn code_move(code: u8) -> Option<Move> {
         EDAX_PASS => Some(Move::Pass),
         _ => None,
     }
-}
-
-/// Reverses the columns of every row (a1 <-> h1).
-const fn mirror_columns(x: u64) -> u64 {
-    const K1: u64 = 0x5555_5555_5555_5555;
-    const K2: u64 = 0x3333_3333_3333_3333;
-    const K4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
-    let x = ((x >> 1) & K1) | ((x & K1) << 1);
-    let x = ((x >> 2) & K2) | ((x & K2) << 2);
-    ((x >> 4) & K4) | ((x & K4) << 4)
-}
-
-/// Swaps rows and columns (a1-h8 diagonal fixed): bit `r * 8 + c` goes to
-/// bit `c * 8 + r`.
-const fn transpose(x: u64) -> u64 {
-    let mut out = 0;
-    let mut i = 0;
-    while i < 64 {
-        if x >> i & 1 != 0 {
-            out |= 1 << ((i % 8) * 8 + i / 8);
-        }
-        i += 1;
-    }
-    out
 }
 
 /// The image of a set of squares under symmetry `sym` (0-7): columns

@@ -38,7 +38,7 @@ fn the_first_plies_hold_every_position_once_up_to_symmetry() {
         .iter()
         .map(|ps| {
             ps.iter()
-                .map(|p| crate::eval::pattern::symmetry::canonical(p.player, p.opponent).0)
+                .map(|p| crate::board::symmetry::canonical(p.player, p.opponent).0)
                 .collect::<HashSet<Key>>()
                 .len()
         })

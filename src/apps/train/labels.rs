@@ -449,8 +449,8 @@ mod tests {
         };
         // The mirror image of the position is not canonical (or is the
         // same position).
-        let mirrored = crate::eval::pattern::symmetry::all(l.position.player)[1];
-        let mirrored_o = crate::eval::pattern::symmetry::all(l.position.opponent)[1];
+        let mirrored = crate::board::symmetry::all(l.position.player)[1];
+        let mirrored_o = crate::board::symmetry::all(l.position.opponent)[1];
         let not_canonical = (mirrored, mirrored_o) != (l.position.player, l.position.opponent);
         let (mp, mo) = (format!("{mirrored:016x}"), format!("{mirrored_o:016x}"));
         let mirrored_line = with(2, &mp).replace(fields[3], &mo);

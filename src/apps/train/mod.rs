@@ -15,6 +15,7 @@
 //! generation can be resumed; each game depends only on the seed and its
 //! index.
 
+use crate::board::symmetry;
 use crate::board::{Color, Square};
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
 use crate::engine::midgame::{Level, MidgameSearch};
@@ -24,7 +25,6 @@ use crate::engine::probcut::{
 use crate::engine::solve::{shallow_estimate, CUT_DEPTHS};
 use crate::engine::{EndgameSolver, RelativePosition, Scoring};
 use crate::eval::pattern::fit::Sample;
-use crate::eval::pattern::symmetry;
 use crate::eval::pattern::{phase, PatternWeights, PHASES, SCALE};
 use crate::eval::Heuristic;
 use crate::game::Game;

@@ -3,7 +3,7 @@
 //! back by negamax.
 //!
 //! A position is stored once for itself and its seven symmetric images,
-//! under its canonical key ([`crate::eval::pattern::symmetry::canonical`]
+//! under its canonical key ([`crate::board::symmetry::canonical`]
 //! of the side to move's and the other side's discs). Each [`Entry`] holds:
 //!
 //! - the *searched* moves: those whose position after is in the book, each
@@ -19,9 +19,9 @@
 //! [`Book::lookup`] answers in the orientation of the position asked
 //! about. The file format is in [`mod@file`], the text form in [`text`].
 
+use crate::board::symmetry;
 use crate::board::Square;
 use crate::engine::RelativePosition;
-use crate::eval::pattern::symmetry;
 use crate::hash::FastHashMap;
 use crate::units::Eval;
 use std::fmt;

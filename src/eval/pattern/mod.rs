@@ -17,7 +17,9 @@
 //! project's trained file (`data/pattern-weights.bin`).
 
 pub mod fit;
-pub mod symmetry;
+/// The board's eight symmetries (in the board layer, where Edax's book
+/// format uses them too).
+pub use crate::board::symmetry;
 mod weights;
 
 pub use weights::{
