@@ -2,7 +2,7 @@
 //! opening book (see `reversi book --help`, docs/BOOK.md). The building
 //! logic is in `reversi::apps::book`; this module reads and writes files.
 
-use super::hint::read_record;
+use super::hint::position_record;
 use super::input::{open_regular, CappedLines};
 use super::output_files::{self, InPlace, Planned, Rule, Signature};
 use super::train::labels::split_shard;
@@ -542,11 +542,7 @@ fn show(m: &ArgMatches) -> Result<()> {
         Some(path) => std::sync::Arc::new(read_book(path)?),
         None => reversi::engine::analyze::shipped_book(),
     };
-    let words: Vec<String> = ["position", "more"]
-        .iter()
-        .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
-        .collect();
-    let game = read_record(&words.join(" "), 8)?;
+    let game = position_record(m)?;
     let p = game.last();
     let mut text = format!("{}\n", write_board_string(&p));
     match book.lookup(&RelativePosition::from(&p)) {

@@ -154,6 +154,16 @@ pub(super) fn limits_of(m: &ArgMatches) -> Result<Limits> {
     })
 }
 
+/// The 8x8 game record given by the `POSITION` and `MORE` words (joined
+/// with spaces), as `hint` and `book show` take it.
+pub(super) fn position_record(m: &ArgMatches) -> Result<GameRecord> {
+    let words: Vec<String> = ["position", "more"]
+        .iter()
+        .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
+        .collect();
+    read_record(&words.join(" "), 8)
+}
+
 /// The largest record file read (a GGF game is a few KB).
 const RECORD_FILE_CAP: u64 = 1 << 20;
 
@@ -281,11 +291,7 @@ pub(super) fn command() -> Command {
 /// Runs `reversi hint ...` (`args[0]` is `hint`).
 pub fn run(args: &[String]) -> Result<()> {
     let m = super::parse(command(), &args[1..])?;
-    let words: Vec<String> = ["position", "more"]
-        .iter()
-        .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
-        .collect();
-    let game = read_record(&words.join(" "), 8)?;
+    let game = position_record(&m)?;
     let p = game.last();
     let limits = limits_of(&m)?;
     let count: usize = value(&m, "moves");
