@@ -718,6 +718,13 @@ fn records_load_and_export_and_undo_redo_after_loading() {
         "the person's turn",
     );
     set_value(&mut b, "#export-form", "board");
+    // The export field is redrawn after the status line: wait for it.
+    let js_board = serde_json::to_string(&board).unwrap();
+    b.wait_for(
+        &format!("document.querySelector('#transcript').value === {js_board} || null"),
+        WAIT,
+        "the loaded board in the export",
+    );
     assert_eq!(transcript(&mut b), board);
     set_value(&mut b, "#export-form", "passes");
     // A 4x4 transcript: the board size follows the record.
