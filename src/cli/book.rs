@@ -93,11 +93,12 @@ fn new_command() -> Command {
 
 fn deepen_command() -> Command {
     Command::new("reversi book deepen")
-        .about("Extend a book's lines: from the start, every move whose value is within --within discs of its position's best leads one ply further, until --depth; round after round until no line grows (one round with --no-search)")
+        .about("Extend a book's lines: from the start (or from every position at --from-ply), the lines whose moves lose at most --within discs in all against their positions' best moves grow one ply, until --depth; round after round until no line grows, --out written after each round (one round with --no-search). Run again with --book set to the --out file to go on after a stop")
         .arg(book_arg("The book to extend").required(true))
         .arg(out_arg())
         .arg(option("depth", "PLIES", "Plies from the start").value_parser(value_parser!(u32).range(0..=60)).required(true))
-        .arg(option("within", "DISCS", "Follow the moves within this many discs of the best").value_parser(parse_discs).default_value("0"))
+        .arg(option("within", "DISCS", "The discs a line may lose in all, both sides' moves counted, against the best").value_parser(parse_discs).default_value("0"))
+        .arg(option("from-ply", "PLY", "Start lines at every book position of this ply (default: the start position)").value_parser(value_parser!(u32).range(0..=60)))
         .args(building_args())
 }
 
@@ -349,20 +350,30 @@ fn deepen(m: &ArgMatches) -> Result<()> {
     let mut book = read_book(&value::<String>(m, "book"))?;
     let depth: u32 = value(m, "depth");
     let within: Eval = value(m, "within");
-    if let Some(level) = level {
-        // Pending positions first: a line is followed on values.
-        search_in_process(m, &mut book, level);
-        for round in 1.. {
-            let added = build::plan_deepen(&mut book, depth, within);
-            note(m, &format!("book: round {round}: {added} positions added"));
-            if added == 0 {
-                break;
-            }
-            search_in_process(m, &mut book, level);
-        }
-    } else {
-        let added = build::plan_deepen(&mut book, depth, within);
+    let roots = match m.get_one::<u32>("from-ply") {
+        Some(&p) => build::Roots::Ply(p),
+        None => build::Roots::Start,
+    };
+    let Some(level) = level else {
+        let added = build::plan_deepen(&mut book, roots, depth, within);
         note(m, &format!("book: {added} positions planned"));
+        return output_files::write(&[planned], &[&book.to_bytes()]);
+    };
+    // Pending positions first: a line is followed on values.
+    search_in_process(m, &mut book, level);
+    for round in 1.. {
+        let added = build::plan_deepen(&mut book, roots, depth, within);
+        note(m, &format!("book: round {round}: {added} positions added"));
+        if added == 0 {
+            break;
+        }
+        search_in_process(m, &mut book, level);
+        // Each round's book is kept: a stopped run goes on from it.
+        output_files::write(&[plan_book_out(m)?], &[&book.to_bytes()])?;
+        note(
+            m,
+            &format!("book: round {round} written ({} positions)", book.len()),
+        );
     }
     output_files::write(&[planned], &[&book.to_bytes()])
 }

@@ -272,6 +272,34 @@ fn show_answers_in_the_orientation_asked_and_deepen_follows_the_best_lines() {
         stats.contains(", 0 positions waiting for a search,"),
         "{stats}"
     );
+
+    // Lines from every ply-2 position within 1 disc, to ply 5; the book
+    // written after each round is where a stopped run goes on: run again
+    // on its own output, nothing is added and the bytes stay.
+    let wide = dir.join("wide.bin");
+    let deepen_wide = |from: &Path| {
+        run(&[
+            "book",
+            "deepen",
+            "--book",
+            path(from),
+            "--from-ply",
+            "2",
+            "--depth",
+            "5",
+            "--within",
+            "1",
+            "--level",
+            "2",
+            "--out",
+            path(&wide),
+        ])
+    };
+    deepen_wide(&book);
+    let first = fs::read(&wide).expect("the deepened book");
+    assert!(read_book(&wide).len() > read_book(&book).len());
+    deepen_wide(&wide);
+    assert_eq!(fs::read(&wide).expect("read again"), first);
 }
 
 /// A finished game where each side plays its first (`last`: its last)

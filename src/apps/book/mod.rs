@@ -28,7 +28,7 @@ use crate::engine::RelativePosition;
 use crate::record::GameRecord;
 use crate::reversi::{Move, Position};
 use crate::units::{Discs, Eval};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
@@ -121,53 +121,74 @@ pub fn plan_new(book: &mut Book, openings: &[Vec<Move>], depth: u32) -> usize {
     added
 }
 
-/// The positions where a line of the (valued) book continues: from the
-/// start (or, without it, every position of the fewest discs), along every
-/// move whose value is within `within` of its position's value, up to ply
-/// `depth`. Adds the position after each such move that is not in the book
-/// yet (the best unsearched move, when it is that close to the best), and
-/// returns the positions added.
+/// Where [`plan_deepen`] starts its lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Roots {
+    /// The start position (or, in a book without it, every position of
+    /// the fewest discs).
+    Start,
+    /// Every book position at this ply: each gets its own lines.
+    Ply(u32),
+}
+
+/// The positions where the lines of the (valued) book continue. A line
+/// starts at a root ([`Roots`]) with a budget of `within`; each move costs
+/// what it loses against its position's best (its value below the best
+/// move's), and a line follows every move it can still afford, up to ply
+/// `depth`: the lines within `within` discs of the best, counting the
+/// mistakes of both sides. A position reached by several lines keeps the
+/// largest budget left. Adds the position after each affordable move that
+/// is not in the book yet (the best unsearched move, when it is affordable)
+/// and returns the positions added.
 #[must_use]
-pub fn plan_deepen(book: &mut Book, depth: u32, within: Eval) -> usize {
-    let roots: Vec<Key> = {
-        let start = key_of(&RelativePosition::start(8)).0;
-        if book.get(start).is_some() {
-            vec![start]
-        } else {
-            let keys: Vec<Key> = book.sorted().into_iter().map(|(k, _)| k).collect();
-            let fewest = keys.iter().map(|&k| ply(k)).min().unwrap_or(0);
-            keys.into_iter().filter(|&k| ply(k) == fewest).collect()
+pub fn plan_deepen(book: &mut Book, roots: Roots, depth: u32, within: Eval) -> usize {
+    let keys: Vec<Key> = book.sorted().into_iter().map(|(k, _)| k).collect();
+    let root_keys: Vec<Key> = match roots {
+        Roots::Ply(p) => keys.into_iter().filter(|&k| ply(k) == p).collect(),
+        Roots::Start => {
+            let start = key_of(&RelativePosition::start(8)).0;
+            if book.get(start).is_some() {
+                vec![start]
+            } else {
+                let fewest = keys.iter().map(|&k| ply(k)).min().unwrap_or(0);
+                keys.into_iter().filter(|&k| ply(k) == fewest).collect()
+            }
         }
     };
-    let mut seen: HashSet<Key> = roots.iter().copied().collect();
-    let mut stack = roots;
-    let mut new_positions = Vec::new();
-    while let Some(key) = stack.pop() {
-        let entry = book.get(key).expect("a book key").clone();
-        let Some(best) = entry.value() else { continue };
-        if ply(key) >= depth {
-            continue;
-        }
-        let position = position_of(key);
-        for m in entry.searched.iter().chain(&entry.unsearched) {
-            if m.value.0 < best.0 - within.0 {
+    // Every book move leads one ply further, so the positions are taken
+    // ply by ply, each with the largest budget any line brings to it.
+    let mut level: HashMap<Key, i32> = root_keys.into_iter().map(|k| (k, within.0)).collect();
+    let mut new_positions: HashMap<Key, RelativePosition> = HashMap::new();
+    while !level.is_empty() {
+        let mut next_level: HashMap<Key, i32> = HashMap::new();
+        for (&key, &budget) in &level {
+            let entry = book.get(key).expect("a book key");
+            let Some(best) = entry.value() else { continue };
+            if ply(key) >= depth {
                 continue;
             }
-            let Some(next) = next_position(&position, m.square.0) else {
-                continue;
-            };
-            let next_key = key_of(&next).0;
-            if book.get(next_key).is_some() {
-                if seen.insert(next_key) {
-                    stack.push(next_key);
+            let position = position_of(key);
+            for m in entry.searched.iter().chain(&entry.unsearched) {
+                let left = budget - (best.0 - m.value.0);
+                if left < 0 {
+                    continue;
                 }
-            } else if seen.insert(next_key) {
-                new_positions.push(next);
+                let Some(next) = next_position(&position, m.square.0) else {
+                    continue;
+                };
+                let next_key = key_of(&next).0;
+                if book.get(next_key).is_some() {
+                    let kept = next_level.entry(next_key).or_insert(left);
+                    *kept = (*kept).max(left);
+                } else {
+                    new_positions.entry(next_key).or_insert(next);
+                }
             }
         }
+        level = next_level;
     }
     new_positions
-        .iter()
+        .values()
         .filter(|p| add_position(book, p))
         .count()
 }

@@ -69,7 +69,7 @@ fn a_searched_book_is_valued_by_negamax_and_nothing_waits() {
     }
     // Deepening follows the best lines one ply, then the new positions
     // and their parents wait for searches.
-    let added = plan_deepen(&mut book, 3, Eval(0));
+    let added = plan_deepen(&mut book, Roots::Start, 3, Eval(0));
     assert!(added >= 1, "{added}");
     assert!(!pending(&book).is_empty());
 }
@@ -139,4 +139,74 @@ fn games_count_their_results_for_the_side_to_move() {
         book.lookup(&after).expect("after f5").counts,
         GameCounts::of_result(-score)
     );
+}
+
+/// The positions a deepening adds, found the slow way: every line from
+/// each root, move by move, spending the budget on each move's loss.
+fn lines_reference(book: &Book, roots: &[Key], depth: u32, within: i32) -> HashSet<Key> {
+    fn walk(book: &Book, key: Key, budget: i32, depth: u32, out: &mut HashSet<Key>) {
+        let entry = book.get(key).expect("in the book");
+        let Some(best) = entry.value() else { return };
+        if ply(key) >= depth {
+            return;
+        }
+        for m in entry.searched.iter().chain(&entry.unsearched) {
+            let left = budget - (best.0 - m.value.0);
+            if left < 0 {
+                continue;
+            }
+            let Some(next) = next_position(&position_of(key), m.square.0) else {
+                continue;
+            };
+            let next_key = key_of(&next).0;
+            if book.get(next_key).is_some() {
+                walk(book, next_key, left, depth, out);
+            } else {
+                out.insert(next_key);
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    for &root in roots {
+        walk(book, root, within, depth, &mut out);
+    }
+    out
+}
+
+#[test]
+fn deepening_adds_what_every_line_within_the_budget_reaches() {
+    let mut book = Book::new();
+    let _ = plan_new(&mut book, &[], 3);
+    search_and_merge(&mut book, 1, 2, &mut |_, _| {});
+    let mut grew_beyond_the_best_line = false;
+    for round in 0..4 {
+        for (roots, within) in [
+            (Roots::Start, 0),
+            (Roots::Ply(2), 3 * 64),
+            (Roots::Ply(3), 64),
+        ] {
+            let root_keys: Vec<Key> = match roots {
+                Roots::Start => vec![key_of(&RelativePosition::start(8)).0],
+                Roots::Ply(p) => book
+                    .sorted()
+                    .into_iter()
+                    .map(|(k, _)| k)
+                    .filter(|&k| ply(k) == p)
+                    .collect(),
+            };
+            let expected = lines_reference(&book, &root_keys, 8, within);
+            let before: HashSet<Key> = book.sorted().into_iter().map(|(k, _)| k).collect();
+            let mut planned = book.clone();
+            let added = plan_deepen(&mut planned, roots, 8, Eval(within));
+            let after: HashSet<Key> = planned.sorted().into_iter().map(|(k, _)| k).collect();
+            let new: HashSet<Key> = after.difference(&before).copied().collect();
+            assert_eq!(new, expected, "round {round}, {roots:?} within {within}");
+            assert_eq!(added, expected.len());
+        }
+        // Grow the book along the widest lines and value it again.
+        let added = plan_deepen(&mut book, Roots::Ply(2), 8, Eval(3 * 64));
+        grew_beyond_the_best_line |= added > 1;
+        search_and_merge(&mut book, 1, 2, &mut |_, _| {});
+    }
+    assert!(grew_beyond_the_best_line);
 }
