@@ -363,7 +363,11 @@ fn deepen(m: &ArgMatches) -> Result<()> {
     search_in_process(m, &mut book, level);
     for round in 1.. {
         let added = build::plan_deepen(&mut book, roots, depth, within);
-        note(m, &format!("book: round {round}: {added} positions added"));
+        let s = if added == 1 { "" } else { "s" };
+        note(
+            m,
+            &format!("book: round {round}: {added} position{s} added"),
+        );
         if added == 0 {
             break;
         }
