@@ -361,25 +361,32 @@ fn deepen(m: &ArgMatches) -> Result<()> {
     };
     // Pending positions first: a line is followed on values.
     search_in_process(m, &mut book, level);
-    for round in 1.. {
+    let mut planned = Some(planned);
+    let mut round = 0;
+    loop {
+        round += 1;
         let added = build::plan_deepen(&mut book, roots, depth, within);
+        // Each round's plan is written with the searches before it: a
+        // stopped run goes on from it (searching what waits first). The
+        // round adding nothing writes the finished book.
+        let out = match planned.take() {
+            Some(p) => p,
+            None => plan_book_out(m)?,
+        };
+        output_files::write(&[out], &[&book.to_bytes()])?;
         let s = if added == 1 { "" } else { "s" };
         note(
             m,
-            &format!("book: round {round}: {added} position{s} added"),
+            &format!(
+                "book: round {round}: {added} position{s} added, book written ({} positions)",
+                book.len()
+            ),
         );
         if added == 0 {
-            break;
+            return Ok(());
         }
         search_in_process(m, &mut book, level);
-        // Each round's book is kept: a stopped run goes on from it.
-        output_files::write(&[plan_book_out(m)?], &[&book.to_bytes()])?;
-        note(
-            m,
-            &format!("book: round {round} written ({} positions)", book.len()),
-        );
     }
-    output_files::write(&[planned], &[&book.to_bytes()])
 }
 
 fn add(m: &ArgMatches) -> Result<()> {
