@@ -87,6 +87,7 @@ fn new_command() -> Command {
         .arg(out_arg())
         .arg(option("depth", "PLIES", "Plies from the start").value_parser(value_parser!(u32).range(0..=60)).required(true))
         .arg(option("openings", "FILE", "Openings to start from, one transcript a line (f5d6c3); `#` lines are skipped"))
+        .arg(book_arg("Add to this book: its positions keep their values and lines, the positions it lacks are added and searched (e.g. every position of the first 7 plies added to a book of deeper lines)"))
         .arg(searched_arg())
         .args(building_args())
 }
@@ -236,7 +237,7 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("export-edax") => export_edax(&super::parse(export_edax_command(), rest)?),
         Some("stats") => stats(&super::parse(stats_command(), rest)?),
         Some("-h" | "--help" | "help") | None => write_stdout(&format!(
-            "{ABOUT}.\n\nUsage:\n  reversi book new --depth PLIES --level L --out BOOK [--openings FILE]\n  reversi book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi book merge --book PLANNED --out BOOK SEARCHED...\n  reversi book show [--book BOOK] POSITION\n  reversi book export --book BOOK [--out TEXT]\n  reversi book import TEXT --out BOOK\n  reversi book import-edax EDAX_BOOK --out BOOK\n  reversi book export-edax --book BOOK --out EDAX_BOOK\n  reversi book stats --book BOOK\n\nEach has --help.\n"
+            "{ABOUT}.\n\nUsage:\n  reversi book new --depth PLIES --level L --out BOOK [--openings FILE] [--book BOOK]\n  reversi book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi book merge --book PLANNED --out BOOK SEARCHED...\n  reversi book show [--book BOOK] POSITION\n  reversi book export --book BOOK [--out TEXT]\n  reversi book import TEXT --out BOOK\n  reversi book import-edax EDAX_BOOK --out BOOK\n  reversi book export-edax --book BOOK --out EDAX_BOOK\n  reversi book stats --book BOOK\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
             "unknown book subcommand {:?}; the subcommands are new, deepen, add, search, merge, show, export, import, import-edax, export-edax, stats (see `reversi book --help`)",
@@ -338,7 +339,10 @@ fn new(m: &ArgMatches) -> Result<()> {
             return usage(format!("{path} holds no opening"));
         }
     }
-    let mut book = Book::new();
+    let mut book = match m.get_one::<String>("book") {
+        Some(path) => read_book(path)?,
+        None => Book::new(),
+    };
     let added = build::plan_new(&mut book, &openings, value(m, "depth"));
     note(m, &format!("book: {added} positions planned"));
     finish(m, &mut book, level, planned)
@@ -354,6 +358,18 @@ fn deepen(m: &ArgMatches) -> Result<()> {
         Some(&p) => build::Roots::Ply(p),
         None => build::Roots::Start,
     };
+    if let build::Roots::Ply(p) = roots {
+        let plies: Vec<u32> = book.sorted().iter().map(|&(k, _)| build::ply(k)).collect();
+        if !plies.contains(&p) {
+            let (low, high) = (plies.iter().min(), plies.iter().max());
+            return match (low, high) {
+                (Some(low), Some(high)) => usage(format!(
+                    "the book has no position at ply {p} (its positions are at plies {low} to {high})"
+                )),
+                _ => usage("the book is empty: no line to deepen"),
+            };
+        }
+    }
     let Some(level) = level else {
         let added = build::plan_deepen(&mut book, roots, depth, within);
         note(m, &format!("book: {added} positions planned"));

@@ -9,6 +9,7 @@ use reversi::engine::RelativePosition;
 use reversi::game::Game;
 use reversi::record::{write_transcript, GameRecord, RecordedMove};
 use reversi::reversi::{Position, Reversi};
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -300,6 +301,59 @@ fn show_answers_in_the_orientation_asked_and_deepen_follows_the_best_lines() {
     assert!(read_book(&wide).len() > read_book(&book).len());
     deepen_wide(&wide);
     assert_eq!(fs::read(&wide).expect("read again"), first);
+
+    // Lines from a ply the book does not reach: said, nothing written.
+    let none = dir.join("none.bin");
+    expect_usage_error(
+        reversi().args([
+            "book",
+            "deepen",
+            "--book",
+            path(&book),
+            "--from-ply",
+            "40",
+            "--depth",
+            "45",
+            "--level",
+            "2",
+            "--out",
+            path(&none),
+        ]),
+        "no position at ply 40",
+    );
+    assert!(!none.exists());
+
+    // Every position of the first 3 plies added to the deepened book:
+    // the positions of both are there, its deeper entries unchanged, and
+    // nothing waits for a search.
+    let full = dir.join("full.bin");
+    let direct = dir.join("direct.bin");
+    let complete = |base: Option<&Path>, out: &Path| {
+        let mut args = vec!["book", "new", "-q", "--depth", "3", "--level", "2"];
+        if let Some(base) = base {
+            args.extend(["--book", path(base)]);
+        }
+        args.extend(["--out", path(out)]);
+        run(&args);
+    };
+    complete(Some(&deep), &full);
+    complete(None, &direct);
+    let (full, deep, direct) = (read_book(&full), read_book(&deep), read_book(&direct));
+    let full_entries: HashMap<_, _> = full.sorted().into_iter().collect();
+    for (key, entry) in deep.sorted() {
+        let kept = full_entries.get(&key).expect("a position of the base book");
+        if (key.0 | key.1).count_ones() > 4 + 3 {
+            assert_eq!(*kept, entry, "a position beyond ply 3 keeps its entry");
+        }
+    }
+    for (key, _) in direct.sorted() {
+        assert!(
+            full_entries.contains_key(&key),
+            "a position of the first 3 plies"
+        );
+    }
+    assert!(full.len() > deep.len() && full.len() > direct.len());
+    assert!(full.sorted().iter().all(|(_, e)| e.value().is_some()));
 }
 
 /// A finished game where each side plays its first (`last`: its last)
