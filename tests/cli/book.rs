@@ -342,7 +342,7 @@ fn show_answers_in_the_orientation_asked_and_deepen_follows_the_best_lines() {
     let full_entries: HashMap<_, _> = full.sorted().into_iter().collect();
     for (key, entry) in deep.sorted() {
         let kept = full_entries.get(&key).expect("a position of the base book");
-        if (key.0 | key.1).count_ones() > 4 + 3 {
+        if reversi::apps::book::ply(key) > 3 {
             assert_eq!(*kept, entry, "a position beyond ply 3 keeps its entry");
         }
     }
