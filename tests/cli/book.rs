@@ -624,6 +624,40 @@ fn the_engine_answers_from_the_book_everywhere_and_searches_without_it() {
         json.contains(&format!("\"moves\":[\"{best_at_start}\"")),
         "{json}"
     );
+    // A tournament counts the book moves of the side under test. The book
+    // holds every position of the first 3 plies and the opponent has none:
+    // after each 1-ply opening the side under test plays from the book at
+    // plies 2 and 4 as white, at ply 3 as black (the position after 4
+    // plies is not in the book), so 1.5 book moves a game, the last at ply
+    // 3.5 on average.
+    let tournament = |book: &[&str]| {
+        let mut args = vec![
+            "tournament",
+            "--size",
+            "8",
+            "--plies",
+            "1",
+            "--level",
+            "2",
+            "--vs-level",
+            "2",
+            "--vs-no-book",
+            "-q",
+        ];
+        args.extend_from_slice(book);
+        run(&args)
+    };
+    let text = tournament(&["--book", path(&book)]);
+    assert!(
+        text.ends_with("book moves of level 2: 1.50 a game, the last at ply 3.5 on average\n"),
+        "{text}"
+    );
+    let json = tournament(&["--book", path(&book), "--json"]);
+    assert!(
+        json.contains("\"book_moves_per_game\":1.50,\"average_last_book_ply\":3.5}"),
+        "{json}"
+    );
+    assert!(!tournament(&["--no-book"]).contains("book moves"));
     // GTP plays the book move at the start.
     let gtp = reversi()
         .args(["gtp", "--book", path(&book)])

@@ -114,6 +114,7 @@ impl Player {
                 nodes: out.nodes,
                 time: start.elapsed(),
                 depth,
+                book: false,
             };
         }
         let limits = Limits {
@@ -152,6 +153,7 @@ impl Player {
             nodes: c.nodes,
             time: start.elapsed(),
             depth: c.depth,
+            book: c.book,
         }
     }
 }
@@ -169,6 +171,8 @@ pub struct Choice {
     pub time: Duration,
     /// The depth completed.
     pub depth: u32,
+    /// Whether the move came from the opening book (no search).
+    pub book: bool,
 }
 
 /// A finished self-play game.

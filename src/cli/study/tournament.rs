@@ -184,7 +184,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let openings_count = total / 2;
     let eval = format!("{:?}", a.eval).to_lowercase();
     let vs = format!("{:?}", a.vs).to_lowercase();
-    let rate = 100.0 * f64::from(wins) / f64::from(total);
+    let rate = s.win_rate();
     let avg = Discs(margin as f64 / f64::from(total));
     let leveled = a.level.is_some() || a.vs_level.is_some();
     let out = if leveled {
@@ -203,20 +203,43 @@ pub fn run(args: &[String]) -> Result<()> {
         if let Some(path) = &a.vs_weights {
             vs_name = format!("{vs_name} with {path}");
         }
+        // The book's share of the side under test's moves, when it has one.
+        let booked = me.book.is_some() && a.level.is_some() && a.size == 8;
         if a.json {
+            let book = if booked {
+                format!(
+                    ",\"book_moves_per_game\":{:.2},\"average_last_book_ply\":{}",
+                    s.book_moves_per_game(),
+                    s.average_last_book_ply()
+                        .map_or("null".to_string(), |x| format!("{x:.1}"))
+                )
+            } else {
+                String::new()
+            };
             format!(
-                "{{\"size\":{},\"eval\":\"{me_name}\",\"vs\":\"{vs_name}\",\"settings\":\"{}\",\"vs_settings\":\"{}\",\"plies\":{},\"games\":{total},\"wins\":{wins},\"draws\":{draws},\"losses\":{losses},\"win_rate\":{rate:.1},\"average_margin\":{avg:.2}}}\n",
+                "{{\"size\":{},\"eval\":\"{me_name}\",\"vs\":\"{vs_name}\",\"settings\":\"{}\",\"vs_settings\":\"{}\",\"plies\":{},\"games\":{total},\"wins\":{wins},\"draws\":{draws},\"losses\":{losses},\"win_rate\":{rate:.1},\"average_margin\":{avg:.2}{book}}}\n",
                 a.size,
                 describe(&me),
                 describe(&other),
                 a.plies
             )
         } else {
+            let book = if booked {
+                format!(
+                    "book moves of {me_name}: {:.2} a game{}\n",
+                    s.book_moves_per_game(),
+                    s.average_last_book_ply().map_or(String::new(), |x| format!(
+                        ", the last at ply {x:.1} on average"
+                    ))
+                )
+            } else {
+                String::new()
+            };
             format!(
                 "{n}x{n}: {} against {}, all {} openings of {} plies, both colours\n\
                  games {total}: {wins} wins, {draws} draws, {losses} losses for {me_name} ({rate:.1}% wins)\n\
                  as black: {} wins, {} draws, {} losses; as white: {} wins, {} draws, {} losses\n\
-                 average final margin for {me_name}: {avg:+.2} discs\n",
+                 average final margin for {me_name}: {avg:+.2} discs\n{book}",
                 label(&me, a.level, &eval),
                 label(&other, a.vs_level, &vs),
                 openings_count,
