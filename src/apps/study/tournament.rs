@@ -70,7 +70,7 @@ impl Standings {
         for (i, c) in r.choices.iter().enumerate() {
             let ply = r.opening + i;
             // Passes are moves of the record, so black moves at even plies.
-            if c.book && (ply % 2 == 0) == as_black {
+            if c.book && ply.is_multiple_of(2) == as_black {
                 self.book_moves += 1;
                 last = Some(ply + 1);
             }
