@@ -204,7 +204,8 @@ pub fn run(args: &[String]) -> Result<()> {
             vs_name = format!("{vs_name} with {path}");
         }
         // The book's share of the side under test's moves, when it has one.
-        let booked = me.book.is_some() && a.level.is_some() && a.size == 8;
+        // (A side with a level plays 8x8 only: other sizes are refused above.)
+        let booked = me.book.is_some() && a.level.is_some();
         if a.json {
             let book = if booked {
                 format!(
