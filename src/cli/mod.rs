@@ -40,6 +40,7 @@ mod perft;
 mod play;
 #[cfg(feature = "serve")]
 mod serve;
+mod signals;
 mod solve;
 mod study;
 mod tiny;
@@ -168,6 +169,10 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
                 .map_err(|a| UsageError(format!("argument {a:?} is not valid UTF-8")))
         })
         .collect::<Result<Vec<String>, UsageError>>()?;
+    // `serve` stops its server by itself on the same signals.
+    if args.first().map(String::as_str) != Some("serve") {
+        signals::install();
+    }
     match args.first().map(String::as_str) {
         None => usage("missing arguments: expected FLAG PLAYER BOARD (see `reversi --help`)"),
         Some("-h" | "--help" | "help") => write_stdout(HELP),

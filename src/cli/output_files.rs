@@ -26,9 +26,9 @@
 //!   same files take turns), writes each to a temporary file in its folder
 //!   and renames them over the targets. If a rename fails, the renames
 //!   already done are undone from hard-linked (or copied) backups of the old
-//!   files. SIGINT, SIGTERM and SIGHUP are held back while temporary files
-//!   exist: one that arrives removes them before the renames start, or takes
-//!   effect once the transaction is complete.
+//!   files. The writing is a [`Critical`] section: SIGINT, SIGTERM or SIGHUP
+//!   arriving then removes the temporary files before the renames start, or
+//!   takes effect once the transaction is complete (see `cli::signals`).
 //! - Temporary names are short (`.reversi-PID-N.tmp`), so they are valid in
 //!   any folder whatever the length of the target's name.
 //!
@@ -36,6 +36,7 @@
 //! generate`, which appends games to a games file it wrote (so a long run
 //! can be continued); it creates that file here, header first.
 
+use super::signals::{self, Critical};
 use super::{usage, UsageError};
 use anyhow::Result;
 use std::ffi::OsString;
@@ -358,70 +359,6 @@ pub fn plan(input: &Path, outputs: &[(&str, &Path)]) -> Result<Vec<Planned>> {
     Ok(planned)
 }
 
-/// SIGINT, SIGTERM and SIGHUP held back while the regular outputs are
-/// written: a signal is recorded, not acted on, until [`Self::release`].
-struct HeldSignals {
-    #[cfg(unix)]
-    pending: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-    #[cfg(unix)]
-    ids: Vec<signal_hook::SigId>,
-}
-
-#[cfg(unix)]
-const HELD: [i32; 3] = [
-    signal_hook::consts::SIGINT,
-    signal_hook::consts::SIGTERM,
-    signal_hook::consts::SIGHUP,
-];
-
-impl HeldSignals {
-    /// Starts holding the signals back (where that is possible).
-    fn hold() -> HeldSignals {
-        #[cfg(unix)]
-        {
-            let pending = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-            let ids = HELD
-                .iter()
-                .filter_map(|&sig| {
-                    signal_hook::flag::register_usize(sig, pending.clone(), sig as usize).ok()
-                })
-                .collect();
-            HeldSignals { pending, ids }
-        }
-        #[cfg(not(unix))]
-        HeldSignals {}
-    }
-
-    /// The signal that arrived, if any.
-    fn arrived(&self) -> Option<i32> {
-        #[cfg(unix)]
-        {
-            match self.pending.load(std::sync::atomic::Ordering::SeqCst) {
-                0 => None,
-                sig => i32::try_from(sig).ok(),
-            }
-        }
-        #[cfg(not(unix))]
-        None
-    }
-
-    /// Stops holding the signals back; if one arrived, the process ends
-    /// now as that signal would have ended it.
-    fn release(self) {
-        #[cfg(unix)]
-        {
-            let arrived = self.arrived();
-            for id in self.ids {
-                signal_hook::low_level::unregister(id);
-            }
-            if let Some(sig) = arrived {
-                let _ = signal_hook::low_level::emulate_default_handler(sig);
-                std::process::exit(128 + sig);
-            }
-        }
-    }
-}
-
 /// A temporary file name in `folder`, unique to this process and `k`.
 fn temporary(folder: &Path, k: usize, suffix: &str) -> PathBuf {
     folder.join(format!(".reversi-{}-{k}.{suffix}", std::process::id()))
@@ -518,14 +455,18 @@ pub fn write(planned: &[Planned], contents: &[&[u8]]) -> Result<()> {
         }
     }
     let _locks = lock_folders(planned);
-    let signals = HeldSignals::hold();
-    let result = replace_all(planned, contents, &signals);
-    signals.release();
+    // A signal that arrives now ends the process once the renames are
+    // done, or, if it came before them, once the temporary files are gone.
+    let _critical = Critical::open();
+    let result = replace_all(planned, contents, &|| signals::arrived().is_some());
+    signals::end_if_arrived();
     result
 }
 
-/// The temporary-file-and-rename part of [`write`](fn@write), with the signals held.
-fn replace_all(planned: &[Planned], contents: &[&[u8]], signals: &HeldSignals) -> Result<()> {
+/// The temporary-file-and-rename part of [`write`](fn@write), in a
+/// critical section: if `stop()` says so before the renames start, the
+/// temporary files are removed and nothing is replaced.
+fn replace_all(planned: &[Planned], contents: &[&[u8]], stop: &dyn Fn() -> bool) -> Result<()> {
     let replaced: Vec<(usize, &Planned)> = planned
         .iter()
         .enumerate()
@@ -556,7 +497,7 @@ fn replace_all(planned: &[Planned], contents: &[&[u8]], signals: &HeldSignals) -
                 ));
             }
         }
-        if signals.arrived().is_some() {
+        if stop() {
             clean(&temps, &backups);
             return Ok(());
         }
@@ -612,8 +553,6 @@ fn undo(done: &[(usize, &Planned)], backups: &[Option<PathBuf>]) -> io::Result<(
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicUsize;
-    use std::sync::Arc;
 
     /// A scratch folder with `m.txt` and `l.txt` holding "old".
     fn folder(name: &str) -> PathBuf {
@@ -638,19 +577,12 @@ mod tests {
         v
     }
 
-    fn signals(pending: usize) -> HeldSignals {
-        HeldSignals {
-            pending: Arc::new(AtomicUsize::new(pending)),
-            ids: Vec::new(),
-        }
-    }
-
     #[test]
     fn a_signal_before_the_renames_removes_the_temporary_files() {
         let dir = folder("signal");
         let (m, l) = (dir.join("m.txt"), dir.join("l.txt"));
         let planned = plan(Path::new("/nonexistent"), &[("-op", &m), ("-ol", &l)]).unwrap();
-        let result = replace_all(&planned, &[b"new\n", b"new\n"], &signals(15));
+        let result = replace_all(&planned, &[b"new\n", b"new\n"], &|| true);
         assert!(result.is_ok());
         assert_eq!(names(&dir), ["l.txt", "m.txt"]);
         assert_eq!(fs::read_to_string(&m).unwrap(), "old\n");
@@ -663,7 +595,7 @@ mod tests {
         let dir = folder("plain");
         let (m, l) = (dir.join("m.txt"), dir.join("l.txt"));
         let planned = plan(Path::new("/nonexistent"), &[("-op", &m), ("-ol", &l)]).unwrap();
-        replace_all(&planned, &[b"moves\n", b"log\n"], &signals(0)).unwrap();
+        replace_all(&planned, &[b"moves\n", b"log\n"], &|| false).unwrap();
         assert_eq!(names(&dir), ["l.txt", "m.txt"]);
         assert_eq!(fs::read_to_string(&m).unwrap(), "moves\n");
         assert_eq!(fs::read_to_string(&l).unwrap(), "log\n");

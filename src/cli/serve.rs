@@ -97,17 +97,18 @@ pub fn run(args: &[String]) -> Result<()> {
             server.local_addr()
         );
     }
-    {
+    let banner = format!(
+        "reversi serve: listening on {}\nPress Ctrl-C to stop.\n",
+        server.url()
+    );
+    let signal = server.run_until_signal(|| {
         let mut out = std::io::stdout().lock();
-        let banner = format!(
-            "reversi serve: listening on {}\nPress Ctrl-C to stop.\n",
-            server.url()
-        );
         out.write_all(banner.as_bytes())?;
-        out.flush()?;
-    }
-    server.run_until_ctrl_c()?;
-    super::write_stdout("reversi serve: stopped\n")
+        out.flush()
+    })?;
+    super::write_stdout("reversi serve: stopped\n")?;
+    // As every command that a signal stops: 128 + its number.
+    std::process::exit(128 + signal)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ mod play;
 mod protocols;
 mod readme;
 mod robust;
+mod signals;
 mod study;
 mod tiny;
 mod traced_game;

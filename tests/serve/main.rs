@@ -66,10 +66,15 @@ impl ServerProcess {
     }
 
     /// Sends SIGINT (Ctrl-C) and returns the exit status and the rest of stdout.
-    pub fn interrupt(mut self) -> (std::process::ExitStatus, String) {
+    pub fn interrupt(self) -> (std::process::ExitStatus, String) {
+        self.stop_with(libc::SIGINT)
+    }
+
+    /// Sends `signal` and returns the exit status and the rest of stdout.
+    pub fn stop_with(mut self, signal: i32) -> (std::process::ExitStatus, String) {
         // SAFETY: kill(2) on our own child's pid.
         unsafe {
-            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
+            libc::kill(self.child.id() as libc::pid_t, signal);
         }
         let status = self.child.wait().expect("wait");
         let mut rest = String::new();

@@ -245,3 +245,26 @@ fn a_port_already_taken_is_a_usage_error() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.starts_with("error: cannot listen on"), "{stderr}");
 }
+
+#[test]
+fn sigint_sigterm_and_sighup_stop_the_server_with_their_status() {
+    for (signal, status) in [
+        (libc::SIGINT, 130),
+        (libc::SIGTERM, 143),
+        (libc::SIGHUP, 129),
+    ] {
+        let server = ServerProcess::start();
+        let addr = address(&server);
+        // Busy with an open connection, as a page would be.
+        let _open = connect(&addr);
+        let sent = Instant::now();
+        let (exit, rest) = server.stop_with(signal);
+        assert_eq!(exit.code(), Some(status), "signal {signal}: {exit:?}");
+        assert!(rest.contains("stopped"), "{rest}");
+        assert!(
+            sent.elapsed() < Duration::from_secs(5),
+            "signal {signal} took {:?}",
+            sent.elapsed()
+        );
+    }
+}

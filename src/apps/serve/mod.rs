@@ -193,13 +193,21 @@ impl Server {
         format!("http://{host}:{}/", self.addr.port())
     }
 
-    /// Answers requests until Ctrl-C (SIGINT), then stops: no new
-    /// connections are taken and running searches are cancelled.
+    /// Answers requests until SIGINT (Ctrl-C), SIGTERM or SIGHUP, then
+    /// stops: no new connections are taken and running searches are
+    /// cancelled. Returns the signal's number (where there are no such
+    /// signals, Ctrl-C's, reported as SIGINT's 2). `ready` is called once
+    /// the signals are listened for (a front end announces the server
+    /// then, so that a signal sent on its word is never missed); if it
+    /// fails, the server stops before serving.
     ///
     /// # Errors
     /// [`ServeError::Io`] if the runtime cannot start or the signal
-    /// handler cannot be installed.
-    pub fn run_until_ctrl_c(self) -> Result<(), ServeError> {
+    /// handlers cannot be installed.
+    pub fn run_until_signal(
+        self,
+        ready: impl FnOnce() -> std::io::Result<()>,
+    ) -> Result<i32, ServeError> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .max_blocking_threads(16)
@@ -215,18 +223,58 @@ impl Server {
             )
             .with_book(self.config.book.clone(), self.config.book_randomness),
         );
-        let result = runtime.block_on(serve(self.listener, state.clone(), self.config.limits));
+        let (listener, limits) = (self.listener, self.config.limits);
+        let result = runtime.block_on(async {
+            let stop = stop_signal().map_err(ServeError::Io)?;
+            ready().map_err(ServeError::Io)?;
+            serve(listener, state.clone(), limits, stop).await
+        });
         state.shut_down();
         runtime.shutdown_timeout(Duration::from_secs(2));
         result
     }
 }
 
+/// Listens for SIGINT, SIGTERM and SIGHUP: the first to arrive, its
+/// number, comes through the receiver.
+#[cfg(unix)]
+fn stop_signal() -> std::io::Result<tokio::sync::mpsc::Receiver<i32>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (sender, mut first) = tokio::sync::mpsc::channel(3);
+    for kind in [
+        SignalKind::interrupt(),
+        SignalKind::terminate(),
+        SignalKind::hangup(),
+    ] {
+        let mut arrivals = signal(kind)?;
+        let sender = sender.clone();
+        tokio::spawn(async move {
+            if arrivals.recv().await.is_some() {
+                let _ = sender.send(kind.as_raw_value()).await;
+            }
+        });
+    }
+    Ok(first)
+}
+
+/// Listens for Ctrl-C, reported as SIGINT's number.
+#[cfg(not(unix))]
+fn stop_signal() -> std::io::Result<tokio::sync::mpsc::Receiver<i32>> {
+    let (sender, first) = tokio::sync::mpsc::channel(1);
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            let _ = sender.send(2).await;
+        }
+    });
+    Ok(first)
+}
+
 async fn serve(
     listener: TcpListener,
     state: Arc<AppState>,
     limits: Limits,
-) -> Result<(), ServeError> {
+    mut stop: tokio::sync::mpsc::Receiver<i32>,
+) -> Result<i32, ServeError> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
 
@@ -273,7 +321,7 @@ async fn serve(
             handle.closes_with(task.abort_handle());
         }
     });
-    let signal = tokio::signal::ctrl_c().await;
+    let signal = stop.recv().await;
     accept.abort();
-    signal.map_err(ServeError::Io)
+    signal.ok_or_else(|| ServeError::Io(std::io::Error::other("the signal listeners stopped")))
 }

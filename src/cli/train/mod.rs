@@ -3,6 +3,7 @@
 
 use super::input::{open_regular, CappedLines};
 use super::output_files::{self, InPlace, Rule, Signature};
+use super::signals::Critical;
 use super::{flag, option, usage, value, write_stdout, UsageError};
 use anyhow::{Context, Result};
 use clap::{value_parser, ArgMatches, Command};
@@ -540,8 +541,14 @@ pub(super) fn append_lines(
     }
     let mut written = progress.done_before;
     let mut failure = None;
-    run(&mut |line: String| {
-        if let Err(e) = writeln!(file, "{line}") {
+    run(&mut |mut line: String| {
+        // One write of the whole line, which a signal does not cut.
+        line.push('\n');
+        let appended = {
+            let _critical = Critical::open();
+            file.write_all(line.as_bytes())
+        };
+        if let Err(e) = appended {
             failure = Some(e);
             return false;
         }

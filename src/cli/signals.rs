@@ -1,0 +1,138 @@
+//! SIGINT, SIGTERM and SIGHUP for every command but `serve` (which shuts
+//! its server down by itself): the process stops within moments of the
+//! signal with exit status 128 + the signal's number (130, 143, 129), and
+//! never in the middle of writing a file.
+//!
+//! [`install`] runs first thing in every command. A signal wakes a watcher
+//! thread through a self-pipe; the watcher waits until no [`Critical`]
+//! section is open (every write of a file or of a resumable file's line is
+//! one), lets none start, and ends the process. So a file replaced through
+//! a temporary file is either replaced or untouched, with no temporary file
+//! left, and a resumable file (games, labels, searches) keeps whole lines:
+//! running the same command again continues it.
+//!
+//! The standard library and the default dispositions would leave a signal
+//! acting anywhere, mid-line; the earlier scheme (handlers registered
+//! around each write and unregistered after) left the signals caught and
+//! ignored after the first write, since unregistering a `signal-hook`
+//! action does not restore the default disposition.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock};
+
+/// Critical sections open, over all threads.
+static OPEN: AtomicUsize = AtomicUsize::new(0);
+/// Set once the watcher has decided to end the process: no critical
+/// section starts after it.
+static ENDING: AtomicBool = AtomicBool::new(false);
+/// The signal that arrived (0: none), set by the handlers.
+static ARRIVED: LazyLock<Arc<AtomicUsize>> = LazyLock::new(|| Arc::new(AtomicUsize::new(0)));
+
+thread_local! {
+    /// Critical sections this thread has open (a nested one never waits).
+    static DEPTH: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The signals handled.
+#[cfg(unix)]
+const STOP_SIGNALS: [i32; 3] = [
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+];
+
+/// Starts handling SIGINT, SIGTERM and SIGHUP as the module says (once;
+/// later calls do nothing). Where the handlers cannot be installed the
+/// default dispositions stay.
+pub fn install() {
+    #[cfg(unix)]
+    {
+        static INSTALLED: std::sync::Once = std::sync::Once::new();
+        INSTALLED.call_once(|| {
+            let _ = start_watcher();
+        });
+    }
+}
+
+#[cfg(unix)]
+fn start_watcher() -> std::io::Result<()> {
+    use std::io::Read;
+    use std::os::unix::net::UnixStream;
+    let (mut wake, sender) = UnixStream::pair()?;
+    // The thread is started before any handler: a signal never finds a
+    // handler without a watcher to act on it.
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            let mut byte = [0u8; 1];
+            while arrived().is_none() {
+                match wake.read(&mut byte) {
+                    Ok(n) if n > 0 => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    // Never expected (the handlers keep the other end
+                    // open): fall back to looking at the flag.
+                    _ => std::thread::sleep(std::time::Duration::from_millis(20)),
+                }
+            }
+            ENDING.store(true, Ordering::SeqCst);
+            while OPEN.load(Ordering::SeqCst) > 0 {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            end_if_arrived();
+        })?;
+    for signal in STOP_SIGNALS {
+        // Which signal, recorded before the watcher is woken (a signal's
+        // actions run in the order they were registered).
+        signal_hook::flag::register_usize(signal, ARRIVED.clone(), signal as usize)?;
+        signal_hook::low_level::pipe::register(signal, sender.try_clone()?)?;
+    }
+    Ok(())
+}
+
+/// The signal that has arrived, if any (the process is about to end).
+pub fn arrived() -> Option<i32> {
+    match ARRIVED.load(Ordering::SeqCst) {
+        0 => None,
+        signal => i32::try_from(signal).ok(),
+    }
+}
+
+/// Ends the process now for a signal that has arrived, from inside a
+/// critical section that has undone its own half-done work (the 8x8
+/// contract's temporary files). Does nothing if no signal arrived.
+pub fn end_if_arrived() {
+    if let Some(signal) = arrived() {
+        std::process::exit(128 + signal);
+    }
+}
+
+/// A section of code (a file's write) that a signal does not interrupt:
+/// the process ends after it closes, not inside it. Sections nest.
+#[must_use = "the section lasts as long as the guard"]
+pub struct Critical(());
+
+impl Critical {
+    /// Opens a critical section. If the process is already ending for a
+    /// signal, a section not nested in another never opens: the thread
+    /// waits for the end.
+    pub fn open() -> Critical {
+        let depth = DEPTH.with(Cell::get);
+        OPEN.fetch_add(1, Ordering::SeqCst);
+        if depth == 0 && ENDING.load(Ordering::SeqCst) {
+            OPEN.fetch_sub(1, Ordering::SeqCst);
+            loop {
+                std::thread::park();
+            }
+        }
+        DEPTH.with(|d| d.set(depth + 1));
+        Critical(())
+    }
+}
+
+impl Drop for Critical {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get() - 1));
+        OPEN.fetch_sub(1, Ordering::SeqCst);
+    }
+}

@@ -1,0 +1,390 @@
+//! SIGINT, SIGTERM and SIGHUP sent to every long command mid-run: each
+//! stops within moments with exit status 128 + the signal, leaves no
+//! temporary file, keeps its resumable file's whole lines, and a second
+//! run continues where the first stopped (a stopped shard merges to the
+//! bytes of an uninterrupted run).
+
+#![cfg(unix)]
+
+use crate::harness::{data, listing, scratch_in};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long a stopped command may take to end before the test calls it a
+/// command that ignores the signal (generous: CI machines are loaded).
+const STOP_WITHIN: Duration = Duration::from_secs(5);
+
+/// The three signals and the exit status each gives.
+const SIGNALS: [(i32, &str, i32); 3] = [
+    (libc::SIGINT, "SIGINT", 130),
+    (libc::SIGTERM, "SIGTERM", 143),
+    (libc::SIGHUP, "SIGHUP", 129),
+];
+
+/// `reversi ARGS` started in `dir`, its output thrown away.
+fn start(dir: &Path, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn reversi")
+}
+
+/// Whether `path` holds at least `lines` newlines.
+fn has_lines(path: &Path, lines: usize) -> bool {
+    fs::read(path).is_ok_and(|b| b.iter().filter(|&&c| c == b'\n').count() >= lines)
+}
+
+/// Waits until `ready()` (at most 60 s, then goes on anyway: the command
+/// is stopped wherever it is), sends `signal`, and returns the exit status
+/// and the time the command took to end after it.
+fn stop(child: &mut Child, signal: i32, ready: &dyn Fn() -> bool) -> (Option<i32>, Duration) {
+    let waiting = Instant::now();
+    while !ready() && waiting.elapsed() < Duration::from_secs(60) {
+        if child.try_wait().expect("try_wait").is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, signal);
+    }
+    let sent = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return (status.code(), sent.elapsed());
+        }
+        if sent.elapsed() > STOP_WITHIN {
+            let _ = child.kill();
+            let _ = child.wait();
+            return (None, sent.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Temporary files the program left in `dir`.
+fn leftovers(dir: &Path) -> Vec<String> {
+    listing(dir)
+        .into_iter()
+        .filter(|n| n.starts_with(".reversi-"))
+        .collect()
+}
+
+/// One long command: how to start it in a folder prepared by `prepare`,
+/// when it is busy, and the file it leaves whole (if any).
+struct Case {
+    name: &'static str,
+    args: Vec<String>,
+    /// The file it appends to or writes; checked whole afterwards.
+    output: Option<&'static str>,
+    /// Lines the output must hold before the signal (0: a pause instead).
+    busy_lines: usize,
+}
+
+fn case(name: &'static str, args: &str, output: Option<&'static str>, busy_lines: usize) -> Case {
+    Case {
+        name,
+        args: args.split_whitespace().map(String::from).collect(),
+        output,
+        busy_lines,
+    }
+}
+
+/// A folder with the inputs every case reads: 30 quick games and a book
+/// of the first 4 plies planned without searches.
+fn inputs(dir: &Path) {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .current_dir(dir)
+            .args(args)
+            .output()
+            .expect("run");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(&[
+        "train",
+        "generate",
+        "-q",
+        "--seed",
+        "3",
+        "--solve-empties",
+        "10",
+        "--games",
+        "30",
+        "--out",
+        "games.txt",
+    ]);
+    run(&[
+        "book",
+        "new",
+        "--depth",
+        "4",
+        "--no-search",
+        "--out",
+        "planned.book",
+    ]);
+    run(&[
+        "book",
+        "new",
+        "--depth",
+        "2",
+        "--level",
+        "1",
+        "--out",
+        "small.book",
+    ]);
+}
+
+fn cases() -> Vec<Case> {
+    let ffo = data("ffo/fforum-40-59.obf");
+    let solve = format!("solve --threads 1 --file {}", ffo.display());
+    vec![
+        case(
+            "train generate",
+            "train generate -q --level 8 --games 100000 --threads 1 --out out.txt",
+            Some("out.txt"),
+            2,
+        ),
+        case(
+            "train label",
+            "train label -q --games games.txt --empties 14-30 --depth 12 --threads 1 --out out.txt",
+            Some("out.txt"),
+            2,
+        ),
+        case(
+            "train probcut",
+            "train probcut --games games.txt --threads 1 --out out.txt",
+            Some("out.txt"),
+            0,
+        ),
+        case(
+            "train fit",
+            "train fit --games games.txt --out out.bin",
+            Some("out.bin"),
+            0,
+        ),
+        case(
+            "book new",
+            "book new --depth 6 --level 12 --threads 1 --searched out.txt --out out.book",
+            Some("out.txt"),
+            2,
+        ),
+        case(
+            "book search",
+            "book search --book planned.book --level 12 --threads 1 --out out.txt",
+            Some("out.txt"),
+            2,
+        ),
+        case(
+            "book deepen",
+            "book deepen --book small.book --depth 30 --within 64 --level 12 --threads 1 --out out.book",
+            Some("out.book"),
+            0,
+        ),
+        Case {
+            name: "solve",
+            args: solve.split_whitespace().map(String::from).collect(),
+            output: None,
+            busy_lines: 0,
+        },
+        case("perft", "perft 14", None, 0),
+        case(
+            "tournament",
+            "tournament --size 8 --plies 4 --level 12",
+            None,
+            0,
+        ),
+        case("match", "match --size 8 --level 18", None, 0),
+    ]
+}
+
+#[test]
+fn every_long_command_stops_on_each_signal_leaving_its_files_whole() {
+    let dir = scratch_in("signals", "commands");
+    inputs(&dir);
+    // One thread a signal, each running every command in turn.
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let threads: Vec<_> = SIGNALS
+            .iter()
+            .map(|&(signal, signal_name, status)| {
+                let dir = &dir;
+                scope.spawn(move || stop_each(dir, signal, signal_name, status))
+            })
+            .collect();
+        threads
+            .into_iter()
+            .flat_map(|t| t.join().expect("a signal's thread"))
+            .collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every command of [`cases`] stopped by `signal` in its own folder under
+/// `dir`: what went wrong.
+fn stop_each(dir: &Path, signal: i32, signal_name: &str, status: i32) -> Vec<String> {
+    let mut failures = Vec::new();
+    for c in cases() {
+        {
+            let run = dir.join(format!("{}-{signal_name}", c.name.replace(' ', "-")));
+            fs::create_dir_all(&run).unwrap();
+            for input in ["games.txt", "planned.book", "small.book"] {
+                fs::copy(dir.join(input), run.join(input)).unwrap();
+            }
+            let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+            let mut child = start(&run, &args);
+            let output = c.output.map(|o| run.join(o));
+            let busy: Box<dyn Fn() -> bool> = match (&output, c.busy_lines) {
+                (Some(path), lines) if lines > 0 => {
+                    let path = path.clone();
+                    Box::new(move || has_lines(&path, lines))
+                }
+                _ => {
+                    let begun = Instant::now();
+                    Box::new(move || begun.elapsed() > Duration::from_millis(500))
+                }
+            };
+            let (code, took) = stop(&mut child, signal, &*busy);
+            let what = format!("{} stopped by {signal_name}", c.name);
+            if code != Some(status) {
+                failures.push(format!(
+                    "{what}: exit status {code:?} after {took:?}, expected {status}"
+                ));
+            }
+            let left = leftovers(&run);
+            if !left.is_empty() {
+                failures.push(format!("{what}: left {left:?}"));
+            }
+            if let Some(path) = output.filter(|p| p.exists()) {
+                let bytes = fs::read(&path).unwrap();
+                if bytes.last() != Some(&b'\n') && !path.to_string_lossy().ends_with(".book") {
+                    failures.push(format!("{what}: {} ends in a partial line", path.display()));
+                }
+                // The whole file is one its readers take (a resumable file
+                // is continued; a book or weights file is read).
+                if let Err(e) = readable(&run, &c, &path) {
+                    failures.push(format!("{what}: {e}"));
+                }
+            }
+        }
+    }
+    failures
+}
+
+/// Whether what a stopped run of `c` left in `path` is taken by the
+/// program: a book by `book stats`, weights by `hint --weights`, and a
+/// resumable file by the same command run again (which continues it).
+fn readable(dir: &Path, c: &Case, path: &Path) -> Result<(), String> {
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let args: Vec<&str> = match c.name {
+        "book deepen" => vec!["book", "stats", "--book", &name],
+        "train fit" => vec!["hint", "--weights", &name, "--level", "1", "f5"],
+        _ => return continued(dir, c),
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .current_dir(dir)
+        .args(&args)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{args:?} refused it: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// Runs `c` again in `dir` for a moment: it must accept the file the
+/// stopped run left (it continues it instead of refusing it).
+fn continued(dir: &Path, c: &Case) -> Result<(), String> {
+    let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .current_dir(dir)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    std::thread::sleep(Duration::from_millis(700));
+    if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+        if !status.success() {
+            let out = child.wait_with_output().map_err(|e| e.to_string())?;
+            return Err(format!(
+                "the run again failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    Ok(())
+}
+
+/// `reversi train generate` of 24 quick games, `extra` added (a shard).
+fn generate(dir: &Path, out: &str, extra: &[&str]) -> Child {
+    let mut args = vec![
+        "train",
+        "generate",
+        "-q",
+        "--seed",
+        "5",
+        "--solve-empties",
+        "12",
+        "--threads",
+        "1",
+        "--games",
+        "24",
+        "--out",
+        out,
+    ];
+    args.extend_from_slice(extra);
+    start(dir, &args)
+}
+
+fn finish(mut child: Child) {
+    assert!(child.wait().expect("wait").success());
+}
+
+#[test]
+fn a_shard_stopped_and_run_again_merges_to_the_bytes_of_an_uninterrupted_run() {
+    let dir = scratch_in("signals", "shards");
+    finish(generate(&dir, "whole.txt", &[]));
+    // Shard 0 of 2 stopped after its first games, as `timeout` or a
+    // scheduler's time limit would stop it, then run again.
+    let mut child = generate(&dir, "part.0", &["--shard", "0/2"]);
+    let part: PathBuf = dir.join("part.0");
+    let (code, _) = stop(&mut child, libc::SIGTERM, &|| has_lines(&part, 3));
+    assert_eq!(code, Some(143));
+    let stopped_at = fs::read_to_string(&part).unwrap().lines().count();
+    finish(generate(&dir, "part.0", &["--shard", "0/2"]));
+    finish(generate(&dir, "part.1", &["--shard", "1/2"]));
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .current_dir(&dir)
+        .args(["train", "merge", "--out", "merged.txt", "part.0", "part.1"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(leftovers(&dir).is_empty(), "{:?}", listing(&dir));
+    assert_eq!(
+        fs::read(dir.join("merged.txt")).unwrap(),
+        fs::read(dir.join("whole.txt")).unwrap(),
+        "the shard was stopped after {stopped_at} lines"
+    );
+}
