@@ -86,7 +86,8 @@ pub fn usage<T>(message: impl Into<String>) -> Result<T> {
     Err(UsageError(message.into()).into())
 }
 
-const HELP: &str = "\
+/// `reversi --help` up to the web server's lines.
+const HELP_HEAD: &str = "\
 reversi: game-tree search for Reversi/Othello (4x4, 6x6, 8x8)
 
 Usage:
@@ -127,14 +128,27 @@ Usage:
   reversi book show --book BOOK POSITION   a position's book moves and values
   reversi book deepen|add|search|merge|export|import|stats
 
- The pattern evaluation's training (each has --help):
+ The pattern evaluation's training (each has --help; see docs/TRAINING.md):
   reversi train generate --out GAMES   self-play games solved exactly
+  reversi train label --games GAMES --empties A-B --out LABELS
+                                their positions labelled by search or solving
+  reversi train merge --out FILE SHARD...   the shards of a --shard K/N stage
+  reversi train compare --labels LABELS --reference LABELS   labels' error
   reversi train fit --games GAMES --out WEIGHTS
   reversi train probcut --games GAMES --out TABLE   the cuts' error models
 
+";
+
+/// The web server's lines of the help (only in a build with it).
+#[cfg(feature = "serve")]
+const HELP_SERVE: &str = "\
  The web pages (see --help): play, watch minimax/alpha-beta search a tree, study
   reversi serve [--port N] [--host ADDR]   serves them on http://127.0.0.1:8080/
 
+";
+
+/// The rest of the help.
+const HELP_TAIL: &str = "\
  Ring Treblecross is the second binary: ring-treblecross --help
 
 The Tiny contract:
@@ -175,7 +189,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     }
     match args.first().map(String::as_str) {
         None => usage("missing arguments: expected FLAG PLAYER BOARD (see `reversi --help`)"),
-        Some("-h" | "--help" | "help") => write_stdout(HELP),
+        Some("-h" | "--help" | "help") => write_stdout(&help()),
         Some("-V" | "--version") => {
             write_stdout(&format!("reversi {}\n", env!("CARGO_PKG_VERSION")))
         }
@@ -198,6 +212,10 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("book") => book::run(&args),
         #[cfg(feature = "serve")]
         Some("serve") => serve::run(&args),
+        #[cfg(not(feature = "serve"))]
+        Some("serve") => usage(
+            "this reversi was built without the web server (cargo's feature `serve`, on by default); build it with the default features to use `reversi serve`",
+        ),
         Some(word) if word.starts_with(|c: char| c.is_ascii_alphabetic()) => usage(format!(
             "unknown subcommand {word:?}; the subcommands are {} (see `reversi --help`)",
             SUBCOMMANDS.join(", ")
@@ -206,8 +224,16 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     }
 }
 
+/// `reversi --help`: every subcommand of this build.
+fn help() -> String {
+    #[cfg(feature = "serve")]
+    return [HELP_HEAD, HELP_SERVE, HELP_TAIL].concat();
+    #[cfg(not(feature = "serve"))]
+    [HELP_HEAD, HELP_TAIL].concat()
+}
+
 /// The names of the subcommands, for the unknown-subcommand message.
-const SUBCOMMANDS: [&str; 17] = [
+const SUBCOMMANDS: &[&str] = &[
     "play",
     "usc-report",
     "match",
@@ -223,6 +249,7 @@ const SUBCOMMANDS: [&str; 17] = [
     "analyze",
     "book",
     "train",
+    #[cfg(feature = "serve")]
     "serve",
     "help",
 ];

@@ -6,6 +6,18 @@
 use assert_cmd::Command;
 use std::path::PathBuf;
 
+/// Says on the terminal that the running test skips its checks, and why:
+/// written to stderr directly, which `cargo test` does not capture (it
+/// captures `println!`), so a newcomer sees what did not run.
+pub fn skipped(reason: &str) {
+    use std::io::Write;
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let _ = writeln!(std::io::stderr(), "skipped: {test}: {reason}");
+}
+
 /// The `reversi` binary.
 pub fn reversi() -> Command {
     Command::cargo_bin("reversi").expect("reversi binary")

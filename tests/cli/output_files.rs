@@ -38,15 +38,15 @@ fn tool(program: &str, args: &[&str], dir: &Path) -> bool {
     match Command::new(program).args(args).current_dir(dir).output() {
         Ok(o) if o.status.success() => true,
         Ok(o) => {
-            println!(
-                "skipped: `{program} {}` failed: {}",
+            crate::harness::skipped(&format!(
+                "`{program} {}` failed: {}",
                 args.join(" "),
                 String::from_utf8_lossy(&o.stderr).trim()
-            );
+            ));
             false
         }
         Err(e) => {
-            println!("skipped: {program} not available: {e}");
+            crate::harness::skipped(&format!("{program} not available: {e}"));
             false
         }
     }
@@ -91,7 +91,7 @@ fn devices_are_written_in_place_never_replaced() {
 #[test]
 fn dev_stdout_is_written_in_place() {
     if !Path::new("/dev/stdout").exists() {
-        println!("skipped: no /dev/stdout");
+        crate::harness::skipped("no /dev/stdout");
         return;
     }
     let dir = scratch("dev-stdout");

@@ -104,7 +104,7 @@ fn dev_full() -> Option<fs::File> {
     match fs::OpenOptions::new().write(true).open("/dev/full") {
         Ok(f) => Some(f),
         Err(e) => {
-            println!("skipped: /dev/full cannot be opened ({e})");
+            crate::harness::skipped(&format!("/dev/full cannot be opened ({e})"));
             None
         }
     }
@@ -169,7 +169,7 @@ fn a_full_stdout_is_an_error_and_a_closed_one_is_quiet() {
 #[test]
 fn endless_input_files_fail_at_once() {
     if !Path::new("/dev/zero").exists() {
-        println!("skipped: no /dev/zero");
+        crate::harness::skipped("no /dev/zero");
         return;
     }
     let dir = std::env::temp_dir();
@@ -552,7 +552,7 @@ fn endless_and_huge_train_inputs_are_refused_within_a_memory_cap() {
             .iter()
             .any(|a| a.starts_with("/dev/") && !Path::new(a).exists())
         {
-            println!("skipped: {args:?} (no such device here)");
+            crate::harness::skipped(&format!("{args:?} (no such device here)"));
             continue;
         }
         let out = within_two_gigabytes(&dir, args);
@@ -655,7 +655,9 @@ fn fifos_as_train_paths_are_refused_at_once() {
     {
         Ok(s) if s.success() => {}
         other => {
-            println!("skipped: mkfifo not available or not permitted ({other:?})");
+            crate::harness::skipped(&format!(
+                "mkfifo not available or not permitted ({other:?})"
+            ));
             return;
         }
     }

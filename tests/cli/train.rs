@@ -249,7 +249,7 @@ pub(crate) fn gnu_parallel() -> Option<()> {
                 std::env::var_os("CI").is_none(),
                 "CI is set but GNU parallel does not run ({other:?}): install it (apt-get install parallel)"
             );
-            println!("skipped: GNU parallel does not run here ({other:?})");
+            crate::harness::skipped(&format!("GNU parallel does not run here ({other:?})"));
             None
         }
     }

@@ -79,9 +79,9 @@ impl Browser {
                  $CHROMIUM is unset): the browser tests must run under CI; \
                  apt-get install chromium (.ci/run does)"
             );
-            println!(
-                "skipped: no chromium found (install Debian's chromium, or set \
-                 CHROMIUM=/path/to/chromium, to run the browser tests)"
+            crate::skipped(
+                "no chromium found (install Debian's chromium, or set \
+                 CHROMIUM=/path/to/chromium, to run the browser tests)",
             );
             return None;
         }
@@ -145,6 +145,9 @@ impl Browser {
                 Ok(())
             });
         }
+        // Its own process group, so that all of Chromium's processes end
+        // together and none writes into the profile after it is removed.
+        command.process_group(0);
         let child = command
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
@@ -352,9 +355,19 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
+        // SAFETY: kill(2) on the process group of our own child.
+        unsafe {
+            libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.profile);
+        // Chromium's helpers may still be ending: try a few times.
+        for _ in 0..20 {
+            if std::fs::remove_dir_all(&self.profile).is_ok() || !self.profile.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
     }
 }
 
