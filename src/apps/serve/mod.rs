@@ -240,7 +240,7 @@ impl Server {
 #[cfg(unix)]
 fn stop_signal() -> std::io::Result<tokio::sync::mpsc::Receiver<i32>> {
     use tokio::signal::unix::{signal, SignalKind};
-    let (sender, mut first) = tokio::sync::mpsc::channel(3);
+    let (sender, first) = tokio::sync::mpsc::channel(3);
     for kind in [
         SignalKind::interrupt(),
         SignalKind::terminate(),
