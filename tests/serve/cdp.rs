@@ -62,6 +62,18 @@ pub struct Browser {
     profile: PathBuf,
 }
 
+/// Says on the terminal that the running test skips its checks, and why:
+/// written to stderr directly, which `cargo test` does not capture (it
+/// captures `println!`), so a newcomer sees what did not run.
+fn skipped(reason: &str) {
+    use std::io::Write;
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let _ = writeln!(std::io::stderr(), "skipped: {test}: {reason}");
+}
+
 impl Browser {
     /// [`Browser::launch`] when Chromium is found; otherwise `None` after
     /// printing one `skipped:` line, so that `cargo test` passes on a
@@ -79,7 +91,7 @@ impl Browser {
                  $CHROMIUM is unset): the browser tests must run under CI; \
                  apt-get install chromium (.ci/run does)"
             );
-            crate::skipped(
+            skipped(
                 "no chromium found (install Debian's chromium, or set \
                  CHROMIUM=/path/to/chromium, to run the browser tests)",
             );

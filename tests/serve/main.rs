@@ -8,19 +8,8 @@ mod browser;
 mod cdp;
 mod robust;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-
-/// Says on the terminal that the running test skips its checks, and why:
-/// written to stderr directly, which `cargo test` does not capture (it
-/// captures `println!`), so a newcomer sees what did not run.
-pub fn skipped(reason: &str) {
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("a test")
-        .to_string();
-    let _ = writeln!(std::io::stderr(), "skipped: {test}: {reason}");
-}
 
 /// `reversi serve --port 0` running as a child process.
 pub struct ServerProcess {
