@@ -160,6 +160,11 @@ impl Browser {
         // Its own process group, so that all of Chromium's processes end
         // together and none writes into the profile after it is removed.
         command.process_group(0);
+        // Chromium's own temporary folders (org.chromium.Chromium.*) go
+        // inside the profile, removed with it.
+        let temporary = profile.join("tmp");
+        let _ = std::fs::create_dir_all(&temporary);
+        command.env("TMPDIR", &temporary);
         let child = command
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
