@@ -13,6 +13,14 @@
 //! (MAX's) utility [`crate::game::Value`]; [`Discs::from_black_points`]
 //! reads one of those in the mover's discs. (A utility of the first layer:
 //! records and protocols write [`Discs`] too.)
+//!
+//! ```
+//! use reversi::{Color, Discs, Eval, Score};
+//! assert_eq!(Score(12).discs(), Discs(12.0));
+//! assert_eq!(Eval(96).discs(), Discs(1.5)); // 64 units a disc
+//! assert_eq!(Eval(96).for_color(Color::White), Eval(-96)); // black's view to white's
+//! assert_eq!(format!("{:+.1}", Discs(-0.0)), "+0.0"); // never -0
+//! ```
 
 /// Units of a fine evaluation per disc.
 const SCALE: i32 = 64;

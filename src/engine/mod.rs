@@ -1,4 +1,6 @@
-//! The engine: perft and an exact endgame solver for 4x4, 6x6 and 8x8.
+//! The engine for 4x4, 6x6 and 8x8: the API every front end calls
+//! ([`analyze::Analyzer`]), the midgame and iterative searches, the exact
+//! endgame solver, perft and the opening book.
 //!
 //! Positions are side-to-move relative ([`RelativePosition`]: the mover's discs, the
 //! opponent's discs and the mask of valid squares); a move is a copy with
