@@ -5,6 +5,7 @@
 //! See `ring-treblecross --help` and README.md.
 
 use reversi::game::{Side, Value};
+use reversi::lines::{read_line_capped, LineRead};
 use reversi::search::minimax;
 use reversi::treblecross::contract::{
     minimax_bounds_words, node_lines, parse_args, Flag, NodeLine, Reply, RingAnswers, RingCommand,
@@ -252,35 +253,22 @@ const LINE_CAP: usize = 4096;
 /// a line longer than [`LINE_CAP`] it keeps [`LINE_CAP`] bytes and a `\0`
 /// (so that it is not an integer); `false` at end of input.
 fn read_answer(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> {
-    line.clear();
-    let mut read_any = false;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            break;
+    // One byte more than the cap, for a `\r` before the `\n`.
+    let read = read_line_capped(input, LINE_CAP + 1, line)?;
+    match read {
+        LineRead::End => return Ok(false),
+        LineRead::TooLong => {
+            input.skip_until(b'\n')?;
         }
-        read_any = true;
-        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (i, true),
-            None => (buf.len(), false),
-        };
-        let room = (LINE_CAP + 2).saturating_sub(line.len());
-        line.extend_from_slice(&buf[..take.min(room)]);
-        input.consume(if done { take + 1 } else { take });
-        if done {
-            break;
+        LineRead::Line => {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
         }
-    }
-    if line.last() == Some(&b'\r') {
-        line.pop();
     }
     if line.len() > LINE_CAP {
         line.truncate(LINE_CAP);
         line.push(0);
     }
-    Ok(read_any)
+    Ok(true)
 }
