@@ -5,6 +5,7 @@
 use super::hint::position_record;
 use super::input::{open_regular, CappedLines};
 use super::output_files::{self, InPlace, Planned, Rule, Signature};
+use super::train::import::{form_of, read_collection, Form};
 use super::train::labels::split_shard;
 use super::train::{append_lines, parse_shard, push_shard, Progress, Resumable, ShardSet};
 use super::{flag, option, usage, value, write_stdout, UsageError};
@@ -108,7 +109,7 @@ fn add_command() -> Command {
         .about("Learn games: the positions of their first --depth plies join the book (the new ones searched at --level) and count each finished game's result")
         .arg(book_arg("The book to add to (default: an empty book)"))
         .arg(out_arg())
-        .arg(Arg::new("games").value_name("GAMES").num_args(1..).required(true).help("Files of games, one a line: transcripts (f5d6c3...), GGF games, or board strings followed by moves; `#` lines are skipped"))
+        .arg(Arg::new("games").value_name("GAMES").num_args(1..).required(true).help("Files of games: WTHOR files (`.wtb`, PGN), or one game a line: transcripts (f5d6c3...), GGF games, Logistello .gam lines, or board strings followed by moves; `#` lines are skipped"))
         .arg(option("depth", "PLIES", "Plies of each game learned").value_parser(value_parser!(u32).range(0..=60)).default_value("30"))
         .arg(searched_arg())
         .args(building_args())
@@ -415,6 +416,14 @@ fn add(m: &ArgMatches) -> Result<()> {
     let depth: u32 = value(m, "depth");
     let (mut games, mut added) = (0u64, 0usize);
     for path in m.get_many::<String>("games").into_iter().flatten() {
+        if let Some(form @ (Form::Wtb | Form::Pgn)) = form_of(path)? {
+            for (i, game) in read_collection(path, form)?.iter().enumerate() {
+                added += build::plan_game(&mut book, &game.record, depth)
+                    .map_err(|e| UsageError(format!("{path} game {}: {e}", i + 1)))?;
+                games += 1;
+            }
+            continue;
+        }
         let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
         while let Some(line) = lines.next_line()? {
             if line.text.starts_with('#') || line.text.trim().is_empty() {

@@ -8,6 +8,9 @@
 //! - Board strings: the squares in reading order (`-` empty, `X` or `*`
 //!   black, `O` white), then the side to move (`X`/`*` or `O`), the form
 //!   `reversi solve --obf` reads.
+//! - Game collections ([`archive`]): the WTHOR database (binary `.wtb` with
+//!   its name files, and PGN) and Logistello's `.gam` lines; [`parse_game`]
+//!   also reads one PGN game or one `.gam` line.
 //! - Edax's binary opening book (`book.dat`), read and written byte for
 //!   byte by [`edax_book`].
 //!
@@ -15,6 +18,7 @@
 //! ([`RecordError`]) and say where in the record the problem is (the move
 //! number and the character).
 
+pub mod archive;
 pub mod edax_book;
 mod ggf;
 mod transcript;
@@ -265,6 +269,8 @@ pub enum RecordErrorKind {
     },
     /// GGF: a game of something other than Othello.
     NotOthello(String),
+    /// A PGN game or a `.gam` line that does not read (see [`archive`]).
+    Collection(String),
     /// Nothing to read.
     Empty,
 }
@@ -296,6 +302,7 @@ impl fmt::Display for RecordErrorKind {
                 to_move.name()
             ),
             RecordErrorKind::NotOthello(g) => write!(f, "GM[{g}] is not an Othello game"),
+            RecordErrorKind::Collection(t) => f.write_str(t),
             RecordErrorKind::Empty => f.write_str("the record is empty"),
         }
     }
@@ -433,8 +440,11 @@ pub fn write_board_string(p: &Position) -> String {
 }
 
 /// Reads any of the record forms for a board of `size`: a GGF game (text
-/// starting with `(;`, 8x8 only), a board string optionally followed by a
-/// transcript of moves from it, or a transcript from the start position.
+/// starting with `(;`, 8x8 only), one PGN game (text starting with a tag
+/// `[Event "..."]` or a numbered move `1.`, 8x8 only), one Logistello
+/// `.gam` line (`+d3-c3...: -04 10`, 8x8 only), a board string optionally
+/// followed by a transcript of moves from it, or a transcript from the
+/// start position.
 ///
 /// # Errors
 /// [`RecordError`] naming the place of the first problem.
@@ -449,6 +459,16 @@ pub fn parse_game(text: &str, size: u8) -> Result<GameRecord, RecordError> {
             ));
         }
         return parse_ggf(text);
+    }
+    if archive::is_pgn(trimmed) || archive::is_gam_line(trimmed) {
+        if size != 8 {
+            return Err(RecordError::new(
+                1,
+                None,
+                RecordErrorKind::BoardSize(size.to_string()),
+            ));
+        }
+        return parse_collection_game(trimmed);
     }
     let first: String = trimmed.chars().take_while(|c| !c.is_whitespace()).collect();
     let cells = usize::from(size) * usize::from(size);
@@ -466,6 +486,25 @@ pub fn parse_game(text: &str, size: u8) -> Result<GameRecord, RecordError> {
         return Err(RecordError::new(1, None, RecordErrorKind::Empty));
     }
     parse_transcript(text, Position::start(size))
+}
+
+/// One PGN game or one `.gam` line as a record.
+fn parse_collection_game(text: &str) -> Result<GameRecord, RecordError> {
+    let one = |kind: String| RecordError::new(1, None, RecordErrorKind::Collection(kind));
+    let parsed = if archive::is_pgn(text) {
+        archive::parse_pgn(text).map_err(|e| e.kind)
+    } else {
+        archive::parse_gam_line(text.trim()).map(|g| vec![g])
+    };
+    match parsed {
+        Ok(mut games) if games.len() == 1 => Ok(games.remove(0).record),
+        Ok(games) => Err(one(format!(
+            "the text holds {} games, expected one",
+            games.len()
+        ))),
+        Err(archive::ArchiveErrorKind::Record(e)) => Err(e),
+        Err(e) => Err(one(e.to_string())),
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 mod book;
 mod engine;
 mod harness;
+mod import;
 mod layers;
 mod output_files;
 mod play;

@@ -34,6 +34,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
+pub mod import;
 pub mod labels;
 mod shard;
 

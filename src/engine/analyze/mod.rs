@@ -12,7 +12,9 @@
 //!   with the `strong` evaluation), deepening until [`Limits::depth`], the
 //!   time or the stop flag; then, with at most [`Limits::wld_empties`]
 //!   empty squares, the solver proves the values: exact with at most
-//!   [`Limits::exact_empties`], else win/loss/draw.
+//!   [`Limits::exact_empties`], else win/loss/draw (the one best move,
+//!   if won or lost, then solved exactly within the time: the choice
+//!   among the moves of its outcome).
 //! - With a level on 8x8 the moves are ranked by the midgame search
 //!   ([`crate::engine::midgame::MidgameSearch`]) at that level; near the end
 //!   (and on the smaller boards) the proofs above answer, so exact values
@@ -147,7 +149,8 @@ impl Limits {
 /// scripted one.
 pub trait MoveSearch: Send {
     /// The best `count` moves of `position` (all of them if fewer), best
-    /// first, ties in reading order; a forced pass is the one move; empty
+    /// first, ties in reading order (moves tied by a win/loss/draw proof:
+    /// the best estimated first); a forced pass is the one move; empty
     /// when the game is over. Each value is the move's own (not a bound).
     /// Calls `progress` with the ranking so far whenever a deeper one is
     /// known. Ends early, returning what it has, once `stop` is set.

@@ -8,6 +8,7 @@ use crate::engine::iterative::{IterativeSearch, SearchMemory};
 use crate::engine::{EndgameSolver, RelativePosition, Scoring};
 use crate::eval::{Discs, Heuristic};
 use crate::reversi::{Move, Position};
+use std::cmp::Ordering;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -100,6 +101,13 @@ impl StandardSearch {
             run(self)
         })
     }
+}
+
+/// Best first, moves of equal value in the order they are in (the
+/// estimate's, best first): where a proof of win/loss/draw ties moves, the
+/// best estimated of them comes first, not the first in reading order.
+fn rank_outcomes(values: &mut [MoveValue]) {
+    values.sort_by(|a, b| b.value.partial_cmp(&a.value).unwrap_or(Ordering::Equal));
 }
 
 /// The mover's value of a value of the iterative search (black's view,
@@ -265,18 +273,33 @@ impl StandardSearch {
         };
         let empties = position.board.empty().count_ones();
         let threads = limits.threads;
+        let wld = empties > limits.exact_empties;
         let mut proven = self.stoppable(stop, deadline, |s| {
-            if empties <= limits.exact_empties {
-                s.solve_moves(kids, &order, wanted, threads, stop)
-            } else {
+            if wld {
                 s.prove_moves(kids, &order, wanted, threads, stop)
+            } else {
+                s.solve_moves(kids, &order, wanted, threads, stop)
             }
         })?;
+        // Win/loss/draw ties the moves of one outcome, and the move to
+        // play must not give discs away among them: a won or lost best
+        // move is replaced by the exact best (the proven move solved
+        // first, the others tested against it), if that finishes in time.
+        // A draw ties nothing: no other move draws by more.
+        if wld && wanted == 1 && proven.first().is_some_and(|v| v.value != Discs(0.0)) {
+            let mut exact_order = vec![proven[0].mv];
+            exact_order.extend(order.iter().filter(|m| **m != proven[0].mv));
+            if let Some(exact) = self.stoppable(stop, deadline, |s| {
+                s.solve_moves(kids, &exact_order, 1, threads, stop)
+            }) {
+                proven = exact;
+            }
+        }
         if draw != Discs(0.0) {
             for v in proven.iter_mut().filter(|v| v.value == Discs(0.0)) {
                 v.value = draw;
             }
-            rank(&mut proven);
+            rank_outcomes(&mut proven);
             proven.truncate(count);
         }
         Some(proven)
@@ -305,7 +328,14 @@ impl StandardSearch {
         // Near the end the midgame search only orders the moves for the
         // solver: a short one.
         let exact = empties <= limits.wld_empties;
-        let mut best = self.estimate(position, &kids, count, limits, exact, stop, progress);
+        // A proof of win/loss/draw ties the moves of one outcome: every
+        // move is estimated, so that the proofs run in the estimate's
+        // order and the best estimate wins a tie.
+        let wld = exact && empties > limits.exact_empties;
+        let estimated = if wld { kids.len() } else { count };
+        let mut best = self.estimate(position, &kids, estimated, limits, exact, stop, &mut |v| {
+            progress(&v[..v.len().min(count)]);
+        });
         if exact && !stop.load(AtomicOrdering::Relaxed) {
             if let Some(proven) = self.prove(position, &kids, &best, count, limits, deadline, stop)
             {
@@ -313,6 +343,7 @@ impl StandardSearch {
                 progress(&best);
             }
         }
+        best.truncate(count);
         best
     }
 
@@ -436,7 +467,7 @@ impl StandardSearch {
                 break;
             }
         }
-        rank(&mut values);
+        rank_outcomes(&mut values);
         values.truncate(count);
         Some(values)
     }

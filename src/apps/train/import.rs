@@ -1,0 +1,244 @@
+//! Games of the world's collections (WTHOR, Logistello's; read by
+//! [`crate::record::archive`]) made training games: finished games only,
+//! each once across all sources, none that passes through an FFO test
+//! position.
+//!
+//! The rules, in the order they are applied to each game:
+//! 1. An unfinished game (resigned, lost on time, cut short) is dropped:
+//!    a training game is labelled with its final score, and a guessed one
+//!    would mislabel every position of the game.
+//! 2. A game whose moves, up to the board's symmetries, are those of a
+//!    game met before (in any source) is a duplicate and dropped: the
+//!    first source given keeps it.
+//! 3. A game that passes through any of the 79 FFO endgame test positions
+//!    (under any of the 8 symmetries, with the same side to move) is
+//!    dropped, so that the evaluation is never shown the solution of a
+//!    position it is measured on.
+//!
+//! A kept game becomes a [`TrainingGame`] numbered in the order kept, its
+//! score the final disc difference of its moves (empty squares to the
+//! winner), with no exactly solved part (`solved_at` is its length).
+
+use super::TrainingGame;
+use crate::board::symmetry;
+use crate::board::{Color, Square};
+use crate::engine::parse_obf_file;
+use crate::record::{standard_score, GameRecord};
+use crate::reversi::{Move, Position};
+use std::collections::{HashMap, HashSet};
+
+/// The FFO endgame test positions #1-#79, in order.
+const FFO_FILES: [&str; 4] = [
+    include_str!("../../../tests/data/ffo/fforum-1-19.obf"),
+    include_str!("../../../tests/data/ffo/fforum-20-39.obf"),
+    include_str!("../../../tests/data/ffo/fforum-40-59.obf"),
+    include_str!("../../../tests/data/ffo/fforum-60-79.obf"),
+];
+
+/// The FFO test positions #1-#79 as (side to move's discs, other side's
+/// discs), numbered from 1.
+///
+/// # Panics
+/// Never: the embedded files are checked by the tests.
+#[must_use]
+pub fn ffo_positions() -> Vec<(u64, u64)> {
+    FFO_FILES
+        .iter()
+        .flat_map(|text| parse_obf_file(text).expect("the FFO files are OBF"))
+        .map(|p| (p.position.player, p.position.opponent))
+        .collect()
+}
+
+/// What became of a game given to an [`Importer`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Kept as the training game of this index.
+    Kept(u64),
+    /// Dropped: the moves do not end the game.
+    Unfinished,
+    /// Dropped: the same moves (up to symmetry) came before.
+    Duplicate,
+    /// Dropped: the game passes through this FFO position (1-79).
+    Ffo(usize),
+}
+
+/// Collects training games from records, applying the module's rules.
+pub struct Importer {
+    /// FFO positions by their canonical key, with their numbers.
+    ffo: HashMap<(u64, u64), usize>,
+    /// The normalised move sequences of every finished game met.
+    seen: HashSet<Vec<u8>>,
+    games: Vec<TrainingGame>,
+}
+
+impl Default for Importer {
+    fn default() -> Importer {
+        Importer::new(&ffo_positions())
+    }
+}
+
+impl Importer {
+    /// An importer that drops the games through `forbidden` positions
+    /// (side to move's discs, other side's; numbered from 1 in messages).
+    #[must_use]
+    pub fn new(forbidden: &[(u64, u64)]) -> Importer {
+        let ffo = forbidden
+            .iter()
+            .enumerate()
+            .map(|(i, &(p, o))| (symmetry::canonical(p, o).0, i + 1))
+            .collect();
+        Importer {
+            ffo,
+            seen: HashSet::new(),
+            games: Vec::new(),
+        }
+    }
+
+    /// Takes one game from the 8x8 start.
+    pub fn add(&mut self, record: &GameRecord) -> Verdict {
+        if record.start != Position::start(8) || !record.last().board.is_game_over() {
+            return Verdict::Unfinished;
+        }
+        let moves = record.move_list();
+        if !self.seen.insert(normalised(&moves)) {
+            return Verdict::Duplicate;
+        }
+        if let Some(number) = record.positions().iter().find_map(|p| self.ffo_number(p)) {
+            return Verdict::Ffo(number);
+        }
+        let index = self.games.len() as u64;
+        self.games.push(TrainingGame {
+            index,
+            solved_at: moves.len(),
+            score: standard_score(&record.last().board),
+            moves,
+        });
+        Verdict::Kept(index)
+    }
+
+    /// The number of the FFO position `p` is (under a symmetry), if any.
+    #[must_use]
+    pub fn ffo_number(&self, p: &Position) -> Option<usize> {
+        let mover = p.board.discs(p.to_move);
+        let other = p.board.discs(p.to_move.other());
+        self.ffo.get(&symmetry::canonical(mover, other).0).copied()
+    }
+
+    /// The games kept, numbered from 0 in the order kept.
+    #[must_use]
+    pub fn into_games(self) -> Vec<TrainingGame> {
+        self.games
+    }
+}
+
+/// The moves of a game from the start as square numbers (64 for a pass),
+/// under the symmetry of the start position that makes the first move f5:
+/// one key for a game and its three images that start the same way.
+fn normalised(moves: &[Move]) -> Vec<u8> {
+    let start = Position::start(8).board;
+    let (black, white) = (start.discs(Color::Black), start.discs(Color::White));
+    let f5 = Square::new(4, 5).0;
+    let s = match moves.first() {
+        Some(Move::Place(first)) => (0..8)
+            .find(|&s| {
+                symmetry::image(black, s) == black
+                    && symmetry::image(white, s) == white
+                    && symmetry::square_image(first.0, s) == f5
+            })
+            .unwrap_or(0),
+        _ => 0,
+    };
+    moves
+        .iter()
+        .map(|m| match m {
+            Move::Place(sq) => symmetry::square_image(sq.0, s),
+            Move::Pass => 64,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::parse_game;
+
+    fn game(text: &str) -> GameRecord {
+        parse_game(text, 8).unwrap()
+    }
+
+    /// A finished game (Logistello's, from d3).
+    const LINE: &str = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10";
+
+    /// `record`'s moves under symmetry `s`.
+    fn image(record: &GameRecord, s: usize) -> GameRecord {
+        let text: String = record
+            .move_list()
+            .iter()
+            .filter_map(|m| match m {
+                Move::Place(sq) => Some(Square(symmetry::square_image(sq.0, s)).to_string()),
+                Move::Pass => None,
+            })
+            .collect();
+        game(&text)
+    }
+
+    #[test]
+    fn the_ffo_files_hold_79_positions() {
+        let all = ffo_positions();
+        assert_eq!(all.len(), 79);
+        let distinct: HashSet<_> = all
+            .iter()
+            .map(|&(p, o)| symmetry::canonical(p, o).0)
+            .collect();
+        assert_eq!(distinct.len(), 79);
+    }
+
+    #[test]
+    fn symmetric_copies_are_duplicates_and_unfinished_games_are_dropped() {
+        let mut importer = Importer::new(&[]);
+        let original = game(LINE);
+        assert_eq!(importer.add(&original), Verdict::Kept(0));
+        let mut images = 0;
+        for s in 1..8 {
+            let start = Position::start(8).board;
+            if symmetry::image(start.discs(Color::Black), s) != start.discs(Color::Black) {
+                continue;
+            }
+            images += 1;
+            assert_eq!(importer.add(&image(&original, s)), Verdict::Duplicate);
+        }
+        assert_eq!(images, 3);
+        assert_eq!(importer.add(&game("f5d6c3")), Verdict::Unfinished);
+        let games = importer.into_games();
+        assert_eq!(games[0].score, -4);
+        assert_eq!(
+            TrainingGame::parse_line(&games[0].to_line()).unwrap(),
+            games[0]
+        );
+    }
+
+    #[test]
+    fn a_game_through_a_forbidden_position_is_dropped_under_any_symmetry() {
+        let original = game(LINE);
+        let positions = original.positions();
+        let p = positions[30];
+        let forbidden = (p.board.discs(p.to_move), p.board.discs(p.to_move.other()));
+        for s in [0, 3, 4, 7] {
+            let mut importer = Importer::new(&[(1, 2), forbidden]);
+            assert_eq!(importer.add(&image(&original, s)), Verdict::Ffo(2));
+        }
+        // The same discs with the other side to move are another position.
+        let swapped = (forbidden.1, forbidden.0);
+        let key = symmetry::canonical(swapped.0, swapped.1).0;
+        let through = positions.iter().any(|q| {
+            let (m, o) = (q.board.discs(q.to_move), q.board.discs(q.to_move.other()));
+            symmetry::canonical(m, o).0 == key
+        });
+        let expected = if through {
+            Verdict::Ffo(1)
+        } else {
+            Verdict::Kept(0)
+        };
+        assert_eq!(Importer::new(&[swapped]).add(&original), expected);
+    }
+}

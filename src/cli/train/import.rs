@@ -1,0 +1,278 @@
+//! `reversi train import`: the games of WTHOR files (`.wtb`, PGN) and of
+//! Logistello's `.gam` file as a games file for `train fit` and `train
+//! label`; and the reading of such collections for `book add`.
+
+use super::super::input::open_regular;
+use super::super::output_files::{self, InPlace, Rule, Signature};
+use super::super::{flag, option, write_stdout, UsageError};
+use anyhow::Result;
+use clap::{Arg, ArgMatches, Command};
+use reversi::apps::train::import::{Importer, Verdict};
+use reversi::record::archive::{self, ArchiveGame};
+use reversi::record::write_transcript;
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::Path;
+use std::time::Instant;
+
+/// The largest collection file read, in bytes (all WTHOR PGN files of
+/// 1977-2023 together are about 60 MB).
+const MAX_COLLECTION_BYTES: u64 = 512 << 20;
+
+/// The forms of game collections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::cli) enum Form {
+    /// WTHOR's binary `.wtb`.
+    Wtb,
+    /// PGN (WTHOR's conversion).
+    Pgn,
+    /// Logistello's `.gam`, a game a line.
+    Gam,
+}
+
+/// The `import` command's arguments.
+pub(super) fn import_command() -> Command {
+    Command::new("reversi train import")
+        .about("Make a games file (for `train fit` and `train label`) from game collections: WTHOR's binary files (`WTH_YYYY.wtb`, by the extension), WTHOR PGN and Logistello's `.gam` lines (by their text). Passes are inferred and every game is replayed (an illegal move names its file and game). Dropped, in this order: unfinished games (no final score to label them with), games whose moves repeat an earlier game's up to symmetry (the first file given keeps it), and games through any FFO test position #1-#79 under the 8 symmetries with the same side to move. Prints a table of the games read, dropped and kept per file. Files are read whole and must not be compressed: `zcat WTH_*.pgn.gz > wthor.pgn` first")
+        .arg(Arg::new("files").value_name("FILE").num_args(1..).required(true).help("Collection files, read in this order"))
+        .arg(option("out", "FILE", "The games file to write (replaced only if it is an imported games file, or with --force)").required(true))
+        .arg(option("dropped", "FILE", "Also write the dropped games, one a line: file, game number, why, moves (tab-separated)"))
+        .arg(flag("force", "Replace --out or --dropped even if it is another kind of file"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+/// The games files `import` writes.
+const IMPORTED: Signature = Signature {
+    start: "# reversi train import:",
+    kind: "a games file of `reversi train import`",
+};
+
+/// The dropped-games lists `import` writes.
+const DROPPED: Signature = Signature {
+    start: "# reversi train import, dropped:",
+    kind: "a dropped-games list of `reversi train import`",
+};
+
+/// The form of the collection in `path`, by its extension (`.wtb`) or its
+/// first bytes, or `None` for a file of none of these forms. A gzip file
+/// is refused with the way to read it.
+pub(in crate::cli) fn form_of(path: &str) -> Result<Option<Form>> {
+    if Path::new(path)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
+    {
+        return Ok(Some(Form::Wtb));
+    }
+    let (file, _) = open_regular(Path::new(path), path)?;
+    let mut head = Vec::new();
+    file.take(4096)
+        .read_to_end(&mut head)
+        .map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
+    if head.starts_with(&[0x1f, 0x8b]) {
+        return Err(UsageError(format!(
+            "{path} is gzip-compressed: decompress it first (zcat {path} > FILE)"
+        ))
+        .into());
+    }
+    let text = String::from_utf8_lossy(&head);
+    let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    Ok(if archive::is_pgn(&text) {
+        Some(Form::Pgn)
+    } else if archive::is_gam_line(first_line) {
+        Some(Form::Gam)
+    } else {
+        None
+    })
+}
+
+/// Reads every game of the collection `path` of `form` (a regular file of
+/// at most 512 MiB).
+pub(in crate::cli) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>> {
+    let (file, _) = open_regular(Path::new(path), path)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_COLLECTION_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
+    if bytes.len() as u64 > MAX_COLLECTION_BYTES {
+        return Err(UsageError(format!(
+            "{path} is larger than {MAX_COLLECTION_BYTES} bytes: split it"
+        ))
+        .into());
+    }
+    let text = || {
+        String::from_utf8(bytes.clone())
+            .map_err(|_| UsageError(format!("{path} is not text (not UTF-8)")))
+    };
+    let read = match form {
+        Form::Wtb => archive::parse_wtb(&bytes).map(|f| f.games),
+        Form::Pgn => archive::parse_pgn(&text()?),
+        Form::Gam => archive::parse_gam(&text()?),
+    };
+    read.map_err(|e| UsageError(format!("{path}: {e}")).into())
+}
+
+/// What happened to one file's games.
+#[derive(Default)]
+struct Counts {
+    read: u64,
+    unfinished: u64,
+    duplicate: u64,
+    ffo: u64,
+    kept: u64,
+    /// Finished games whose stated score is not their moves'.
+    score_disagrees: u64,
+}
+
+impl Counts {
+    fn add(&mut self, other: &Counts) {
+        self.read += other.read;
+        self.unfinished += other.unfinished;
+        self.duplicate += other.duplicate;
+        self.ffo += other.ffo;
+        self.kept += other.kept;
+        self.score_disagrees += other.score_disagrees;
+    }
+
+    fn row(&self, name: &str) -> String {
+        format!(
+            "| {name} | {} | {} | {} | {} | {} | {} |\n",
+            self.read, self.unfinished, self.duplicate, self.ffo, self.kept, self.score_disagrees
+        )
+    }
+}
+
+/// Runs `reversi train import`.
+pub(super) fn import(m: &ArgMatches) -> Result<()> {
+    let quiet = m.get_flag("quiet");
+    let rule = |ours| Rule {
+        ours: Some(ours),
+        force: m.get_flag("force"),
+        in_place: InPlace::Devices,
+    };
+    let out: &String = m.get_one("out").expect("required");
+    let mut planned = vec![output_files::plan_output(
+        "--out",
+        Path::new(out),
+        &rule(IMPORTED),
+    )?];
+    let dropped_path = m.get_one::<String>("dropped");
+    if let Some(path) = dropped_path {
+        if path == out {
+            return Err(UsageError("--dropped is --out: give two files".into()).into());
+        }
+        planned.push(output_files::plan_output(
+            "--dropped",
+            Path::new(path),
+            &rule(DROPPED),
+        )?);
+    }
+    let files: Vec<&String> = m
+        .get_many::<String>("files")
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut forms = Vec::with_capacity(files.len());
+    for path in &files {
+        match form_of(path)? {
+            Some(form) => forms.push(form),
+            None => {
+                return Err(UsageError(format!(
+                    "{path} is not a WTHOR file (.wtb), PGN or Logistello .gam lines"
+                ))
+                .into())
+            }
+        }
+    }
+    let start = Instant::now();
+    let mut importer = Importer::default();
+    let mut table = String::from(
+        "| file | games read | unfinished | duplicates | through an FFO position | kept | stated score not the moves' |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    let mut total = Counts::default();
+    let mut ffo_hits = [0u64; 80];
+    let mut dropped = String::from("# reversi train import, dropped: file, game, why, moves\n");
+    for (path, form) in files.iter().zip(forms) {
+        let games = read_collection(path, form)?;
+        let mut counts = Counts::default();
+        for (i, game) in games.iter().enumerate() {
+            counts.read += 1;
+            if game.stated_score_agrees() == Some(false) {
+                counts.score_disagrees += 1;
+            }
+            let why = match importer.add(&game.record) {
+                Verdict::Kept(_) => {
+                    counts.kept += 1;
+                    continue;
+                }
+                Verdict::Unfinished => {
+                    counts.unfinished += 1;
+                    "unfinished".to_owned()
+                }
+                Verdict::Duplicate => {
+                    counts.duplicate += 1;
+                    "duplicate".to_owned()
+                }
+                Verdict::Ffo(n) => {
+                    counts.ffo += 1;
+                    ffo_hits[n] += 1;
+                    format!("FFO #{n}")
+                }
+            };
+            if dropped_path.is_some() {
+                let _ = writeln!(
+                    dropped,
+                    "{path}\t{}\t{why}\t{}",
+                    i + 1,
+                    write_transcript(&game.record)
+                );
+            }
+        }
+        if !quiet {
+            eprintln!(
+                "import: {path}: {} games read, {} kept ({:.1} s)",
+                counts.read,
+                counts.kept,
+                start.elapsed().as_secs_f64()
+            );
+        }
+        table.push_str(&counts.row(path));
+        total.add(&counts);
+    }
+    table.push_str(&total.row("all"));
+    let hit: Vec<String> = (1..80)
+        .filter(|&n| ffo_hits[n] > 0)
+        .map(|n| format!("#{n}: {}", ffo_hits[n]))
+        .collect();
+    let _ = writeln!(
+        table,
+        "\nGames dropped per FFO position (after duplicates): {}",
+        if hit.is_empty() {
+            "none".to_owned()
+        } else {
+            hit.join(", ")
+        }
+    );
+    let games = importer.into_games();
+    let mut text = format!(
+        "# reversi train import: {} games from {} files\n",
+        games.len(),
+        files.len()
+    );
+    for g in &games {
+        text.push_str(&g.to_line());
+        text.push('\n');
+    }
+    let mut contents: Vec<&[u8]> = vec![text.as_bytes()];
+    if dropped_path.is_some() {
+        contents.push(dropped.as_bytes());
+    }
+    output_files::write(&planned, &contents)?;
+    if !quiet {
+        eprintln!(
+            "import: {} games written to {out} ({:.1} s)",
+            games.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    write_stdout(&table)
+}

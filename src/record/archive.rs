@@ -1,0 +1,711 @@
+//! Game collections as Othello databases publish them: the French Othello
+//! Federation's WTHOR base in its binary form (`.wtb`, with the names of
+//! its players and tournaments in `WTHOR.JOU` and `WTHOR.TRN`) and as PGN,
+//! and the one-game-a-line `.gam` form of Michael Buro's Logistello.
+//!
+//! None of these forms writes passes: a side without a legal move passes
+//! by itself before the other side's disc (the `.gam` form shows it as two
+//! moves of one sign). Every game is replayed and checked; an error names
+//! the game (1-based, in the order of the collection) and what is wrong.
+
+use super::{check_move, parse_transcript, GameRecord, MoveError, RecordError, RecordedMove};
+use crate::board::{Color, Square};
+use crate::game::Game;
+use crate::reversi::{Move, Position, Reversi};
+use std::fmt;
+
+/// One game of a collection, with what the collection states about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArchiveGame {
+    /// The moves from the 8x8 start, every pass explicit, and the header
+    /// (players, tournament or event in `place`, year in `date`) where the
+    /// collection names them.
+    pub record: GameRecord,
+    /// The final score the collection states, black minus white; it may
+    /// count the empty squares for the winner or not (WTHOR does both).
+    pub stated_score: Option<i32>,
+    /// WTHOR `.wtb`: the score of perfect play from the position with
+    /// [`WthorFile::depth`] empty squares, black minus white.
+    pub theoretical_score: Option<i32>,
+}
+
+impl ArchiveGame {
+    fn new(record: GameRecord) -> ArchiveGame {
+        ArchiveGame {
+            record,
+            stated_score: None,
+            theoretical_score: None,
+        }
+    }
+
+    /// Whether the moves end the game (unfinished games are resignations,
+    /// time losses or records cut short).
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.record.last().board.is_game_over()
+    }
+
+    /// Whether the stated score agrees with the moves: `None` when nothing
+    /// is stated or the game is unfinished; otherwise whether it is the
+    /// final disc difference, counted with the empty squares for the winner
+    /// or without them.
+    #[must_use]
+    pub fn stated_score_agrees(&self) -> Option<bool> {
+        let stated = self.stated_score?;
+        let last = self.record.last();
+        last.board.is_game_over().then(|| {
+            stated == super::standard_score(&last.board) || stated == last.board.disc_difference()
+        })
+    }
+}
+
+/// What is wrong with a collection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArchiveErrorKind {
+    /// The binary header is short or holds values that are not WTHOR's.
+    Header(String),
+    /// The file ends inside a game or a name.
+    Truncated,
+    /// A `.wtb` move byte that is not a square (`10 * row + column`).
+    NotASquare(u8),
+    /// A move the rules do not allow, with its 1-based number (passes
+    /// counted as moves).
+    Move {
+        /// The move's number.
+        number: usize,
+        /// Why it is not legal.
+        error: MoveError,
+    },
+    /// A game text (PGN moves, a `.gam` line) that does not read.
+    Record(RecordError),
+    /// A `.gam` move signed for the side that is not to move.
+    WrongSign {
+        /// The move's 1-based number.
+        number: usize,
+        /// The side the sign gives.
+        signed: Color,
+    },
+    /// A line of a form other than the collection's.
+    Syntax(String),
+}
+
+impl fmt::Display for ArchiveErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArchiveErrorKind::Header(t) => write!(f, "bad header: {t}"),
+            ArchiveErrorKind::Truncated => f.write_str("the file is cut short"),
+            ArchiveErrorKind::NotASquare(b) => write!(f, "move byte {b} is not a square"),
+            ArchiveErrorKind::Move { number, error } => write!(f, "move {number}: {error}"),
+            ArchiveErrorKind::Record(e) => e.fmt(f),
+            ArchiveErrorKind::WrongSign { number, signed } => write!(
+                f,
+                "move {number} is signed for {}, who is not to move",
+                signed.name()
+            ),
+            ArchiveErrorKind::Syntax(t) => f.write_str(t),
+        }
+    }
+}
+
+/// A collection that could not be read: the game (1-based; 0 for the
+/// file's header) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchiveError {
+    /// The game's number in the collection (0: the header).
+    pub game: usize,
+    /// What.
+    pub kind: ArchiveErrorKind,
+}
+
+impl fmt::Display for ArchiveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.game == 0 {
+            self.kind.fmt(f)
+        } else {
+            write!(f, "game {}: {}", self.game, self.kind)
+        }
+    }
+}
+
+impl std::error::Error for ArchiveError {}
+
+fn error(game: usize, kind: ArchiveErrorKind) -> ArchiveError {
+    ArchiveError { game, kind }
+}
+
+/// A game built a disc at a time, passes inserted where the side to move
+/// has no legal move.
+struct Replay {
+    record: GameRecord,
+    position: Position,
+}
+
+impl Replay {
+    fn new() -> Replay {
+        let start = Position::start(8);
+        Replay {
+            record: GameRecord::new(start),
+            position: start,
+        }
+    }
+
+    /// The side that plays the next disc (after a forced pass, if any).
+    fn next_mover(&self) -> Color {
+        let p = &self.position;
+        if p.board.moves(p.to_move) == 0 && !p.board.is_game_over() {
+            p.to_move.other()
+        } else {
+            p.to_move
+        }
+    }
+
+    /// Plays a disc at `sq`, passing first if the side to move must.
+    fn disc(&mut self, sq: Square) -> Result<(), ArchiveErrorKind> {
+        let game = Reversi::DISC_DIFFERENCE;
+        if self.next_mover() != self.position.to_move {
+            self.record.moves.push(RecordedMove::plain(Move::Pass));
+            self.position = game.play(&self.position, Move::Pass);
+        }
+        let mv = Move::Place(sq);
+        check_move(&self.position, mv).map_err(|error| ArchiveErrorKind::Move {
+            number: self.record.moves.len() + 1,
+            error,
+        })?;
+        self.record.moves.push(RecordedMove::plain(mv));
+        self.position = game.play(&self.position, mv);
+        Ok(())
+    }
+}
+
+/// The header of a WTHOR binary file and its games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WthorFile {
+    /// The year of the games (header bytes 10-11).
+    pub year: u16,
+    /// The number of empty squares from which the theoretical scores are
+    /// perfect play (header byte 14).
+    pub depth: u8,
+    /// The games, in the file's order.
+    pub games: Vec<ArchiveGame>,
+    /// Each game's tournament, black player and white player numbers
+    /// (indices into `WTHOR.TRN` and `WTHOR.JOU`).
+    pub numbers: Vec<[u16; 3]>,
+}
+
+/// The bytes of a WTHOR file's header.
+const WTHOR_HEADER: usize = 16;
+/// The bytes of a game of a `.wtb` file.
+const WTB_GAME: usize = 68;
+
+fn u16_at(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+/// Reads a WTHOR binary game file (`WTH_YYYY.wtb`): a 16-byte header
+/// (the number of games in bytes 4-7, the year in 10-11, the board size in
+/// 12, the theoretical score's depth in 14), then 68 bytes a game:
+/// tournament, black and white player numbers (u16 each), black's final
+/// discs, black's theoretical discs, and 60 move bytes `10 * row + column`
+/// (row and column 1-8; 0 after the last move). Scores of `n` black discs
+/// are given as `2n - 64`, black minus white with the empty squares to the
+/// winner, as WTHOR counts them.
+///
+/// # Errors
+/// [`ArchiveError`]: a header of another board size or game count, a file
+/// cut short, a move byte that is no square, an illegal move.
+pub fn parse_wtb(bytes: &[u8]) -> Result<WthorFile, ArchiveError> {
+    if bytes.len() < WTHOR_HEADER {
+        return Err(error(0, ArchiveErrorKind::Truncated));
+    }
+    let count = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
+    let year = u16_at(bytes, 10);
+    if !matches!(bytes[12], 0 | 8) {
+        return Err(error(
+            0,
+            ArchiveErrorKind::Header(format!("board size {} (only 8x8 is read)", bytes[12])),
+        ));
+    }
+    let depth = bytes[14];
+    let body = &bytes[WTHOR_HEADER..];
+    if body.len() != count.saturating_mul(WTB_GAME) {
+        if body.len() < count.saturating_mul(WTB_GAME) {
+            return Err(error(
+                body.len() / WTB_GAME + 1,
+                ArchiveErrorKind::Truncated,
+            ));
+        }
+        return Err(error(
+            0,
+            ArchiveErrorKind::Header(format!(
+                "{count} games announced, but {} bytes follow",
+                body.len()
+            )),
+        ));
+    }
+    let mut games = Vec::with_capacity(count);
+    let mut numbers = Vec::with_capacity(count);
+    for (i, raw) in body.chunks_exact(WTB_GAME).enumerate() {
+        let number = i + 1;
+        let mut replay = Replay::new();
+        for &b in raw[8..].iter().take_while(|&&b| b != 0) {
+            let (row, col) = (b / 10, b % 10);
+            if !(1..=8).contains(&row) || !(1..=8).contains(&col) {
+                return Err(error(number, ArchiveErrorKind::NotASquare(b)));
+            }
+            replay
+                .disc(Square::new(row - 1, col - 1))
+                .map_err(|kind| error(number, kind))?;
+        }
+        let mut game = ArchiveGame::new(replay.record);
+        game.record.info.date = Some(year.to_string());
+        game.stated_score = Some(2 * i32::from(raw[6]) - 64);
+        game.theoretical_score = Some(2 * i32::from(raw[7]) - 64);
+        games.push(game);
+        numbers.push([u16_at(raw, 0), u16_at(raw, 2), u16_at(raw, 4)]);
+    }
+    Ok(WthorFile {
+        year,
+        depth,
+        games,
+        numbers,
+    })
+}
+
+impl WthorFile {
+    /// Writes the tournament into each game's `place` and the players
+    /// into `black` and `white`, from the lists read by
+    /// [`parse_wthor_names`] (a number past a list's end leaves the name
+    /// unset).
+    pub fn name_games(&mut self, tournaments: &[String], players: &[String]) {
+        for (game, [t, b, w]) in self.games.iter_mut().zip(&self.numbers) {
+            let name = |list: &[String], n: u16| list.get(usize::from(n)).cloned();
+            let info = &mut game.record.info;
+            info.place = name(tournaments, *t);
+            info.black = name(players, *b);
+            info.white = name(players, *w);
+        }
+    }
+}
+
+/// Which WTHOR name file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameFile {
+    /// `WTHOR.JOU`: players, 20 bytes a name.
+    Players,
+    /// `WTHOR.TRN`: tournaments, 26 bytes a name.
+    Tournaments,
+}
+
+/// Reads `WTHOR.JOU` or `WTHOR.TRN`: a 16-byte header (the number of
+/// names in bytes 8-9), then fixed-length names (Latin-1, ended by a zero
+/// byte). A name's index is the number the games give.
+///
+/// # Errors
+/// [`ArchiveError`] when the file is shorter than its header says.
+pub fn parse_wthor_names(bytes: &[u8], which: NameFile) -> Result<Vec<String>, ArchiveError> {
+    let size = match which {
+        NameFile::Players => 20,
+        NameFile::Tournaments => 26,
+    };
+    if bytes.len() < WTHOR_HEADER {
+        return Err(error(0, ArchiveErrorKind::Truncated));
+    }
+    let count = usize::from(u16_at(bytes, 8));
+    let body = &bytes[WTHOR_HEADER..];
+    if body.len() < count * size {
+        return Err(error(0, ArchiveErrorKind::Truncated));
+    }
+    Ok(body
+        .chunks_exact(size)
+        .take(count)
+        .map(|raw| {
+            raw.iter()
+                .take_while(|&&b| b != 0)
+                .map(|&b| char::from(b))
+                .collect::<String>()
+                .trim()
+                .to_owned()
+        })
+        .collect())
+}
+
+/// Reads a PGN file of WTHOR games: per game, header lines
+/// `[Tag "value"]` (`Event`, `Date`, `Black`, `White`, `Result` "B-W" with
+/// the final discs of each side), then numbered moves `1. F5 D6`, passes
+/// left out. Games are separated by blank lines or by the next header.
+///
+/// # Errors
+/// [`ArchiveError`] naming the game: a line that is neither a tag nor
+/// moves, a move that is not legal.
+pub fn parse_pgn(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
+    let mut games = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut moves = String::new();
+    let finish = |tags: &mut Vec<(String, String)>,
+                  moves: &mut String,
+                  games: &mut Vec<ArchiveGame>|
+     -> Result<(), ArchiveError> {
+        if tags.is_empty() && moves.trim().is_empty() {
+            return Ok(());
+        }
+        let number = games.len() + 1;
+        let game = pgn_game(tags, moves).map_err(|kind| error(number, kind))?;
+        games.push(game);
+        tags.clear();
+        moves.clear();
+        Ok(())
+    };
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            finish(&mut tags, &mut moves, &mut games)?;
+        } else if let Some(tag) = line.strip_prefix('[') {
+            if !moves.trim().is_empty() {
+                finish(&mut tags, &mut moves, &mut games)?;
+            }
+            let parsed = tag.strip_suffix(']').and_then(|t| {
+                let (name, value) = t.split_once(' ')?;
+                let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
+                Some((name.to_owned(), value.to_owned()))
+            });
+            let Some(tag) = parsed else {
+                return Err(error(
+                    games.len() + 1,
+                    ArchiveErrorKind::Syntax(format!("{line:?} is not a PGN tag [Name \"value\"]")),
+                ));
+            };
+            tags.push(tag);
+        } else {
+            moves.push_str(line);
+            moves.push('\n');
+        }
+    }
+    finish(&mut tags, &mut moves, &mut games)?;
+    Ok(games)
+}
+
+/// One PGN game from its tags and move text.
+fn pgn_game(tags: &[(String, String)], moves: &str) -> Result<ArchiveGame, ArchiveErrorKind> {
+    // Move numbers (`12.`) and a result token (`33-31`, `1-0`, `*`) are not
+    // moves; what remains is a transcript.
+    let words: Vec<&str> = moves
+        .split_whitespace()
+        .filter(|w| {
+            let number = w.trim_end_matches('.');
+            let is_number = !number.is_empty() && number.chars().all(|c| c.is_ascii_digit());
+            let is_result = *w == "*"
+                || w.split_once('-').is_some_and(|(a, b)| {
+                    [a, b]
+                        .iter()
+                        .all(|x| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit() || c == '/'))
+                });
+            !is_number && !is_result
+        })
+        .collect();
+    let record =
+        parse_transcript(&words.join(" "), Position::start(8)).map_err(ArchiveErrorKind::Record)?;
+    let mut game = ArchiveGame::new(record);
+    for (name, value) in tags {
+        let info = &mut game.record.info;
+        let value = Some(value.clone());
+        match name.as_str() {
+            "Event" => info.place = value,
+            "Date" => info.date = value,
+            "Black" => info.black = value,
+            "White" => info.white = value,
+            "Result" => {
+                game.stated_score = value
+                    .as_deref()
+                    .and_then(|v| v.split_once('-'))
+                    .and_then(|(b, w)| Some(b.parse::<i32>().ok()? - w.parse::<i32>().ok()?));
+                game.record.info.result = value;
+            }
+            _ => {}
+        }
+    }
+    Ok(game)
+}
+
+/// Reads one line of Logistello's game file (`logbook.gam`):
+/// `+d3-c3+c4...: -04 10`, each move signed `+` for black and `-` for
+/// white (a pass shows as two moves of one sign), then `:`, black's final
+/// disc difference (empty squares to the winner) and one more field.
+///
+/// # Errors
+/// [`ArchiveErrorKind`]: a move that is not `+`/`-` and a square, one
+/// signed for the side not to move, an illegal move, no score.
+pub fn parse_gam_line(line: &str) -> Result<ArchiveGame, ArchiveErrorKind> {
+    let syntax =
+        |why: &str| ArchiveErrorKind::Syntax(format!("{why} (a .gam line: +d3-c3...: -04 10)"));
+    let (moves, tail) = line.split_once(':').ok_or_else(|| syntax("no \":\""))?;
+    let score = tail
+        .split_whitespace()
+        .next()
+        .and_then(|s| s.parse::<i32>().ok())
+        .ok_or_else(|| syntax("no score after \":\""))?;
+    let bytes = moves.trim().as_bytes();
+    if bytes.len() % 3 != 0 {
+        return Err(syntax("moves are not sign, column, row"));
+    }
+    let mut replay = Replay::new();
+    for (i, m) in bytes.chunks_exact(3).enumerate() {
+        let signed = match m[0] {
+            b'+' => Color::Black,
+            b'-' => Color::White,
+            _ => return Err(syntax(&format!("move {} has no sign", i + 1))),
+        };
+        let (col, row) = (m[1].to_ascii_lowercase(), m[2]);
+        if !(b'a'..=b'h').contains(&col) || !(b'1'..=b'8').contains(&row) {
+            return Err(syntax(&format!("move {} is not a square", i + 1)));
+        }
+        if replay.next_mover() != signed {
+            return Err(ArchiveErrorKind::WrongSign {
+                number: replay.record.moves.len() + 1,
+                signed,
+            });
+        }
+        replay.disc(Square::new(row - b'1', col - b'a'))?;
+    }
+    let mut game = ArchiveGame::new(replay.record);
+    game.stated_score = Some(score);
+    Ok(game)
+}
+
+/// Reads a whole `.gam` file, a game a line (empty lines skipped).
+///
+/// # Errors
+/// [`ArchiveError`] naming the game (its line among the non-empty ones).
+pub fn parse_gam(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| parse_gam_line(l).map_err(|kind| error(i + 1, kind)))
+        .collect()
+}
+
+/// Whether `text` looks like a `.gam` line (a signed square first).
+#[must_use]
+pub fn is_gam_line(text: &str) -> bool {
+    let b = text.trim_start().as_bytes();
+    b.len() >= 3
+        && matches!(b[0], b'+' | b'-')
+        && b[1].is_ascii_alphabetic()
+        && b[2].is_ascii_digit()
+        && text.contains(':')
+}
+
+/// Whether `text` looks like PGN (a tag line or a numbered move first).
+#[must_use]
+pub fn is_pgn(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with('[')
+        || t.split_whitespace().next().is_some_and(|w| {
+            w.len() > 1 && w.ends_with('.') && w[..w.len() - 1].chars().all(|c| c.is_ascii_digit())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{parse_game, standard_score, write_transcript};
+
+    /// Two Logistello games as published: the second ends with a pass of
+    /// black (`-b1-g1`), and each states its final score.
+    const GAM: &str = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10
++d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+f8-a6+b4-a5+a4-e8+b8-h7+g8-b7+g2-g3+h2-a1+f1-e2+h3-a3+a8-a7+h8-g7+a2-b1-g1+h1: +00 10
+";
+
+    /// The first game of WTHOR's 2016 file: black ended with 35 discs,
+    /// perfect play from 24 empties gives 32.
+    const WTB_MOVES: &str = "f5d6c3d3c4f4f6g5c6e3d7c5e6d8g4c7f2f3c2d2e1d1g3f1e2g1h4e7f7g6h5g8b5b6a6b4c8b3a4a3b1h3f8h6h8b8g2b7a8a7e8h1h2a5b2a1a2c1h7g7";
+
+    fn wtb(games: &[(&str, u8, u8)]) -> Vec<u8> {
+        let mut bytes = vec![0u8; 16];
+        bytes[4..8].copy_from_slice(&(games.len() as u32).to_le_bytes());
+        bytes[10..12].copy_from_slice(&2016u16.to_le_bytes());
+        bytes[12] = 8;
+        bytes[14] = 24;
+        for (i, (moves, actual, theoretical)) in games.iter().enumerate() {
+            let n = i as u16;
+            for v in [n, n + 1, n + 2] {
+                bytes.extend(v.to_le_bytes());
+            }
+            bytes.extend([*actual, *theoretical]);
+            let mut squares: Vec<u8> = moves
+                .as_bytes()
+                .chunks(2)
+                .map(|m| 10 * (m[1] - b'0') + (m[0] - b'a' + 1))
+                .collect();
+            squares.resize(60, 0);
+            bytes.extend(squares);
+        }
+        bytes
+    }
+
+    #[test]
+    fn gam_lines_replay_with_passes_and_their_scores_agree() {
+        let games = parse_gam(GAM).unwrap();
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            assert!(g.is_finished());
+            assert_eq!(g.stated_score_agrees(), Some(true));
+        }
+        assert_eq!(games[0].stated_score, Some(-4));
+        let second = &games[1].record;
+        let passes = second.moves.iter().filter(|m| m.mv == Move::Pass).count();
+        assert_eq!(passes, 1);
+        assert_eq!(second.final_score(), Some(0));
+        // The same line through the one-record reader.
+        let line = GAM.lines().nth(1).unwrap();
+        assert_eq!(parse_game(line, 8).unwrap(), *second);
+    }
+
+    #[test]
+    fn gam_signs_and_squares_are_checked() {
+        assert_eq!(
+            parse_gam_line("+d3+c3: +00 10"),
+            Err(ArchiveErrorKind::WrongSign {
+                number: 2,
+                signed: Color::Black
+            })
+        );
+        assert!(matches!(
+            parse_gam_line("+d3-d3: +00 10"),
+            Err(ArchiveErrorKind::Move { number: 2, .. })
+        ));
+        assert!(matches!(
+            parse_gam_line("+d3-c3"),
+            Err(ArchiveErrorKind::Syntax(_))
+        ));
+        let e = parse_gam("+d3-c3: 0 10\n\n+d3-z9: 0 10\n").unwrap_err();
+        assert_eq!(e.game, 2);
+    }
+
+    #[test]
+    fn pgn_games_read_like_their_gam_twins() {
+        let gam = parse_gam(GAM).unwrap();
+        let mut pgn = String::new();
+        for (i, g) in gam.iter().enumerate() {
+            pgn.push_str(&format!(
+                "[Event \"Test - {i}\"]\n[Date \"1995\"]\n[Black \"B{i}\"]\n[White \"W{i}\"]\n[Result \"33-31\"]\n"
+            ));
+            let squares: Vec<String> = g
+                .record
+                .moves
+                .iter()
+                .filter_map(|m| match m.mv {
+                    Move::Place(sq) => Some(sq.to_string().to_uppercase()),
+                    Move::Pass => None,
+                })
+                .collect();
+            for (k, pair) in squares.chunks(2).enumerate() {
+                pgn.push_str(&format!("{}. {}\n", k + 1, pair.join(" ")));
+            }
+            pgn.push('\n');
+        }
+        let read = parse_pgn(&pgn).unwrap();
+        assert_eq!(read.len(), 2);
+        for (i, (p, g)) in read.iter().zip(&gam).enumerate() {
+            assert_eq!(p.record.moves, g.record.moves);
+            assert_eq!(
+                p.record.info.black.as_deref(),
+                Some(format!("B{i}").as_str())
+            );
+            assert_eq!(
+                p.record.info.place.as_deref(),
+                Some(format!("Test - {i}").as_str())
+            );
+            assert_eq!(p.stated_score, Some(2));
+        }
+        // One game alone through the one-record reader.
+        let first = pgn.split("\n\n").next().unwrap();
+        assert_eq!(parse_game(first, 8).unwrap().moves, gam[0].record.moves);
+        // Two games are not one record.
+        assert!(parse_game(&pgn, 8).is_err());
+        // An illegal move names its game.
+        let bad = format!("{pgn}[Event \"x\"]\n1. F5 F5\n");
+        let e = parse_pgn(&bad).unwrap_err();
+        assert_eq!(e.game, 3);
+        assert!(e.to_string().starts_with("game 3: "), "{e}");
+    }
+
+    #[test]
+    fn wtb_games_replay_with_their_scores_and_names() {
+        let bytes = wtb(&[(WTB_MOVES, 35, 32), (GAM_SQUARES, 30, 30)]);
+        let mut file = parse_wtb(&bytes).unwrap();
+        assert_eq!((file.year, file.depth, file.games.len()), (2016, 24, 2));
+        let first = &file.games[0];
+        assert_eq!(write_transcript(&first.record), WTB_MOVES);
+        assert_eq!(first.stated_score, Some(6));
+        assert_eq!(first.theoretical_score, Some(0));
+        assert_eq!(
+            first.stated_score,
+            Some(standard_score(&first.record.last().board))
+        );
+        // The pass of the second game is inferred.
+        assert_eq!(
+            file.games[1].record.moves,
+            parse_gam(GAM).unwrap()[1].record.moves
+        );
+        let names: Vec<String> = (0..5).map(|i| format!("name {i}")).collect();
+        file.name_games(&names, &names);
+        let info = &file.games[1].record.info;
+        assert_eq!(
+            (
+                info.place.as_deref(),
+                info.black.as_deref(),
+                info.white.as_deref()
+            ),
+            (Some("name 1"), Some("name 2"), Some("name 3"))
+        );
+    }
+
+    /// The second `.gam` game's squares, signs and pass left out.
+    const GAM_SQUARES: &str = "d3c3c4e3c2b3d2e1d1c1f4d6e6g4b2f6d7c8e7d8f3f5g5h4h6f2f7h5g6c6c5c7b6b5f8a6b4a5a4e8b8h7g8b7g2g3h2a1f1e2h3a3a8a7h8g7a2b1g1h1";
+
+    #[test]
+    fn wtb_errors_name_the_game() {
+        let good = wtb(&[(WTB_MOVES, 35, 32), ("f5f5", 0, 0)]);
+        let e = parse_wtb(&good).unwrap_err();
+        assert_eq!(e.game, 2);
+        assert!(matches!(e.kind, ArchiveErrorKind::Move { number: 2, .. }));
+        let cut = &good[..good.len() - 1];
+        assert_eq!(
+            parse_wtb(cut).unwrap_err().kind,
+            ArchiveErrorKind::Truncated
+        );
+        let mut off = wtb(&[(WTB_MOVES, 35, 32)]);
+        off[16 + 8] = 19;
+        assert_eq!(
+            parse_wtb(&off).unwrap_err(),
+            ArchiveError {
+                game: 1,
+                kind: ArchiveErrorKind::NotASquare(19)
+            }
+        );
+        let mut big = wtb(&[]);
+        big[12] = 10;
+        assert!(matches!(
+            parse_wtb(&big).unwrap_err().kind,
+            ArchiveErrorKind::Header(_)
+        ));
+    }
+
+    #[test]
+    fn name_files_read_fixed_length_latin1_names() {
+        let mut bytes = vec![0u8; 16];
+        bytes[8] = 2;
+        let mut name = |text: &[u8]| {
+            let mut raw = text.to_vec();
+            raw.resize(20, 0);
+            bytes.extend(raw);
+        };
+        name(b"Tastet Marc");
+        name(b"L\xe9on");
+        assert_eq!(
+            parse_wthor_names(&bytes, NameFile::Players).unwrap(),
+            ["Tastet Marc", "L\u{e9}on"]
+        );
+        assert!(parse_wthor_names(&bytes, NameFile::Tournaments).is_err());
+    }
+}

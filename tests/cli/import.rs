@@ -1,0 +1,253 @@
+//! `reversi train import` on samples of WTHOR (binary and PGN) and of
+//! Logistello's games: no imported position is an FFO test position, every
+//! game is kept or dropped for a stated reason, and the readers serve
+//! `book add` and `analyze`.
+
+use crate::harness::{data, expect_usage_error, reversi, scratch_in};
+use reversi::apps::train::TrainingGame;
+use reversi::engine::parse_obf_file;
+use reversi::game::Game;
+use reversi::record::archive::{parse_gam, parse_pgn, parse_wtb, ArchiveGame};
+use reversi::reversi::{Position, Reversi};
+use std::collections::HashSet;
+use std::fs;
+
+const SAMPLES: [&str; 3] = [
+    "wthor/WTH_1984-sample.wtb",
+    "wthor/wthor-sample.pgn",
+    "wthor/logbook-sample.gam",
+];
+
+/// The square `(row, col)` goes to under symmetry `s`, written out
+/// square by square (independent of the library's bit tricks).
+fn naive_image(x: u64, s: usize) -> u64 {
+    let mut out = 0;
+    for sq in 0..64 {
+        if x >> sq & 1 == 1 {
+            let (r, c) = (sq / 8, sq % 8);
+            let (r, c) = if s & 1 == 1 { (r, 7 - c) } else { (r, c) };
+            let (r, c) = if s & 2 == 2 { (7 - r, c) } else { (r, c) };
+            let (r, c) = if s & 4 == 4 { (c, r) } else { (r, c) };
+            out |= 1u64 << (r * 8 + c);
+        }
+    }
+    out
+}
+
+/// Every image of every FFO position #1-#79 (side to move's discs first).
+fn ffo_images() -> HashSet<(u64, u64)> {
+    let mut out = HashSet::new();
+    for name in [
+        "fforum-1-19.obf",
+        "fforum-20-39.obf",
+        "fforum-40-59.obf",
+        "fforum-60-79.obf",
+    ] {
+        let text = fs::read_to_string(data(&format!("ffo/{name}"))).expect("ffo");
+        for p in parse_obf_file(&text).expect("obf") {
+            for s in 0..8 {
+                out.insert((
+                    naive_image(p.position.player, s),
+                    naive_image(p.position.opponent, s),
+                ));
+            }
+        }
+    }
+    assert_eq!(out.len(), 79 * 8, "79 positions, none symmetric");
+    out
+}
+
+fn relative(p: &Position) -> (u64, u64) {
+    (p.board.discs(p.to_move), p.board.discs(p.to_move.other()))
+}
+
+fn sample_games(name: &str) -> Vec<ArchiveGame> {
+    let path = data(name);
+    if name.ends_with(".wtb") {
+        parse_wtb(&fs::read(path).expect("wtb")).expect("wtb").games
+    } else if name.ends_with(".pgn") {
+        parse_pgn(&fs::read_to_string(path).expect("pgn")).expect("pgn")
+    } else {
+        parse_gam(&fs::read_to_string(path).expect("gam")).expect("gam")
+    }
+}
+
+#[test]
+fn no_imported_position_is_an_ffo_position() {
+    let dir = scratch_in("import", "samples");
+    let (out, dropped) = (dir.join("games.txt"), dir.join("dropped.txt"));
+    let run = reversi()
+        .args(["train", "import", "-q", "--out"])
+        .arg(&out)
+        .arg("--dropped")
+        .arg(&dropped)
+        .args(SAMPLES.map(data))
+        .output()
+        .expect("run");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let forbidden = ffo_images();
+
+    // Every imported game is legal, finished, scored by its moves (the
+    // games file's reader checks that) and never meets an FFO position.
+    let text = fs::read_to_string(&out).expect("games");
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut kept = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let g = TrainingGame::parse_line(line).expect("a games file line");
+        let mut p = Position::start(8);
+        for &mv in &g.moves {
+            assert!(
+                !forbidden.contains(&relative(&p)),
+                "game {} meets an FFO position",
+                g.index
+            );
+            p = game.play(&p, mv);
+        }
+        kept += 1;
+    }
+
+    // The samples do hold games through FFO positions, and each of them is
+    // dropped (as such, or as a copy of one); unfinished games are dropped.
+    let dropped_text = fs::read_to_string(&dropped).expect("dropped");
+    let reasons: Vec<Vec<&str>> = dropped_text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').collect())
+        .collect();
+    let (mut read, mut through_ffo) = (0, 0);
+    for name in SAMPLES {
+        for (i, g) in sample_games(name).iter().enumerate() {
+            read += 1;
+            let reason = reasons
+                .iter()
+                .find(|r| r[0].ends_with(name) && r[1] == (i + 1).to_string())
+                .map(|r| r[2]);
+            if g.record
+                .positions()
+                .iter()
+                .any(|p| forbidden.contains(&relative(p)))
+            {
+                through_ffo += 1;
+                assert!(
+                    reason.is_some_and(|r| r.starts_with("FFO #") || r == "duplicate"),
+                    "{name} game {} passes through an FFO position: {reason:?}",
+                    i + 1
+                );
+            }
+            if !g.is_finished() {
+                assert_eq!(reason, Some("unfinished"), "{name} game {}", i + 1);
+            }
+        }
+    }
+    assert!(
+        through_ffo >= 10,
+        "only {through_ffo} sample games meet FFO positions"
+    );
+    assert_eq!(kept + reasons.len(), read);
+
+    // The table counts the same.
+    let table = String::from_utf8_lossy(&run.stdout);
+    let all = table
+        .lines()
+        .find(|l| l.starts_with("| all |"))
+        .expect("total row");
+    let cells: Vec<&str> = all.split('|').map(str::trim).collect();
+    assert_eq!(cells[2], read.to_string(), "{table}");
+    assert_eq!(cells[6], kept.to_string(), "{table}");
+}
+
+#[test]
+fn an_illegal_move_names_its_file_and_game_and_nothing_is_written() {
+    let dir = scratch_in("import", "illegal");
+    let pgn = dir.join("bad.pgn");
+    let good = fs::read_to_string(data("wthor/wthor-sample.pgn")).expect("pgn");
+    let first = good.split("\n\n").next().expect("a game");
+    fs::write(
+        &pgn,
+        format!("{first}\n\n[Event \"x\"]\n1. F5 D6\n2. C3 C3\n"),
+    )
+    .expect("write");
+    let out = dir.join("games.txt");
+    expect_usage_error(
+        reversi()
+            .args(["train", "import", "--out"])
+            .arg(&out)
+            .arg(&pgn),
+        "bad.pgn: game 2: at move 4",
+    );
+    assert!(!out.exists());
+    let gz = dir.join("x.pgn.gz");
+    fs::write(&gz, [0x1f, 0x8b, 8, 0]).expect("write");
+    expect_usage_error(
+        reversi()
+            .args(["train", "import", "--out"])
+            .arg(&out)
+            .arg(&gz),
+        "gzip-compressed",
+    );
+    let other = dir.join("notes.txt");
+    fs::write(&other, "hello\n").expect("write");
+    expect_usage_error(
+        reversi()
+            .args(["train", "import", "--out"])
+            .arg(&out)
+            .arg(&other),
+        "is not a WTHOR file",
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn book_add_and_analyze_read_wthor_games() {
+    let dir = scratch_in("import", "users");
+    let book = dir.join("book.bin");
+    let run = reversi()
+        .args(["book", "add", "--depth", "4", "--level", "1", "--out"])
+        .arg(&book)
+        .arg(data("wthor/wthor-sample.pgn"))
+        .arg(data("wthor/WTH_1984-sample.wtb"))
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(stderr.contains("book: 17 games"), "{stderr}");
+
+    // A PGN game's analysis is that of its moves as a transcript.
+    let pgn = fs::read_to_string(data("wthor/wthor-sample.pgn")).expect("pgn");
+    let first = pgn.split("\n\n").next().expect("a game");
+    let moves = reversi::record::write_transcript(&parse_pgn(first).expect("pgn")[0].record);
+    let analyze = |record: &str| {
+        let out = reversi()
+            .args(["analyze", "--depth", "1", "--no-book", record])
+            .output()
+            .expect("run");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    // The values may differ with the time each search gets; the moves
+    // analysed and the final score may not.
+    let skeleton = |report: &str| -> Vec<String> {
+        report
+            .lines()
+            .map(|l| {
+                if l.starts_with("final score") {
+                    l.to_owned()
+                } else {
+                    l.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+                }
+            })
+            .collect()
+    };
+    let report = analyze(first);
+    assert_eq!(skeleton(&report), skeleton(&analyze(&moves)));
+    assert!(report.contains("final score"), "{report}");
+    assert!(report.lines().count() > 60, "{report}");
+}
