@@ -4,6 +4,7 @@
 mod book;
 mod engine;
 mod harness;
+mod lab_files;
 mod layers;
 mod output_files;
 mod play;
