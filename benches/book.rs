@@ -6,7 +6,7 @@
 //! turns the position to its key, finds the entry and turns its moves back)
 //! and prints the mean time per lookup.
 
-use reversi::apps::book::{plan_new, search_and_merge};
+use reversi::apps::book::{plan_new, search_and_merge, MAX_POSITIONS};
 use reversi::engine::book::{position_of, Book};
 use reversi::engine::RelativePosition;
 use reversi::eval::pattern::symmetry::image;
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 fn main() {
     let mut book = Book::new();
-    let _ = plan_new(&mut book, &[], 6);
+    plan_new(&mut book, &[], 6, MAX_POSITIONS).expect("a small plan");
     search_and_merge(&mut book, 1, 2, &mut |_, _| {});
     let positions: Vec<RelativePosition> = book
         .sorted()

@@ -242,7 +242,8 @@ fn small_book_bytes() -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
     BYTES.get_or_init(|| {
         let mut book = reversi::engine::book::Book::new();
-        let _ = reversi::apps::book::plan_new(&mut book, &[], 3);
+        reversi::apps::book::plan_new(&mut book, &[], 3, reversi::apps::book::MAX_POSITIONS)
+            .expect("a small plan");
         reversi::apps::book::search_and_merge(&mut book, 1, 1, &mut |_, _| {});
         book.to_bytes()
     })

@@ -46,6 +46,9 @@ const MAX_LINE: usize = 1 << 16;
 /// The most lines of a search file.
 const MAX_SEARCHED: u64 = 100_000_000;
 
+/// The most openings a book is planned from (each held as its moves).
+const MAX_OPENINGS: usize = 1_000_000;
+
 const ABOUT: &str = "The opening book: `new` builds one from the start (or from openings) \
 to a depth, `deepen` extends its best lines, `add` learns played games, `search` and `merge` \
 split the searches of a book planned with --no-search between runs (--shard K/N), `show` \
@@ -65,8 +68,11 @@ fn book_arg(help: &'static str) -> Arg {
     option("book", "FILE", help)
 }
 
-fn building_args() -> [Arg; 5] {
+fn building_args() -> [Arg; 6] {
     [
+        option("max-positions", "N", "Refuse a plan that would make the book larger than N positions, before it takes the memory (5000000: about 1.1 GB while planning)")
+            .value_parser(value_parser!(usize))
+            .default_value("5000000"),
         option("level", "L", "Search the new positions at this engine level (required unless --no-search)")
             .value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX))),
         option("threads", "N", "Worker threads (the book is the same for any number)")
@@ -334,6 +340,11 @@ fn new(m: &ArgMatches) -> Result<()> {
                     line.number
                 ));
             }
+            if openings.len() >= MAX_OPENINGS {
+                return usage(format!(
+                    "{path} holds more than {MAX_OPENINGS} openings, the most a book is planned from"
+                ));
+            }
             openings.push(game.move_list());
         }
         if openings.is_empty() {
@@ -344,7 +355,13 @@ fn new(m: &ArgMatches) -> Result<()> {
         Some(path) => read_book(path)?,
         None => Book::new(),
     };
-    let added = build::plan_new(&mut book, &openings, value(m, "depth"));
+    let added = build::plan_new(
+        &mut book,
+        &openings,
+        value(m, "depth"),
+        value(m, "max-positions"),
+    )
+    .or_else(|e| usage(e.to_string()))?;
     note(m, &format!("book: {added} positions planned"));
     finish(m, &mut book, level, planned)
 }
@@ -355,6 +372,7 @@ fn deepen(m: &ArgMatches) -> Result<()> {
     let mut book = read_book(&value::<String>(m, "book"))?;
     let depth: u32 = value(m, "depth");
     let within: Eval = value(m, "within");
+    let limit: usize = value(m, "max-positions");
     let roots = match m.get_one::<u32>("from-ply") {
         Some(&p) => build::Roots::Ply(p),
         None => build::Roots::Start,
@@ -372,7 +390,8 @@ fn deepen(m: &ArgMatches) -> Result<()> {
         }
     }
     let Some(level) = level else {
-        let added = build::plan_deepen(&mut book, roots, depth, within);
+        let added = build::plan_deepen(&mut book, roots, depth, within, limit)
+            .or_else(|e| usage(e.to_string()))?;
         note(m, &format!("book: {added} positions planned"));
         return output_files::write(&[planned], &[&book.to_bytes()]);
     };
@@ -382,7 +401,8 @@ fn deepen(m: &ArgMatches) -> Result<()> {
     let mut round = 0;
     loop {
         round += 1;
-        let added = build::plan_deepen(&mut book, roots, depth, within);
+        let added = build::plan_deepen(&mut book, roots, depth, within, limit)
+            .or_else(|e| usage(e.to_string()))?;
         // Each round's plan is written with the searches before it: a
         // stopped run goes on from it (searching what waits first). The
         // round adding nothing writes the finished book.
@@ -414,11 +434,12 @@ fn add(m: &ArgMatches) -> Result<()> {
         None => Book::new(),
     };
     let depth: u32 = value(m, "depth");
+    let limit: usize = value(m, "max-positions");
     let (mut games, mut added) = (0u64, 0usize);
     for path in m.get_many::<String>("games").into_iter().flatten() {
         if let Some(form @ (Form::Wtb | Form::Pgn)) = form_of(path)? {
             for (i, game) in read_collection(path, form)?.iter().enumerate() {
-                added += build::plan_game(&mut book, &game.record, depth)
+                added += build::plan_game(&mut book, &game.record, depth, limit)
                     .map_err(|e| UsageError(format!("{path} game {}: {e}", i + 1)))?;
                 games += 1;
             }
@@ -431,7 +452,7 @@ fn add(m: &ArgMatches) -> Result<()> {
             }
             let game = parse_game(line.text, 8)
                 .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
-            added += build::plan_game(&mut book, &game, depth)
+            added += build::plan_game(&mut book, &game, depth, limit)
                 .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
             games += 1;
         }
@@ -483,7 +504,7 @@ fn search_into(m: &ArgMatches, book: &Book, level: u32, out: &str, shard: Shard)
     let list = build::pending(book);
     let mut header_line = search_header(book, &list, level);
     push_shard(&mut header_line, shard);
-    let check = searched_number;
+    let check = |line: &str| checked_search(line, &list, level).map(|r| r.item);
     let (file, done) = Resumable {
         signature: SEARCHED,
         noun: "position",
@@ -503,12 +524,35 @@ fn search_into(m: &ArgMatches, book: &Book, level: u32, out: &str, shard: Shard)
     })
 }
 
-/// The number of the position a search file's line holds, checked by
-/// [`Searched::parse_line`].
-fn searched_number(line: &str) -> Result<u64, String> {
-    Searched::parse_line(line)
-        .map(|s| s.item)
-        .map_err(|e| e.to_string())
+/// The search result a search file's line holds, checked by
+/// [`Searched::parse_line`] and against what the run knows: it is of the
+/// pending position of its number in `list`, searched at the `level` of
+/// the file's header.
+fn checked_search(line: &str, list: &[Key], level: u32) -> Result<Searched, String> {
+    let r = Searched::parse_line(line).map_err(|e| e.to_string())?;
+    match usize::try_from(r.item).ok().and_then(|i| list.get(i)) {
+        Some(&key) if key == r.key => {}
+        Some(_) => {
+            return Err(format!(
+                "holds another position than pending position {}",
+                r.item
+            ))
+        }
+        None => {
+            return Err(format!(
+                "holds position {}, beyond the {} pending positions",
+                r.item,
+                list.len()
+            ))
+        }
+    }
+    if u32::from(r.level) != level {
+        return Err(format!(
+            "was searched at level {}, its file at level {level}",
+            r.level
+        ));
+    }
+    Ok(r)
 }
 
 /// The number a header's `key N` field gives, if any.
@@ -569,9 +613,16 @@ fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
         shards.add(path, shard, &inputs[0])?;
         while let Some(line) = lines.next_line()? {
             ShardSet::whole(path, line.number, line.terminated, "search")?;
-            let r = Searched::parse_line(line.text)
+            let r = checked_search(line.text, &list, level as u32)
                 .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?;
             ShardSet::holds(path, line.number, shard, r.item, "position")?;
+            if results.len() >= list.len() {
+                return usage(format!(
+                    "{path} line {}: the files hold more results than the {} pending positions",
+                    line.number,
+                    list.len()
+                ));
+            }
             results.push(r);
         }
     }
@@ -651,12 +702,18 @@ fn import(m: &ArgMatches) -> Result<()> {
     let planned = plan_book_out(m)?;
     let path: String = value(m, "text");
     let mut lines = CappedLines::open(Path::new(&path), &path, MAX_LINE)?;
-    let mut owned = Vec::new();
+    let mut book = Book::new();
+    // A line at a time: only the positions are held.
     while let Some(line) = lines.next_line()? {
-        owned.push(line.text.to_owned());
+        book.read_text_line(line.number, line.text)
+            .or_else(|e| usage(format!("{path} {e}")))?;
+        if book.len() > build::MAX_POSITIONS {
+            return usage(format!(
+                "{path} holds more than {} positions, the most a book imported here holds",
+                build::MAX_POSITIONS
+            ));
+        }
     }
-    let book = Book::from_text(owned.iter().map(String::as_str))
-        .or_else(|e| usage(format!("{path} {e}")))?;
     output_files::write(&[planned], &[&book.to_bytes()])
 }
 

@@ -131,11 +131,6 @@ impl Planned {
     pub fn target(&self) -> &Path {
         &self.target
     }
-
-    /// Whether a file is there now (a new name is created).
-    pub fn exists(&self) -> bool {
-        !matches!(self.kind, Kind::Replace { exists: false })
-    }
 }
 
 /// The device and inode of `meta`.

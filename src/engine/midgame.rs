@@ -73,6 +73,11 @@ pub struct Verdict {
 }
 
 const NO_MOVE: u8 = 64;
+/// The largest value a position can have: a whole board of discs. The
+/// pattern evaluation is a sum of weights that can go beyond it on a
+/// lopsided position; its estimates are held within it, so that no value
+/// the search reports is one no game can end with.
+const MAX_VALUE: i32 = 64 * SCALE;
 const INF: i32 = 1 << 20;
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 4096;
@@ -134,7 +139,8 @@ impl MidgameSearch {
 
     /// Searches the 8x8 position `pos` at `level`, stopping at `deadline`
     /// or when `stop` is set (the deepest finished iteration answers; the
-    /// first iteration always finishes).
+    /// first iteration always finishes). An exact solve stops at the
+    /// deadline too, and the midgame search answers instead.
     ///
     /// # Panics
     /// If `pos` is not an 8x8 position.
@@ -157,15 +163,24 @@ impl MidgameSearch {
                 nodes: 1,
             };
         }
+        // The exact solve keeps to the deadline too; one that runs out of
+        // time leaves the answer to the midgame search below (whose first
+        // iteration always finishes).
+        let mut solve_nodes = 0;
         if empties <= level.exact_empties {
+            self.solver.set_deadline(deadline);
             let s = self.solver.solve(pos);
-            return Verdict {
-                best: s.best,
-                value: Score(s.score).eval(),
-                depth: empties,
-                exact: true,
-                nodes: s.nodes,
-            };
+            self.solver.set_deadline(None);
+            if !self.solver.was_stopped() {
+                return Verdict {
+                    best: s.best,
+                    value: Score(s.score).eval(),
+                    depth: empties,
+                    exact: true,
+                    nodes: s.nodes,
+                };
+            }
+            solve_nodes = s.nodes;
         }
         self.stopped = false;
         self.selectivity = level.selectivity;
@@ -195,7 +210,7 @@ impl MidgameSearch {
                 break;
             }
         }
-        verdict.nodes = self.nodes;
+        verdict.nodes = solve_nodes + self.nodes;
         verdict
     }
 
@@ -312,7 +327,7 @@ impl MidgameSearch {
             return -self.pvs(o, p, depth, (-beta, -alpha), stop);
         }
         if depth == 0 {
-            return self.weights.evaluate(p, o);
+            return self.weights.evaluate(p, o).clamp(-MAX_VALUE, MAX_VALUE);
         }
         let mut hash = NO_MOVE;
         if let Some(e) = self.table.probe(p, o) {
@@ -505,6 +520,25 @@ mod tests {
                 Eval(negamax(&weights, pos.player, pos.opponent, 3))
             );
         }
+    }
+
+    #[test]
+    fn the_deadline_bounds_the_exact_solve() {
+        // FFO #60: 24 empty squares, an exact solve of seconds at level 16.
+        let text = include_str!("../../tests/data/ffo/fforum-60-79.obf");
+        let ffo = crate::engine::parse_obf_file(text).expect("FFO positions");
+        let pos = ffo[0].position;
+        assert_eq!(pos.empties().count_ones(), 24);
+        let level = Level::new(16);
+        assert!(level.exact_empties >= 24);
+        let mut search = MidgameSearch::default();
+        let start = Instant::now();
+        let deadline = start + std::time::Duration::from_millis(10);
+        let v = search.search(&pos, level, Some(deadline), None);
+        let took = start.elapsed();
+        assert!(!v.exact, "{v:?}");
+        assert!(v.best.is_some() && v.depth >= 1, "{v:?}");
+        assert!(took.as_secs_f64() < 1.0, "{took:?}");
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod book;
 mod engine;
 mod harness;
 mod import;
+mod lab_files;
 mod layers;
 mod output_files;
 mod play;

@@ -643,23 +643,32 @@ fn within_twenty_seconds(dir: &Path, args: &[&str]) -> Option<i32> {
     None
 }
 
+/// Makes the FIFO `pipe` in `dir`; `false` (saying the test is skipped)
+/// where `mkfifo` is missing or not permitted.
+#[cfg(unix)]
+fn made_fifo(dir: &Path) -> bool {
+    match std::process::Command::new("mkfifo")
+        .arg("pipe")
+        .current_dir(dir)
+        .status()
+    {
+        Ok(s) if s.success() => true,
+        other => {
+            crate::harness::skipped(&format!(
+                "mkfifo not available or not permitted ({other:?})"
+            ));
+            false
+        }
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn fifos_as_train_paths_are_refused_at_once() {
     let dir = crate::harness::scratch_in("robust", "fifos");
     games_file(&dir.join("g.txt"));
-    match std::process::Command::new("mkfifo")
-        .arg("pipe")
-        .current_dir(&dir)
-        .status()
-    {
-        Ok(s) if s.success() => {}
-        other => {
-            crate::harness::skipped(&format!(
-                "mkfifo not available or not permitted ({other:?})"
-            ));
-            return;
-        }
+    if !made_fifo(&dir) {
+        return;
     }
     let cases: [&[&str]; 7] = [
         &["train", "generate", "-q", "--games", "1", "--out", "pipe"],
@@ -895,5 +904,72 @@ fn nboard_names_the_level_it_will_play() {
             [format!("set myname {named}")],
             "{asked}"
         );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn huge_book_texts_and_plans_are_refused_within_a_memory_cap() {
+    let dir = crate::harness::scratch_in("robust", "book-unbounded");
+    // 100 MB of newlines: read a line at a time, nothing held per line.
+    fs::write(dir.join("newlines.txt"), vec![b'\n'; 100_000_000]).expect("write");
+    let out = within_two_gigabytes(&dir, &["book", "import", "newlines.txt", "--out", "b.bin"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Every position of 60 plies: refused at the stated size (the
+    // default's memory is measured in docs/BOOK.md), before the memory
+    // runs out.
+    let out = within_two_gigabytes(
+        &dir,
+        &[
+            "book",
+            "new",
+            "-q",
+            "--depth",
+            "60",
+            "--no-search",
+            "--max-positions",
+            "200000",
+            "--out",
+            "p.bin",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains("more than 200000 positions"), "{stderr}");
+    assert!(!dir.join("p.bin").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_without_a_writer_are_read_at_once_as_empty() {
+    let dir = crate::harness::scratch_in("robust", "fifo-readers");
+    if !made_fifo(&dir) {
+        return;
+    }
+    // Each reads nothing and says what is wrong with that (exit 2); an
+    // empty position file is nothing to solve (exit 0).
+    let cases: [(&[&str], i32); 6] = [
+        (
+            &[
+                "-t", "2", "-d", "1", "-i", "pipe", "-op", "m.txt", "-ol", "l.txt",
+            ],
+            2,
+        ),
+        (&["solve", "--file", "pipe"], 0),
+        (
+            &["match", "--size", "8", "--depth", "1", "--from", "pipe"],
+            2,
+        ),
+        (&["hint", "pipe"], 2),
+        (&["analyze", "pipe"], 2),
+        (&["book", "show", "pipe"], 2),
+    ];
+    for (args, code) in cases {
+        assert_eq!(within_twenty_seconds(&dir, args), Some(code), "{args:?}");
     }
 }

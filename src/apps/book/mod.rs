@@ -35,6 +35,39 @@ use std::sync::atomic::AtomicBool;
 #[cfg(test)]
 mod tests;
 
+/// The most positions a plan brings a book to unless told otherwise:
+/// about 1.1 GB of memory while planning (measured in docs/BOOK.md) and a
+/// book file of about 170 MB, well within the 1 GiB that the readers
+/// take. Every plan stops with [`TooManyPositions`] before it grows
+/// beyond its limit.
+pub const MAX_POSITIONS: usize = 5_000_000;
+
+/// A plan that would make the book larger than its limit (the number of
+/// positions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyPositions(pub usize);
+
+impl fmt::Display for TooManyPositions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the plan would make a book of more than {} positions, the limit; plan fewer plies (or fewer games)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for TooManyPositions {}
+
+/// `Err` when `positions` are more than `limit`.
+fn check_limit(positions: usize, limit: usize) -> Result<(), TooManyPositions> {
+    if positions > limit {
+        Err(TooManyPositions(limit))
+    } else {
+        Ok(())
+    }
+}
+
 /// The ply of a position (discs on the board beyond the start's four).
 #[must_use]
 pub fn ply(key: Key) -> u32 {
@@ -66,8 +99,16 @@ fn next_position(position: &RelativePosition, square: u8) -> Option<RelativePosi
 /// positions along an opening, and from its end every position up to ply
 /// `depth`. A forced pass leads to the position after it; the game's end
 /// is never a book position. Returns the positions added.
-#[must_use]
-pub fn plan_new(book: &mut Book, openings: &[Vec<Move>], depth: u32) -> usize {
+///
+/// # Errors
+/// [`TooManyPositions`] as soon as the plan would bring the book beyond
+/// `limit` positions (the book then holds some of the plan).
+pub fn plan_new(
+    book: &mut Book,
+    openings: &[Vec<Move>],
+    depth: u32,
+    limit: usize,
+) -> Result<usize, TooManyPositions> {
     let start = RelativePosition::start(8);
     let mut added = 0;
     let mut ends = Vec::new();
@@ -80,6 +121,7 @@ pub fn plan_new(book: &mut Book, openings: &[Vec<Move>], depth: u32) -> usize {
         for mv in opening {
             if p.moves() != 0 {
                 added += usize::from(add_position(book, &p));
+                check_limit(book.len(), limit)?;
             }
             p = match mv {
                 Move::Place(sq) => p.play(sq.0),
@@ -113,12 +155,15 @@ pub fn plan_new(book: &mut Book, openings: &[Vec<Move>], depth: u32) -> usize {
             legal &= legal - 1;
             if let Some(next) = next_position(&p, sq) {
                 if seen.insert(key_of(&next).0) {
+                    // Every position seen is added: the book will hold
+                    // at least the old positions and these.
+                    check_limit(book.len().max(seen.len()), limit)?;
                     frontier.push(next);
                 }
             }
         }
     }
-    added
+    Ok(added)
 }
 
 /// Where [`plan_deepen`] starts its lines.
@@ -140,8 +185,17 @@ pub enum Roots {
 /// largest budget left. Adds the position after each affordable move that
 /// is not in the book yet (the best unsearched move, when it is affordable)
 /// and returns the positions added.
-#[must_use]
-pub fn plan_deepen(book: &mut Book, roots: Roots, depth: u32, within: Eval) -> usize {
+///
+/// # Errors
+/// [`TooManyPositions`] when the book would grow beyond `limit`
+/// positions (found before any position is added).
+pub fn plan_deepen(
+    book: &mut Book,
+    roots: Roots,
+    depth: u32,
+    within: Eval,
+    limit: usize,
+) -> Result<usize, TooManyPositions> {
     let keys: Vec<Key> = book.sorted().into_iter().map(|(k, _)| k).collect();
     let root_keys: Vec<Key> = match roots {
         Roots::Ply(p) => keys.into_iter().filter(|&k| ply(k) == p).collect(),
@@ -182,15 +236,16 @@ pub fn plan_deepen(book: &mut Book, roots: Roots, depth: u32, within: Eval) -> u
                     *kept = (*kept).max(left);
                 } else {
                     new_positions.entry(next_key).or_insert(next);
+                    check_limit(book.len() + new_positions.len(), limit)?;
                 }
             }
         }
         level = next_level;
     }
-    new_positions
+    Ok(new_positions
         .values()
         .filter(|p| add_position(book, p))
-        .count()
+        .count())
 }
 
 /// Adds the positions before each of the first `depth` moves of `game`
@@ -199,8 +254,14 @@ pub fn plan_deepen(book: &mut Book, roots: Roots, depth: u32, within: Eval) -> u
 /// pass are left out. Returns the positions added.
 ///
 /// # Errors
-/// When the game is not 8x8.
-pub fn plan_game(book: &mut Book, game: &GameRecord, depth: u32) -> Result<usize, String> {
+/// When the game is not 8x8, or the book would grow beyond `limit`
+/// positions.
+pub fn plan_game(
+    book: &mut Book,
+    game: &GameRecord,
+    depth: u32,
+    limit: usize,
+) -> Result<usize, String> {
     if game.start.board.size() != 8 {
         return Err("the game is not of an 8x8 board".into());
     }
@@ -213,6 +274,7 @@ pub fn plan_game(book: &mut Book, game: &GameRecord, depth: u32) -> Result<usize
             continue;
         }
         added += usize::from(add_position(book, &relative));
+        check_limit(book.len(), limit).map_err(|e| e.to_string())?;
         if let Some(score) = black_score {
             let mine = if p.to_move == Color::Black {
                 score

@@ -6,7 +6,7 @@ fn the_first_two_plies_are_five_positions_up_to_symmetry() {
     // The start, its four (symmetric) moves, and the three openings of
     // the second ply: perpendicular, diagonal and parallel.
     let mut book = Book::new();
-    assert_eq!(plan_new(&mut book, &[], 2), 5);
+    assert_eq!(plan_new(&mut book, &[], 2, MAX_POSITIONS), Ok(5));
     let per_ply: Vec<usize> = (0..=2)
         .map(|n| book.sorted().iter().filter(|(k, _)| ply(*k) == n).count())
         .collect();
@@ -44,7 +44,7 @@ fn the_first_plies_hold_every_position_once_up_to_symmetry() {
         })
         .collect();
     let mut book = Book::new();
-    let _ = plan_new(&mut book, &[], 5);
+    plan_new(&mut book, &[], 5, MAX_POSITIONS).expect("a small plan");
     let per_ply: Vec<usize> = (0..=5)
         .map(|n| book.sorted().iter().filter(|(k, _)| ply(*k) == n).count())
         .collect();
@@ -55,7 +55,7 @@ fn the_first_plies_hold_every_position_once_up_to_symmetry() {
 #[test]
 fn a_searched_book_is_valued_by_negamax_and_nothing_waits() {
     let mut book = Book::new();
-    let _ = plan_new(&mut book, &[], 2);
+    plan_new(&mut book, &[], 2, MAX_POSITIONS).expect("a small plan");
     search_and_merge(&mut book, 1, 2, &mut |_, _| {});
     assert!(pending(&book).is_empty());
     let start = RelativePosition::start(8);
@@ -69,7 +69,7 @@ fn a_searched_book_is_valued_by_negamax_and_nothing_waits() {
     }
     // Deepening follows the best lines one ply, then the new positions
     // and their parents wait for searches.
-    let added = plan_deepen(&mut book, Roots::Start, 3, Eval(0));
+    let added = plan_deepen(&mut book, Roots::Start, 3, Eval(0), MAX_POSITIONS).expect("small");
     assert!(added >= 1, "{added}");
     assert!(!pending(&book).is_empty());
 }
@@ -78,7 +78,7 @@ fn a_searched_book_is_valued_by_negamax_and_nothing_waits() {
 fn an_opening_adds_its_line_and_its_positions_search_the_other_moves() {
     let record = crate::record::parse_game("f5d6c3", 8).expect("a transcript");
     let mut book = Book::new();
-    let added = plan_new(&mut book, &[record.move_list()], 3);
+    let added = plan_new(&mut book, &[record.move_list()], 3, MAX_POSITIONS).expect("small");
     assert_eq!(added, 4);
     // Every position but the start has moves leaving the book: they wait.
     // (The start's four moves lead to images of one position.)
@@ -96,7 +96,7 @@ fn an_opening_adds_its_line_and_its_positions_search_the_other_moves() {
 #[test]
 fn search_lines_round_trip_and_merges_refuse_wrong_results() {
     let mut book = Book::new();
-    let _ = plan_new(&mut book, &[], 1);
+    plan_new(&mut book, &[], 1, MAX_POSITIONS).expect("a small plan");
     let list = pending(&book);
     assert_eq!(list.len(), 1);
     let best = search_position(list[0], 0, 1);
@@ -130,7 +130,7 @@ fn games_count_their_results_for_the_side_to_move() {
     let score = game.final_score().expect("over");
     assert_ne!(score, 0, "a decided game tests the sides apart");
     let mut book = Book::new();
-    let added = plan_game(&mut book, &game, 4).expect("8x8");
+    let added = plan_game(&mut book, &game, 4, MAX_POSITIONS).expect("8x8");
     assert_eq!(added, 5);
     let start = book.lookup(&RelativePosition::start(8)).expect("start");
     assert_eq!(start.counts, GameCounts::of_result(score));
@@ -176,7 +176,7 @@ fn lines_reference(book: &Book, roots: &[Key], depth: u32, within: i32) -> HashS
 #[test]
 fn deepening_adds_what_every_line_within_the_budget_reaches() {
     let mut book = Book::new();
-    let _ = plan_new(&mut book, &[], 3);
+    plan_new(&mut book, &[], 3, MAX_POSITIONS).expect("a small plan");
     search_and_merge(&mut book, 1, 2, &mut |_, _| {});
     let mut grew_beyond_the_best_line = false;
     for round in 0..4 {
@@ -197,16 +197,38 @@ fn deepening_adds_what_every_line_within_the_budget_reaches() {
             let expected = lines_reference(&book, &root_keys, 8, within);
             let before: HashSet<Key> = book.sorted().into_iter().map(|(k, _)| k).collect();
             let mut planned = book.clone();
-            let added = plan_deepen(&mut planned, roots, 8, Eval(within));
+            let added =
+                plan_deepen(&mut planned, roots, 8, Eval(within), MAX_POSITIONS).expect("small");
             let after: HashSet<Key> = planned.sorted().into_iter().map(|(k, _)| k).collect();
             let new: HashSet<Key> = after.difference(&before).copied().collect();
             assert_eq!(new, expected, "round {round}, {roots:?} within {within}");
             assert_eq!(added, expected.len());
         }
         // Grow the book along the widest lines and value it again.
-        let added = plan_deepen(&mut book, Roots::Ply(2), 8, Eval(3 * 64));
+        let added =
+            plan_deepen(&mut book, Roots::Ply(2), 8, Eval(3 * 64), MAX_POSITIONS).expect("small");
         grew_beyond_the_best_line |= added > 1;
         search_and_merge(&mut book, 1, 2, &mut |_, _| {});
     }
     assert!(grew_beyond_the_best_line);
+}
+
+#[test]
+fn a_plan_beyond_its_limit_stops_there() {
+    // The first 3 plies hold 1 + 1 + 3 + 14 = 19 positions up to symmetry.
+    let mut book = Book::new();
+    assert_eq!(plan_new(&mut book, &[], 3, 19), Ok(19));
+    let mut book = Book::new();
+    assert_eq!(plan_new(&mut book, &[], 3, 18), Err(TooManyPositions(18)));
+    assert!(book.len() <= 18);
+    // Deepening and games count the book's positions as well.
+    let mut book = Book::new();
+    plan_new(&mut book, &[], 1, MAX_POSITIONS).expect("a small plan");
+    search_and_merge(&mut book, 1, 1, &mut |_, _| {});
+    let before = book.len();
+    assert_eq!(
+        plan_deepen(&mut book, Roots::Start, 3, Eval(64 * 64), before),
+        Err(TooManyPositions(before))
+    );
+    assert_eq!(book.len(), before, "nothing added");
 }

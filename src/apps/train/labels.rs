@@ -118,8 +118,9 @@ impl Label {
     }
 
     /// Reads a line written by [`Label::to_line`], checking that the
-    /// position is canonical, that its empty squares are counted right and
-    /// that the value is within the scores' range.
+    /// position is canonical and holds at least the 4 discs of the start,
+    /// that its empty squares are counted right and that the value is
+    /// within the scores' range.
     ///
     /// # Errors
     /// What is wrong with the line.
@@ -152,6 +153,12 @@ impl Label {
             return err("the position is not in its canonical orientation".into());
         }
         let counted = 64 - (player | opponent).count_ones();
+        if counted > 60 {
+            return err(format!(
+                "holds a position of {} discs, fewer than the 4 every game starts with",
+                64 - counted
+            ));
+        }
         if number("empties", empties)? != u64::from(counted) {
             return err(format!(
                 "says {empties} empty squares, the position has {counted}"
@@ -160,7 +167,7 @@ impl Label {
         let value: i32 = value
             .parse()
             .ok()
-            .filter(|v: &i32| v.abs() <= 64 * Eval::PER_DISC)
+            .filter(|v: &i32| v.unsigned_abs() <= (64 * Eval::PER_DISC).unsigned_abs())
             .ok_or_else(|| {
                 LabelLineError(format!("value {value:?} is not within -64..64 discs"))
             })?;

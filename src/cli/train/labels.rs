@@ -11,7 +11,7 @@ use super::{
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::apps::train::labels::{
-    label_positions, list_checksum, position_list, Label, LabelSettings,
+    label_positions, list_checksum, position_list, Label, LabelSettings, ListedPosition,
 };
 use reversi::apps::train::Shard;
 use reversi::eval::pattern;
@@ -119,7 +119,7 @@ pub(super) fn label(m: &ArgMatches) -> Result<()> {
         list_checksum(&list)
     );
     push_shard(&mut header_line, shard);
-    let check = position_number;
+    let check = |line: &str| listed_position_number(line, &list);
     let (file, done) = Resumable {
         signature: LABELS,
         noun: "position",
@@ -145,6 +145,26 @@ fn position_number(line: &str) -> Result<u64, String> {
     Label::parse_line(line)
         .map(|l| l.position.item)
         .map_err(|e| e.to_string())
+}
+
+/// The number of the position a continued label file's line holds,
+/// checked by [`Label::parse_line`] and against the run's own position
+/// `list` (the line must label the list's position of its number).
+fn listed_position_number(line: &str, list: &[ListedPosition]) -> Result<u64, String> {
+    let label = Label::parse_line(line).map_err(|e| e.to_string())?;
+    let held = label.position;
+    match usize::try_from(held.item).ok().and_then(|i| list.get(i)) {
+        Some(listed) if *listed == held => Ok(held.item),
+        Some(_) => Err(format!(
+            "holds another position than position {} of the games' list",
+            held.item
+        )),
+        None => Err(format!(
+            "holds position {}, beyond the {} of the games' list",
+            held.item,
+            list.len()
+        )),
+    }
 }
 
 /// Reads a label file (its header line, then one label per line, each

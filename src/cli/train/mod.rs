@@ -5,7 +5,7 @@ use super::input::{open_regular, CappedLines};
 use super::output_files::{self, InPlace, Rule, Signature};
 use super::signals::Critical;
 use super::{flag, option, usage, value, write_stdout, UsageError};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::apps::train::{self, GameSettings, Shard, TrainingGame};
 use reversi::eval::pattern::fit::{
@@ -356,8 +356,10 @@ impl Resumable<'_> {
     /// Opens the file to append to: continued when it starts with the same
     /// header (its whole lines counted, each checked and numbered
     /// `shard.item(0)`, `shard.item(1)`, ..., and a last line without its
-    /// newline, an interrupted write, cut off), or created with the header
-    /// (through a temporary file and a rename like every output). Returns
+    /// newline, an interrupted write, cut off), or started with the header
+    /// (created, or emptied when `force` starts a file of other options
+    /// over). The file stays locked while it is open, so that one run at a
+    /// time writes it: a second run on the same file is refused. Returns
     /// the file and the number of lines it holds.
     pub(super) fn open(&self, shard: Shard, max_items: u64) -> Result<(File, u64)> {
         let rule = Rule {
@@ -366,30 +368,48 @@ impl Resumable<'_> {
             in_place: InPlace::Refused,
         };
         let planned = output_files::plan_output("--out", Path::new(self.out), &rule)?;
-        if planned.exists() {
-            if let Some(found) = self.continued(planned.target(), shard, max_items)? {
-                return Ok(found);
+        // A signal ends the run before the file is made or once its header
+        // (or the cut of a partial last line) is written, never between.
+        let _critical = Critical::open();
+        let target = planned.target();
+        let out = self.out;
+        let cannot = |e: std::io::Error| UsageError(format!("cannot write {out}: {e}"));
+        let opened = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create_new(true)
+            .open(target);
+        let (file, created) = match opened {
+            Ok(file) => (file, true),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                let file = OpenOptions::new()
+                    .read(true)
+                    .append(true)
+                    .open(target)
+                    .map_err(|e| UsageError(format!("cannot continue {out}: {e}")))?;
+                (file, false)
+            }
+            Err(e) => return Err(cannot(e).into()),
+        };
+        lock_for_this_run(&file, out)?;
+        if !created {
+            if let Some(count) = self.continued(&file, shard, max_items)? {
+                return Ok((file, count));
             }
         }
-        let target = planned.target().to_path_buf();
-        output_files::write(&[planned], &[format!("{}\n", self.header_line).as_bytes()])?;
-        let file = OpenOptions::new()
-            .append(true)
-            .open(&target)
-            .map_err(|e| UsageError(format!("cannot write {}: {e}", self.out)))?;
+        file.set_len(0).map_err(cannot)?;
+        (&file)
+            .write_all(format!("{}\n", self.header_line).as_bytes())
+            .map_err(cannot)?;
         Ok((file, 0))
     }
 
-    /// The existing file opened to be continued, or `None` if it is to be
-    /// started over (not of these options, and `force` says so).
-    fn continued(&self, path: &Path, shard: Shard, max_items: u64) -> Result<Option<(File, u64)>> {
+    /// The number of lines of the existing `file` (cut after its last
+    /// whole line), or `None` if it is to be started over (not even its
+    /// header is whole, or it is of other options and `force` says so).
+    fn continued(&self, file: &File, shard: Shard, max_items: u64) -> Result<Option<u64>> {
         let out = self.out;
         let cannot = |e: std::io::Error| UsageError(format!("cannot continue {out}: {e}"));
-        let file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .open(path)
-            .map_err(cannot)?;
         let mut lines = CappedLines::new(file.try_clone().map_err(cannot)?, out, MAX_LINE);
         let (mut whole_bytes, mut count) = (0u64, 0u64);
         while let Some(line) = lines.next_line()? {
@@ -428,12 +448,24 @@ impl Resumable<'_> {
             }
             whole_bytes += line.bytes;
         }
-        file.set_len(whole_bytes).map_err(cannot)?;
         if whole_bytes == 0 {
             // Not even the header was whole: the file starts over.
             return Ok(None);
         }
-        Ok(Some((file, count)))
+        file.set_len(whole_bytes).map_err(cannot)?;
+        Ok(Some(count))
+    }
+}
+
+/// Locks `file` (the output `out`) for this run: a file another run holds
+/// is refused. Where the file system cannot lock, the run goes on
+/// unlocked.
+fn lock_for_this_run(file: &File, out: &str) -> Result<()> {
+    match file.try_lock() {
+        Err(std::fs::TryLockError::WouldBlock) => usage(format!(
+            "{out} is being written by another run (it is locked); wait for that run to end or give another --out"
+        )),
+        Ok(()) | Err(std::fs::TryLockError::Error(_)) => Ok(()),
     }
 }
 
@@ -525,8 +557,9 @@ fn generate(m: &ArgMatches) -> Result<()> {
 /// Appends the lines a stage's `run` delivers to `file`, with `progress`
 /// on stderr, until `run` ends or a write fails (then `deliver` returns
 /// `false` and `run` stops). A write that fails mid-run (a full disk) is
-/// no fault of the arguments: exit status 1; the file keeps its whole
-/// lines, and running the stage again continues it.
+/// an output file that cannot be written, exit status 2 like every other
+/// output file's; the file keeps its whole lines, and running the stage
+/// again continues it.
 pub(super) fn append_lines(
     mut file: File,
     out: &str,
@@ -559,10 +592,11 @@ pub(super) fn append_lines(
         progress.at(written);
         true
     });
-    if let Some(e) = failure {
-        return Err(e).with_context(|| format!("writing {out}"));
+    if let Some(e) = failure.or_else(|| file.flush().err()) {
+        return usage(format!(
+            "cannot write output file {out}: {e}; its whole lines are kept, run the stage again to continue it"
+        ));
     }
-    file.flush()?;
     Ok(())
 }
 
@@ -576,7 +610,7 @@ fn game_number(line: &str) -> Result<u64, String> {
 
 /// Reads every game of a games file (`#` lines and empty lines skipped),
 /// each line checked by [`TrainingGame::parse_line`]: a regular file of at
-/// most [`MAX_GAMES`] games, read a line at a time.
+/// most [`MAX_GAMES`] games and at least one, read a line at a time.
 fn read_games(path: &str) -> Result<Vec<TrainingGame>> {
     let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
     let mut games = Vec::new();
@@ -591,6 +625,11 @@ fn read_games(path: &str) -> Result<Vec<TrainingGame>> {
             TrainingGame::parse_line(line.text)
                 .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?,
         );
+    }
+    if games.is_empty() {
+        // Nothing to label, fit or measure: an empty result would look
+        // like a finished stage.
+        return usage(format!("{path} holds no game"));
     }
     Ok(games)
 }

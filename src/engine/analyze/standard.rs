@@ -111,9 +111,12 @@ fn rank_outcomes(values: &mut [MoveValue]) {
 }
 
 /// The mover's value of a value of the iterative search (black's view,
-/// in the evaluation's points).
+/// in the evaluation's points), held within the board's squares: an
+/// evaluation's estimate can go beyond them, no game's end can.
 fn discs_for(p: &Position, black_value: i32) -> Discs {
-    Discs::from_black_points(black_value, EVAL_PER_DISC, p.to_move)
+    let squares = f64::from(p.board.size()).powi(2);
+    let v = Discs::from_black_points(black_value, EVAL_PER_DISC, p.to_move);
+    Discs(v.0.clamp(-squares, squares))
 }
 
 /// What one round of the iterative estimate gave.

@@ -181,7 +181,7 @@ impl Entry {
                 return bad(format!("move {} is listed twice", m.square));
             }
             seen |= bit;
-            if m.value.0.abs() > MAX_VALUE {
+            if m.value.0.unsigned_abs() > MAX_VALUE.unsigned_abs() {
                 return bad(format!("the value of {} is beyond 64 discs", m.square));
             }
         }

@@ -424,3 +424,38 @@ fn lookups_take_well_under_ten_microseconds() {
     // A generous bound even in a debug build on a loaded machine.
     assert!(each < 100e-6, "{each} s a lookup");
 }
+
+#[test]
+fn the_file_takes_the_bytes_docs_book_states() {
+    // docs/BOOK.md: "N bytes a position and M a searched move".
+    let doc = include_str!("../../../docs/BOOK.md").replace('\n', " ");
+    let (before, _) = doc
+        .split_once(" a searched move")
+        .expect("BOOK.md states the bytes of a searched move");
+    let words: Vec<&str> = before.split_whitespace().rev().take(6).collect();
+    // words: [M, and, position, a, bytes, N] (reversed).
+    assert_eq!(words[1..5], ["and", "position", "a", "bytes"], "{words:?}");
+    let (per_position, per_move): (usize, usize) =
+        (words[5].parse().expect("N"), words[0].parse().expect("M"));
+    let empty = Book::new().to_bytes().len();
+    let start = RelativePosition::start(8);
+    let size_with = |searched: Vec<BookMove>| {
+        let mut book = Book::new();
+        let entry = Entry {
+            searched,
+            ..Entry::default()
+        };
+        book.insert(&start, entry).expect("valid");
+        book.to_bytes().len() - empty
+    };
+    assert_eq!(size_with(Vec::new()), per_position);
+    let moves: Vec<BookMove> = squares(start.moves())
+        .into_iter()
+        .map(|sq| BookMove {
+            square: Square(sq),
+            value: Eval(0),
+        })
+        .collect();
+    let n = moves.len();
+    assert_eq!(size_with(moves), per_position + n * per_move);
+}

@@ -126,20 +126,29 @@ impl Book {
     pub fn from_text<'a>(lines: impl IntoIterator<Item = &'a str>) -> Result<Book, TextError> {
         let mut book = Book::new();
         for (i, line) in lines.into_iter().enumerate() {
-            let line_number = i + 1;
-            if line.starts_with('#') || line.trim().is_empty() {
-                continue;
-            }
-            let (position, entry) = read_line(line).map_err(|why| TextError {
-                line: line_number,
-                why,
-            })?;
-            book.insert(&position, entry).map_err(|e| TextError {
-                line: line_number,
-                why: e.0,
-            })?;
+            book.read_text_line(i + 1, line)?;
         }
         Ok(book)
+    }
+
+    /// Reads line `line_number` of a book's text form into the book (as
+    /// [`Book::from_text`] does with each line): a reader can take the
+    /// text a line at a time.
+    ///
+    /// # Errors
+    /// [`TextError`] naming the line when it is not a position.
+    pub fn read_text_line(&mut self, line_number: usize, line: &str) -> Result<(), TextError> {
+        if line.starts_with('#') || line.trim().is_empty() {
+            return Ok(());
+        }
+        let (position, entry) = read_line(line).map_err(|why| TextError {
+            line: line_number,
+            why,
+        })?;
+        self.insert(&position, entry).map_err(|e| TextError {
+            line: line_number,
+            why: e.0,
+        })
     }
 }
 

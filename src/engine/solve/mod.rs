@@ -38,6 +38,7 @@ use crate::reversi::Move;
 use order::MoveList;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 pub use root::{ProofStep, SolveEvent, SolveOptions, SolveReport, WindowKind};
 pub use selective::{shallow_estimate, CUT_DEPTHS};
@@ -176,6 +177,8 @@ pub struct EndgameSolver {
     passes_min: u32,
     /// The flag that stops a solve (see [`EndgameSolver::set_stop`]).
     stop: Option<Arc<AtomicBool>>,
+    /// The time that stops a solve (see [`EndgameSolver::set_deadline`]).
+    deadline: Option<Instant>,
     /// Whether the current (or last) solve saw the stop flag set.
     stopped: bool,
     /// Nodes to enter before the stop flag is read again.
@@ -229,6 +232,7 @@ impl EndgameSolver {
             level: tt::EXACT,
             passes_min: selective::PASSES_MIN,
             stop: None,
+            deadline: None,
             stopped: false,
             poll_countdown: POLL_EVERY,
         }
@@ -254,19 +258,29 @@ impl EndgameSolver {
         self.stop = stop;
     }
 
+    /// Makes every solve stop at `deadline` (`None`: no clock), as the stop
+    /// flag of [`EndgameSolver::set_stop`] does: the clock is read where
+    /// the flag is, and a solve that ends before the deadline visits the
+    /// same nodes as without one.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
     /// Whether the last solve (or principal line) was cut short by the
-    /// stop flag of [`EndgameSolver::set_stop`]: its score, move and line
-    /// are then meaningless (its node count is what it visited).
+    /// stop flag of [`EndgameSolver::set_stop`] or the deadline of
+    /// [`EndgameSolver::set_deadline`]: its score, move and line are then
+    /// meaningless (its node count is what it visited).
     #[must_use]
     pub fn was_stopped(&self) -> bool {
         self.stopped
     }
 
-    /// Whether the stop flag is set now.
+    /// Whether the stop flag is set now, or the deadline has passed.
     fn stop_requested(&self) -> bool {
         self.stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Starts a solve: reads the stop flag (a set flag stops it at its

@@ -205,6 +205,7 @@ impl EndgameSolver {
             h.endgame_sigma = self.endgame_sigma;
             h.level = self.level;
             h.stop.clone_from(&self.stop);
+            h.deadline = self.deadline;
             h.start_polling();
         }
         let node = (pos.player, pos.opponent, pos.empties().count_ones());

@@ -1,0 +1,445 @@
+//! The lab's commands (`train`, `book`) given damaged, contradictory or
+//! empty files and run twice on one output: each is refused with one
+//! `error:` line and exit status 2, never a panic, never a file the
+//! program's own reader refuses; and the searches that fill those files
+//! never value a move beyond the board's discs.
+
+use crate::harness::{expect_usage_error, reversi, scratch_in, train_generate};
+use reversi::board::symmetry::canonical;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+/// Runs `reversi ARGS`, which must succeed.
+fn run(args: &[&str]) {
+    let out = reversi().args(args).output().expect("run");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A label file holding `lines` after a header.
+fn label_file(file: &Path, lines: &[&str]) {
+    let mut text = "# reversi train label: empties 0-60 exact-empties 0 depth 0 weights 0000000000000000 positions 1 list 0000000000000000\n".to_owned();
+    for l in lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    fs::write(file, text).expect("labels");
+}
+
+#[test]
+fn a_label_of_fewer_than_four_discs_is_refused() {
+    let dir = scratch_in("lab", "few-discs");
+    let labels = dir.join("labels.txt");
+    // No disc at all: 64 empty squares, which no game reaches.
+    label_file(
+        &labels,
+        &["0\t0\t0000000000000000\t0000000000000000\t64\t0\texact"],
+    );
+    let mut compare = reversi();
+    compare.args([
+        "train",
+        "compare",
+        "--labels",
+        path(&labels),
+        "--reference",
+        path(&labels),
+    ]);
+    expect_usage_error(&mut compare, "line 2");
+}
+
+#[test]
+fn values_of_the_smallest_integer_are_refused() {
+    let dir = scratch_in("lab", "smallest-integer");
+    // A label valued -2^31 (1/64 disc): not a training target.
+    let labels = dir.join("labels.txt");
+    let ((p, o), _) = canonical(0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+    label_file(
+        &labels,
+        &[&format!("0\t0\t{p:016x}\t{o:016x}\t60\t-2147483648\texact")],
+    );
+    let mut fit = reversi();
+    fit.args([
+        "train",
+        "fit",
+        "-q",
+        "--labels",
+        path(&labels),
+        "--out",
+        path(&dir.join("w.bin")),
+    ]);
+    expect_usage_error(&mut fit, "not within -64..64 discs");
+    assert!(!dir.join("w.bin").exists());
+
+    // A search result valued -2^31, merged or continued.
+    let (planned, searched) = planned_and_searched(&dir, "1");
+    edit_lines(&searched, |lines| {
+        let mut fields: Vec<&str> = lines[1].split('\t').collect();
+        fields[4] = "-2147483648";
+        lines[1] = fields.join("\t");
+    });
+    let book = dir.join("book.bin");
+    merge_refused(&planned, &searched, &book, "beyond 64 discs");
+    let mut new = reversi();
+    new.args([
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "1",
+        "--level",
+        "1",
+        "--searched",
+        path(&searched),
+        "--out",
+        path(&book),
+    ]);
+    expect_usage_error(&mut new, "beyond 64 discs");
+    assert!(!book.exists());
+}
+
+/// The `book search` at level 1 of the book `planned` into `searched`.
+fn search_args<'a>(planned: &'a Path, searched: &'a Path) -> [&'a str; 9] {
+    [
+        "book",
+        "search",
+        "-q",
+        "--level",
+        "1",
+        "--book",
+        path(planned),
+        "--out",
+        path(searched),
+    ]
+}
+
+/// A book of `depth` plies planned (not searched) in `dir`: its path.
+fn planned_book(dir: &Path, depth: &str) -> PathBuf {
+    let planned = dir.join("planned.bin");
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        depth,
+        "--no-search",
+        "--out",
+        path(&planned),
+    ]);
+    planned
+}
+
+/// A book of `depth` plies planned in `dir` and its search file (see
+/// [`search_args`]): their paths.
+fn planned_and_searched(dir: &Path, depth: &str) -> (PathBuf, PathBuf) {
+    let (planned, searched) = (planned_book(dir, depth), dir.join("searched.txt"));
+    run(&search_args(&planned, &searched));
+    (planned, searched)
+}
+
+/// Rewrites the lines of `file` by `edit`.
+fn edit_lines(file: &Path, edit: impl FnOnce(&mut Vec<String>)) {
+    let text = fs::read_to_string(file).expect("read");
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    edit(&mut lines);
+    fs::write(file, lines.join("\n") + "\n").expect("edit");
+}
+
+/// Expects `book merge` of `searched` into the book `planned` (to `out`)
+/// to be refused with `needle`, writing nothing.
+fn merge_refused(planned: &Path, searched: &Path, out: &Path, needle: &str) {
+    let mut merge = reversi();
+    merge.args([
+        "book",
+        "merge",
+        "--book",
+        path(planned),
+        "--out",
+        path(out),
+        path(searched),
+    ]);
+    expect_usage_error(&mut merge, needle);
+    assert!(!out.exists());
+}
+
+/// Quick training games (see `train_generate`) in `games`.
+fn games_file(games: &Path, count: &str) {
+    train_generate()
+        .args(["--depth", "1", "--games", count, "--out", path(games)])
+        .assert()
+        .success();
+}
+
+/// `lines` with fields `field` of lines `a` and `b` swapped.
+fn swap_fields(lines: &mut [String], a: usize, b: usize, fields: std::ops::Range<usize>) {
+    let mut x: Vec<String> = lines[a].split('\t').map(str::to_owned).collect();
+    let mut y: Vec<String> = lines[b].split('\t').map(str::to_owned).collect();
+    for f in fields {
+        std::mem::swap(&mut x[f], &mut y[f]);
+    }
+    lines[a] = x.join("\t");
+    lines[b] = y.join("\t");
+}
+
+#[test]
+fn continued_lines_must_hold_the_runs_own_items() {
+    let dir = scratch_in("lab", "continued");
+    let games = dir.join("games.txt");
+    games_file(&games, "2");
+    let labels = dir.join("labels.txt");
+    let label = [
+        "train",
+        "label",
+        "-q",
+        "--games",
+        path(&games),
+        "--empties",
+        "50-52",
+        "--depth",
+        "1",
+        "--out",
+        path(&labels),
+    ];
+    run(&label);
+    // Items 0 and 1 trade their positions (game, discs, empties, value
+    // and source), each line still a valid label.
+    edit_lines(&labels, |lines| {
+        assert!(lines.len() > 3, "{lines:?}");
+        swap_fields(lines, 1, 2, 1..7);
+    });
+    expect_usage_error(reversi().args(label), "another position");
+
+    // A search line of another level than its file's header, merged or
+    // continued.
+    let (planned, searched) = planned_and_searched(&dir, "2");
+    let search = search_args(&planned, &searched);
+    let text = fs::read_to_string(&searched).expect("searched");
+    edit_lines(&searched, |lines| {
+        let (rest, level) = lines[2].rsplit_once('\t').expect("fields");
+        assert_eq!(level, "1");
+        lines[2] = format!("{rest}\t3");
+    });
+    let book = dir.join("book.bin");
+    merge_refused(&planned, &searched, &book, "searched at level 3");
+    expect_usage_error(reversi().args(search), "searched at level 3");
+    // Two results trading their positions: refused where continued.
+    fs::write(&searched, &text).expect("restore");
+    edit_lines(&searched, |lines| swap_fields(lines, 1, 2, 1..6));
+    expect_usage_error(reversi().args(search), "another position");
+    assert!(!book.exists());
+}
+
+#[test]
+fn a_games_file_without_games_is_refused() {
+    let dir = scratch_in("lab", "no-games");
+    let games = dir.join("games.txt");
+    for text in ["", "# reversi train generate: a header alone\n"] {
+        fs::write(&games, text).expect("games");
+        let commands: [&[&str]; 3] = [
+            &["train", "label", "-q", "--empties", "50", "--out"],
+            &["train", "probcut", "-q", "--out"],
+            &["train", "fit", "-q", "--out"],
+        ];
+        for args in commands {
+            let out = dir.join("out");
+            let mut cmd = reversi();
+            cmd.args(args).arg(&out).arg("--games").arg(&games);
+            expect_usage_error(&mut cmd, "holds no game");
+            assert!(!out.exists(), "{args:?}");
+        }
+    }
+}
+
+/// A games file that cannot grow past 1 KiB (the file size limit, its
+/// signal ignored, so that writes fail with EFBIG as on a full disk) is
+/// an output file that cannot be written: exit status 2, like a book or
+/// weights file that cannot be written.
+#[cfg(unix)]
+#[test]
+fn a_write_failing_mid_run_exits_like_every_output_file() {
+    let dir = scratch_in("lab", "write-fails");
+    let games = dir.join("games.txt");
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 2 && exec '{}' train generate -q --seed 3 --depth 1 --solve-empties 10 --games 40 --out '{}'",
+        env!("CARGO_BIN_EXE_reversi"),
+        path(&games)
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("run sh");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("error: cannot write output file"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// A run that is killed when the test ends, passed or failed.
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `reversi ARGS` and waits (at most a minute) until `out` holds
+/// its header line: the run is then writing it.
+fn started_writing(args: &[&str], out: &Path) -> Running {
+    let running = Running(
+        std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn"),
+    );
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !fs::read_to_string(out).is_ok_and(|t| t.contains('\n')) {
+        assert!(std::time::Instant::now() < end, "{args:?} wrote no header");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    running
+}
+
+/// Runs `reversi ARGS`, which must end within a minute (it is killed
+/// otherwise) refused with one `error:` line holding `needle`.
+fn refused_at_once(args: &[&str], needle: &str) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > end {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} was not refused: it ran on");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(needle), "{stderr}");
+}
+
+#[test]
+fn a_second_run_on_an_output_being_written_is_refused() {
+    let dir = scratch_in("lab", "two-runs");
+    let games = dir.join("games.txt");
+    let generate = [
+        "train",
+        "generate",
+        "-q",
+        "--threads",
+        "1",
+        "--games",
+        "100000",
+        "--level",
+        "4",
+        "--out",
+        path(&games),
+    ];
+    let first = started_writing(&generate, &games);
+    refused_at_once(&generate, "being written by another run");
+    // Another shard on the same file, even with --force, is refused too.
+    let sharded: Vec<&str> = generate
+        .iter()
+        .copied()
+        .chain(["--shard", "1/2", "--force"])
+        .collect();
+    refused_at_once(&sharded, "being written by another run");
+    drop(first);
+
+    let (planned, searched) = (planned_book(&dir, "6"), dir.join("searched.txt"));
+    let search = [
+        "book",
+        "search",
+        "-q",
+        "--threads",
+        "1",
+        "--level",
+        "10",
+        "--book",
+        path(&planned),
+        "--out",
+        path(&searched),
+    ];
+    let first = started_writing(&search, &searched);
+    refused_at_once(&search, "being written by another run");
+    drop(first);
+}
+
+/// Lopsided positions (one side with a few discs) whose pattern
+/// evaluation goes beyond 64 discs.
+const LOPSIDED: [&str; 3] = [
+    "XXXXXXXXXXXXXXXX--XXXXXXX--OOXXO----X-----------O--------------- O",
+    "XXXXXXXXXXXXXXXXXX--XX--O-X------O-------------O---------------- X",
+    "XXXXXXXXXXXXX-XXXX----OXX---X--X---O---O-----O---O-------------- O",
+];
+
+/// The values (discs) of a `hint` output's move lines.
+fn hinted_values(text: &str) -> Vec<f64> {
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("a value in {l:?}"))
+        })
+        .collect()
+}
+
+#[test]
+fn no_search_values_a_move_beyond_the_boards_discs() {
+    for board in LOPSIDED {
+        for level in ["2", "8"] {
+            let out = reversi()
+                .args([
+                    "hint",
+                    "--no-book",
+                    "--moves",
+                    "60",
+                    "--level",
+                    level,
+                    board,
+                ])
+                .output()
+                .expect("run");
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{board}");
+            let values = hinted_values(&text);
+            assert!(!values.is_empty(), "{text}");
+            assert!(
+                values.iter().all(|v| v.abs() <= 64.0),
+                "level {level}:\n{text}"
+            );
+        }
+        // The iterative search of the strong evaluation, too.
+        let out = reversi()
+            .args(["hint", "--no-book", "--moves", "60", "--depth", "4", board])
+            .output()
+            .expect("run");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            hinted_values(&text).iter().all(|v| v.abs() <= 64.0),
+            "{text}"
+        );
+    }
+}
