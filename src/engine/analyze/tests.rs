@@ -157,6 +157,32 @@ fn analysis_losses_are_best_minus_played() {
     assert_eq!(a.total_loss, totals);
 }
 
+#[test]
+fn analysis_values_are_discs_never_a_win_loss_draw_sign() {
+    // Proofs of win/loss/draw give +1/0/-1, no discs: a game's analysis
+    // (losses in discs, a graph of discs) proves exact values or none.
+    let stop = AtomicBool::new(false);
+    let p = late_positions(10, 1)[0];
+    let mut g = GameRecord::new(p);
+    let mut rng = Rng::new(6);
+    while !g.last().board.is_game_over() {
+        let kids = children(&g.last());
+        g.push(crate::record::RecordedMove::plain(rng.pick(&kids).0))
+            .unwrap();
+    }
+    let mut s = Analyzer::new();
+    let a = analyze_game(&mut s, &g, &limits(8, 10), &stop, &mut |_| {});
+    assert_eq!(a.moves.len(), g.moves.len());
+    let positions = g.positions();
+    for m in &a.moves {
+        assert_ne!(m.best.certainty, Certainty::WinLossDraw, "move {}", m.index);
+        let empties = positions[m.index].board.empty().count_ones();
+        if empties <= 8 {
+            assert_eq!(m.best.value, Discs(f64::from(brute(&positions[m.index]))));
+        }
+    }
+}
+
 /// The pattern evaluation's negamax of `p` for the side to move, `depth`
 /// plies deep (the final score times `SCALE` where the game ends).
 fn pattern_negamax(p: &Position, depth: u32) -> i32 {
