@@ -1542,3 +1542,294 @@ fn a_move_while_the_server_is_gone_resumes_with_retry_once_it_is_back() {
     b.click(&format!("#board [data-square={square}]"));
     wait_turn(&mut b, 6);
 }
+
+/// A 6x6 game (black plays weakly, white is the engine) that ends in a
+/// wipeout with 10 empty squares, whose positions 17 and 18 (16 and 15
+/// empty squares) the review once valued by a win/loss/draw proof, shown
+/// as -1.0 and +1.0 between -37 and -36.
+const WIPEOUT_6X6: &str =
+    "d5,e3,f2,d6,e6,f6,c5,c6,b6,e4,e5,e2,f5,f4,f3,f1,b4,a4,b3,b5,pass,a6,pass,a2";
+
+#[test]
+fn the_coach_shows_proved_values_one_unit_and_one_scoring_rule() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    b.open(&format!(
+        "{}play?size=6&black=human&white=human&moves={WIPEOUT_6X6}",
+        server.url
+    ));
+    b.wait_for(
+        "!document.querySelector('#end').hidden",
+        WAIT,
+        "the end screen",
+    );
+    // The end screen's score by the standard rule, from the discs on the
+    // board: the empty squares go to the winner.
+    let counts = b.eval("[+document.querySelector('#black').textContent, +document.querySelector('#white').textContent]");
+    let (black, white) = (counts[0].as_i64().unwrap(), counts[1].as_i64().unwrap());
+    let diff = black - white;
+    let standard = diff + diff.signum() * (36 - black - white);
+    let end = text(&mut b, "#end-text");
+    let shown: i64 = b
+        .eval("document.querySelector('#end-text').dataset.finalScore")
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(shown, standard, "{end}");
+    assert!(end.contains(&format!("{standard:+}")), "{end}");
+    assert!(
+        text(&mut b, "#end").contains("empty squares going to the winner"),
+        "the rule is named on the end screen"
+    );
+    // The review: every value in discs, none a proof's sign; the final
+    // score and the graph's last bar equal the end screen's.
+    b.click("#review-end");
+    let moves = WIPEOUT_6X6.split(',').count();
+    b.wait_for(
+        &format!("document.querySelectorAll('#graph rect').length === {moves}"),
+        WAIT,
+        "the review's graph",
+    );
+    let review = b.eval(&format!(
+        "fetch('/api/review?size=6&moves={WIPEOUT_6X6}&level=6').then(r => r.json())"
+    ));
+    assert_eq!(review["final_score"], json!(standard));
+    assert_eq!(review["unit"], json!("discs"));
+    let bars = b.eval("[...document.querySelectorAll('#graph rect')].map(r => +r.dataset.value)");
+    let bars: Vec<f64> = bars
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(*bars.last().unwrap(), standard as f64);
+    for (i, m) in review["moves"].as_array().unwrap().iter().enumerate() {
+        assert_ne!(m["certainty"]["kind"], json!("win-loss-draw"), "{m}");
+        // From 16 empty squares on, each position's best value is the
+        // exact one the hint proves there (its own solve).
+        let prefix: Vec<&str> = WIPEOUT_6X6.split(',').take(i).collect();
+        let empties = b.eval(&format!(
+            "fetch('/api/game?size=6&moves={}').then(r => r.json()).then(g => 36 - g.black - g.white)",
+            prefix.join(",")
+        ));
+        if empties.as_i64().unwrap() > 16 {
+            continue;
+        }
+        let hint = b.eval(&format!(
+            "fetch('/api/hint?size=6&moves={}&level=6&count=1').then(r => r.json())",
+            prefix.join(",")
+        ));
+        assert_eq!(
+            hint["moves"][0]["certainty"]["kind"],
+            json!("exact"),
+            "{hint}"
+        );
+        assert_eq!(
+            m["best_value"],
+            hint["moves"][0]["value"],
+            "move {}: {m}",
+            i + 1
+        );
+        assert_eq!(m["exact"], json!(true), "{m}");
+        let row = text(
+            &mut b,
+            &format!("#rv-table tbody tr:nth-child({}) td:nth-child(5)", i + 1),
+        );
+        assert!(!row.ends_with(" -1.0") && !row.ends_with(" +1.0"), "{row}");
+        assert_eq!(bars[i], m["black_value_after"].as_f64().unwrap());
+    }
+    // The engine's values against the default `strong` evaluation are its
+    // points, never called discs; disc values lie within the board.
+    b.open(&format!(
+        "{}play?size=6&black=engine&white=engine&depth=2",
+        server.url
+    ));
+    b.wait_for(
+        "document.querySelectorAll('#log tbody tr').length >= 6",
+        WAIT,
+        "six engine moves",
+    );
+    let units = b.eval("[...document.querySelectorAll('#log tbody tr td:nth-child(3)')].map(td => [td.dataset.unit, +td.dataset.value, td.textContent])");
+    for u in units.as_array().unwrap() {
+        assert_eq!(u[0], json!("strong points"), "{u}");
+        assert!(!u[2].as_str().unwrap().contains("discs"), "{u}");
+    }
+    b.open(&format!(
+        "{}play?size=6&black=engine&white=engine&depth=2&eval=disc",
+        server.url
+    ));
+    b.wait_for(
+        "document.querySelectorAll('#log tbody tr').length >= 6",
+        WAIT,
+        "six engine moves",
+    );
+    let units = b.eval("[...document.querySelectorAll('#log tbody tr td:nth-child(3)')].map(td => [td.dataset.unit, +td.dataset.value])");
+    for u in units.as_array().unwrap() {
+        assert_eq!(u[0], json!("discs"), "{u}");
+        assert!(u[1].as_f64().unwrap().abs() <= 36.0, "{u}");
+    }
+}
+
+#[test]
+fn a_book_hint_ranks_every_legal_move_and_a_bad_address_move_leaves_the_game_before_it() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    // A book position with 8 legal moves, fewer of them in the book.
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human&level=12&moves=f5,d6,c4,d3,c5,f4",
+        server.url
+    ));
+    wait_turn(&mut b, 6);
+    let legal = b.eval("document.querySelectorAll('#board .sq.legal').length");
+    assert_eq!(legal, json!(8));
+    b.click("#hint");
+    b.wait_for(
+        "document.querySelectorAll('#hint-out li').length === 8",
+        WAIT,
+        "a hint for each of the 8 legal moves",
+    );
+    let kinds = b.eval("[...document.querySelectorAll('#hint-out li')].map(li => li.dataset.kind)");
+    let kinds: Vec<&str> = kinds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"book") && kinds.contains(&"estimate"),
+        "{kinds:?}"
+    );
+    for li in b
+        .eval("[...document.querySelectorAll('#hint-out li')].map(li => li.textContent)")
+        .as_array()
+        .unwrap()
+    {
+        let li = li.as_str().unwrap();
+        assert!(!li.contains("((") && !li.contains("))"), "{li}");
+        assert!(
+            li.contains("book, level 12") || li.contains("estimate"),
+            "{li}"
+        );
+    }
+    // An illegal third move in the address: the game up to it, playable,
+    // the status naming the move and why; Redo has nothing, Undo works.
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human&moves=f5,d6,a1,c3",
+        server.url
+    ));
+    let moves = wait_turn(&mut b, 2);
+    assert_eq!(moves, "f5 d6");
+    let status = text(&mut b, "#status");
+    assert!(
+        status.contains("Move 3") && status.contains("a1") && status.contains("legal:"),
+        "{status}"
+    );
+    assert!(!status.contains("Retry"), "{status}");
+    assert_eq!(
+        b.eval("document.querySelector('#retry').hidden"),
+        json!(true)
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#redo').disabled"),
+        json!(true)
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#undo').disabled"),
+        json!(false)
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#hint').disabled"),
+        json!(false)
+    );
+    assert_eq!(
+        b.eval("new URLSearchParams(location.search).get('moves')"),
+        json!("f5,d6")
+    );
+    b.click("#board [data-square=c3]");
+    let moves = wait_turn(&mut b, 3);
+    assert_eq!(moves, "f5 d6 c3");
+    assert!(!text(&mut b, "#status").contains("Move 3 of the address"));
+}
+
+#[test]
+fn the_focus_ring_differs_from_the_last_move_frame_and_stands_out_everywhere() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human&moves=f5",
+        server.url
+    ));
+    wait_turn(&mut b, 1);
+    // Focus on the last move's square (f5, a black disc with its frame).
+    b.eval("document.querySelector('#board [data-square=e5]').focus()");
+    b.key("ArrowRight");
+    assert_eq!(b.eval("document.activeElement.dataset.square"), json!("f5"));
+    let play = b.eval(&format!(
+        "(() => {{ {CONTRAST_JS}
+          const f = getComputedStyle(document.activeElement);
+          const bands = [f.outlineColor, f.boxShadow.match(/rgba?\\([^)]*\\)/g)[0]];
+          const grounds = [['felt', style('#board .sq.empty').backgroundColor],
+            ['last-move frame', getComputedStyle(document.querySelector('#board .sq.last')).boxShadow.match(/rgba?\\([^)]*\\)/g).pop()],
+            ['black disc', style('#board .sq.black', '::after').backgroundColor],
+            ['white disc', style('#board .sq.white', '::after').backgroundColor],
+            ['grid line', getComputedStyle(document.querySelector('#board')).backgroundColor]];
+          return {{ bands, grounds: grounds.map(([n, g]) => [n, Math.max(...bands.map(c => contrast(c, g)))]) }}; }})()"
+    ));
+    let bands = play["bands"].as_array().unwrap();
+    // The last move's frame is yellow; the ring is white and black.
+    let frame =
+        b.eval("getComputedStyle(document.activeElement).getPropertyValue('--last').trim()");
+    assert_eq!(frame, json!("#ffd54f"));
+    for band in bands {
+        assert_ne!(band, &json!("rgb(255, 213, 79)"), "{play}");
+    }
+    for g in play["grounds"].as_array().unwrap() {
+        assert!(
+            g[1].as_f64().unwrap() >= 3.0,
+            "focus ring against {}: {:.2}:1",
+            g[0],
+            g[1]
+        );
+    }
+    // Focus in the dark header.
+    b.eval("document.querySelector('header nav a').focus()");
+    b.key("Tab");
+    b.key("Tab");
+    let header = contrasts(
+        &mut b,
+        "[['header focus', getComputedStyle(document.activeElement).outlineColor, getComputedStyle(document.querySelector('header')).backgroundColor]]",
+    );
+    assert_eq!(
+        b.eval("!!document.activeElement.closest('header')"),
+        json!(true)
+    );
+    assert!(header[0].1 >= 3.0, "{header:?}");
+    // The review graph's bars against the graph's background.
+    b.open(&format!(
+        "{}play?size=6&black=human&white=human&moves={WIPEOUT_6X6}",
+        server.url
+    ));
+    b.wait_for("!document.querySelector('#end').hidden", WAIT, "the end");
+    b.click("#review-end");
+    b.wait_for(
+        "document.querySelectorAll('#graph rect').length > 0",
+        WAIT,
+        "the graph",
+    );
+    let bars = b.eval(&format!(
+        "(() => {{ {CONTRAST_JS}
+          const bg = getComputedStyle(document.querySelector('#graph')).backgroundColor;
+          return [...new Set([...document.querySelectorAll('#graph rect')].map(r => getComputedStyle(r).fill))].map(c => [c, contrast(c, bg)]); }})()"
+    ));
+    assert!(bars.as_array().unwrap().len() == 2, "{bars}");
+    for bar in bars.as_array().unwrap() {
+        assert!(bar[1].as_f64().unwrap() >= 3.0, "{bar}");
+    }
+}

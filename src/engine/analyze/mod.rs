@@ -252,7 +252,8 @@ impl Analyzer {
     /// The same engine answering from `book` wherever the book holds the
     /// position (8x8 only): [`Analyzer::choose`] plays a book move and
     /// [`MoveSearch::rank_moves`] gives the book's moves with
-    /// [`Certainty::Book`] values, without searching.
+    /// [`Certainty::Book`] values, without searching unless more moves are
+    /// asked for than the book holds (the others are then searched).
     #[must_use]
     pub fn with_book(mut self, book: Option<BookUse>) -> Analyzer {
         self.book = book;
@@ -340,10 +341,42 @@ impl MoveSearch for Analyzer {
     ) -> Vec<MoveValue> {
         self.nodes = 0;
         if let Some(mut values) = self.book.as_ref().and_then(|b| b.rank(position)) {
+            // More moves asked for than the book holds: the others are
+            // searched (their values marked as the search's).
+            if count > values.len() && values.len() < children(position).len() {
+                let searched = self.search_moves(position, usize::MAX, limits, stop, &mut |_| {});
+                let book_moves: Vec<Move> = values.iter().map(|v| v.mv).collect();
+                values.extend(searched.into_iter().filter(|v| !book_moves.contains(&v.mv)));
+                rank(&mut values);
+            }
             values.truncate(count.max(1));
             progress(&values);
             return values;
         }
+        self.search_moves(position, count, limits, stop, progress)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn clear(&mut self) {
+        self.midgame = None;
+        self.standard.clear();
+    }
+}
+
+impl Analyzer {
+    /// The ranking by search alone (no book): see
+    /// [`MoveSearch::rank_moves`].
+    fn search_moves(
+        &mut self,
+        position: &Position,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue> {
         let empties = position.board.empty().count_ones();
         let values = match limits.ranking_level() {
             Some(level) if position.board.size() == 8 && empties > limits.wld_empties => {
@@ -369,15 +402,6 @@ impl MoveSearch for Analyzer {
         };
         self.nodes = self.standard.nodes();
         values
-    }
-
-    fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    fn clear(&mut self) {
-        self.midgame = None;
-        self.standard.clear();
     }
 }
 

@@ -305,3 +305,32 @@ fn a_set_stop_flag_ends_the_level_search_at_its_first_iteration() {
         .iter()
         .all(|v| v.certainty == Certainty::Estimate { depth: 2 }));
 }
+
+#[test]
+fn a_book_position_ranks_every_legal_move_book_moves_from_the_book() {
+    // After f5 d6 c4 d3 c5 f4 the shipped book holds fewer moves than are
+    // legal: asked for all, the others are searched and marked as such.
+    let game = crate::record::parse_game("f5d6c4d3c5f4", 8).unwrap();
+    let p = game.last();
+    let legal = children(&p).len();
+    let book = BookUse::new(shipped_book(), Discs(0.0), 0);
+    let from_book = book.rank(&p).unwrap();
+    assert!(from_book.len() < legal, "the book holds every move here");
+    let stop = AtomicBool::new(false);
+    let mut s = Analyzer::new().with_book(Some(book));
+    let all = s.rank_moves(&p, 64, &limits(0, 0), &stop, &mut |_| {});
+    assert_eq!(all.len(), legal);
+    for v in &all {
+        let in_book = from_book.iter().find(|b| b.mv == v.mv);
+        match in_book {
+            Some(b) => assert_eq!(v, b),
+            None => assert_eq!(v.certainty, Certainty::Estimate { depth: 2 }, "{}", v.mv),
+        }
+    }
+    assert!(all.windows(2).all(|w| w[0].value >= w[1].value));
+    assert!(s.nodes() > 0);
+    // As many moves as the book holds: the book alone answers.
+    let few = s.rank_moves(&p, from_book.len(), &limits(0, 0), &stop, &mut |_| {});
+    assert_eq!(few, from_book);
+    assert_eq!(s.nodes(), 0);
+}
