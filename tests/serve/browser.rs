@@ -1833,3 +1833,175 @@ fn the_focus_ring_differs_from_the_last_move_frame_and_stands_out_everywhere() {
         assert!(bar[1].as_f64().unwrap() >= 3.0, "{bar}");
     }
 }
+
+/// The first cutoff event of the replay of the tree in view `which`,
+/// found by walking its events one by one through the API.
+fn first_cutoff_by_walking(b: &mut Browser) -> u64 {
+    b.eval(
+        "(async () => { const id = views.a.id; for (let e = 0; e < views.a.events; e++) { \
+           const s = await (await fetch(`/api/tree/${id}/event/${e}`)).json(); \
+           if (s.kind === 'cutoff') return e; } return -1; })()",
+    )
+    .as_u64()
+    .expect("a cutoff")
+}
+
+#[test]
+fn the_explorer_draws_readable_trees_linked_to_the_replay_and_keeps_its_state_in_the_address() {
+    for (width, height) in [(1366, 768), (390, 844)] {
+        let Some(mut b) = Browser::launch_or_skip(width, height) else {
+            return;
+        };
+        let server = ServerProcess::start();
+        // It opens on the contract's position, searched by alpha-beta.
+        b.open(&format!("{}explore", server.url));
+        wait_text(&mut b, "[data-testid=count]", "7208");
+        assert_eq!(
+            b.eval("document.querySelector('#board').value"),
+            json!("0000021001200000")
+        );
+        // The drawn tree of the small preset: every label at least 11 px.
+        set_value(&mut b, "#preset", "small");
+        b.wait_for(
+            "document.querySelector('#drawn-a svg') && !document.querySelector('#drawn-a').hidden",
+            WAIT,
+            "the drawn tree",
+        );
+        let smallest = b.eval(
+            "(() => { const svg = document.querySelector('#drawn-a svg'); \
+               const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; \
+               return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale)); })()",
+        );
+        assert!(
+            smallest.as_f64().unwrap() >= 11.0,
+            "labels {smallest} px at {width}"
+        );
+        // The replay moves the drawing; a click on the drawing moves the replay.
+        wait_text(&mut b, "[data-testid=step-count]", "1");
+        for k in 2..=4 {
+            b.click("#next");
+            b.wait_for(
+                &format!("document.querySelector('[data-testid=step-event]').textContent.startsWith('{k} of ')"),
+                WAIT,
+                &format!("step {k}"),
+            );
+        }
+        let linked = b.wait_for(
+            "(async () => { const s = await (await fetch(`/api/tree/${views.a.id}/event/3`)).json(); \
+               const g = document.querySelector('#drawn-a .dnode.current'); \
+               return g && Number(g.dataset.index) === s.path[s.path.length - 1].index; })()",
+            WAIT,
+            "the drawn tree's current node",
+        );
+        assert_eq!(linked, json!(true));
+        b.click("#drawn-a .dnode[data-index='7']");
+        b.wait_for(
+            "(async () => { const k = step && step.k; if (k === null) return false; \
+               const s = await (await fetch(`/api/tree/${views.a.id}/event/${k}`)).json(); \
+               return s.kind === 'enter' && s.path[s.path.length - 1].index === 7 \
+                 && document.querySelector('#drawn-a .dnode.current').dataset.index === '7'; })()",
+            WAIT,
+            "the replay at the clicked node",
+        );
+        // Next cutoff: the first cutoff in one press from the start.
+        b.click("#first");
+        wait_text(&mut b, "[data-testid=step-count]", "1");
+        let first_cut = first_cutoff_by_walking(&mut b);
+        b.click("#next-cut");
+        b.wait_for(
+            &format!(
+                "document.querySelector('[data-testid=step-event]').textContent.startsWith('{} of ')",
+                first_cut + 1
+            ),
+            WAIT,
+            "the first cutoff",
+        );
+        assert_eq!(
+            b.eval("document.querySelector('#cutoff').hidden"),
+            json!(false)
+        );
+        assert_eq!(
+            b.eval("document.querySelector('#prev-cut').disabled"),
+            json!(true)
+        );
+        // The address keeps the search and the step: a reload restores them.
+        let event = text(&mut b, "[data-testid=step-event]");
+        let nodes = b.eval("document.querySelectorAll('#drawn-a .dnode').length");
+        let url = b.eval("location.href").as_str().unwrap().to_string();
+        assert!(
+            url.contains("depth=3") && url.contains("eval=strong") && url.contains("step="),
+            "{url}"
+        );
+        b.open(&url);
+        wait_text(&mut b, "[data-testid=step-event]", &event);
+        b.wait_for(
+            &format!("document.querySelectorAll('#drawn-a .dnode').length === {nodes}"),
+            WAIT,
+            "the same drawn tree",
+        );
+        assert_eq!(
+            b.eval("document.querySelector('#cutoff').hidden"),
+            json!(false)
+        );
+        // A node chosen in one search is not described after the next.
+        b.click("#tree-a > li > .node");
+        b.wait_for(
+            "document.querySelector('[data-testid=node-info]').textContent.includes('node #0')",
+            WAIT,
+            "the node panel",
+        );
+        set_value(&mut b, "#preset", "contract");
+        wait_text(&mut b, "[data-testid=count]", "7208");
+        assert!(!text(&mut b, "[data-testid=node-info]").contains("node #"));
+        // Side by side, with both chosen lines open: no row is cut.
+        b.click("#compare");
+        b.wait_for(
+            "!document.querySelector('#view-b').hidden && /^[0-9]+$/.test(document.querySelector('[data-testid=count-b]').textContent) && step",
+            WAIT,
+            "both trees",
+        );
+        for side in ["a", "b"] {
+            b.click(&format!("#line-{side}"));
+            b.wait_for(
+                &format!("document.querySelector('#tree-{side}').dataset.lineOpen === 'true'"),
+                WAIT,
+                "a chosen line",
+            );
+        }
+        let cut = b.eval(
+            "[...document.querySelectorAll('#tree-a .node, #tree-b .node')].filter(r => { \
+               const tree = r.closest('ul.tree').getBoundingClientRect(), box = r.getBoundingClientRect(); \
+               return r.scrollWidth > r.clientWidth + 1 || box.right > tree.right + 1; }).map(r => r.textContent)",
+        );
+        assert_eq!(cut, json!([]), "clipped rows at {width}");
+        assert_eq!(
+            b.eval("document.querySelectorAll('#tree-b .node').length > 5"),
+            json!(true)
+        );
+    }
+}
+
+#[test]
+fn explore_this_position_carries_the_games_settings() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    b.open(&format!(
+        "{}play?size=6&black=human&white=human&depth=3&eval=weights&algorithm=minimax&moves=d5",
+        server.url
+    ));
+    wait_turn(&mut b, 1);
+    let href = b.eval("document.querySelector('#explore').href");
+    b.open(href.as_str().unwrap());
+    b.wait_for(
+        "/^[0-9]+$/.test(document.querySelector('[data-testid=count]').textContent)",
+        WAIT,
+        "the search",
+    );
+    let form = b.eval("['board', 'player', 'algorithm', 'depth', 'eval'].map(k => document.querySelector('#' + k).value)");
+    let game = b.eval(&format!(
+        "fetch('/api/game?size=6&moves=d5').then(r => r.json()).then(g => [g.board, String(g.player)])"
+    ));
+    assert_eq!(form, json!([game[0], game[1], "minimax", "3", "weights"]));
+}

@@ -14,7 +14,7 @@
 //! | `/api/tree/ID/node/K` | node `K` of a searched tree: position, value, window, children, pruned moves |
 //! | `/api/tree/ID/step/K` | the replay at the moment the search entered node `K` |
 //! | `/api/tree/ID/nodes` | every node of a tree of at most 200 nodes, with its children (the drawn tree) |
-//! | `/api/tree/ID/event/E` | replay event `E`: a node entered (counted) or a cutoff (not counted: its window, the value that closed it, the moves pruned and why) |
+//! | `/api/tree/ID/event/E` | replay event `E`: a node entered (counted) or a cutoff (not counted: its window, the value that closed it, the moves pruned and why), with the events of the cutoffs before and after it |
 //! | `/api/study/match?size=N&depth=D&eval=E` | server-sent events: one `move` per move (both node counts), then `done` |
 //! | `/api/study/table?size=N&max_depth=D&eval=E` | server-sent events: one `cell` per game, then `done` |
 //! | `/api/status` | running searches, kept trees and the server's limits |
@@ -541,6 +541,8 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         "depth": m.depth,
         "time_ms": m.time.as_secs_f64() * 1000.0,
         "level": level,
+        // The depth the level asks for (the time may stop it earlier).
+        "level_depth": level.map(|n| Level::new(n.clamp(1, Level::MAX)).depth),
         "book": m.book,
     }))
     .into_response())
@@ -838,6 +840,9 @@ async fn api_event(
     };
     let mut out = step_json(&tree, &step);
     out["event"] = json!(e);
+    let (prev, next) = tree.cutoffs_around(e);
+    out["prev_cutoff"] = json!(prev);
+    out["next_cutoff"] = json!(next);
     out["events"] = json!(tree.events());
     out["kind"] = json!(if cut.is_some() { "cutoff" } else { "enter" });
     if let Some(c) = cut {
@@ -906,11 +911,15 @@ fn step_json(tree: &Tree, s: &explorer::Step) -> JsonValue {
             })
         })
         .collect();
+    let event = tree.enter_event(s.step);
+    let (prev_cutoff, next_cutoff) = tree.cutoffs_around(event);
     json!({
         "step": s.step,
         "count": s.count,
         "total": tree.count(),
-        "event": tree.enter_event(s.step),
+        "event": event,
+        "prev_cutoff": prev_cutoff,
+        "next_cutoff": next_cutoff,
         "events": tree.events(),
         "kind": "enter",
         "position": position_json(&s.position),

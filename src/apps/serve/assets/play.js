@@ -115,7 +115,11 @@ function save(push) {
   const url = address();
   if (push) history.pushState(null, "", url);
   else history.replaceState(null, "", url);
-  try { localStorage.setItem(STORE, JSON.stringify(st)); } catch (e) { /* private mode: the address keeps it */ }
+  try {
+    localStorage.setItem(STORE, JSON.stringify(st));
+    // The engine's moves and the undone moves of this game, for a reload.
+    localStorage.setItem(STORE + ".extra", JSON.stringify({ address: url, engineLog, redo, review: review ? review.at : null }));
+  } catch (e) { /* private mode: the address keeps the game */ }
 }
 
 /** The game from the address, else from local storage, else a new one. */
@@ -214,12 +218,16 @@ function render() {
   drawBoard($("board"), g.board, {
     legal: human ? g.legal : [], last: g.last, flipped: g.flipped,
     onPlay: human ? play : null, label: "game board", coords: true, values,
+    best: values && hints.moves.length ? hints.moves[0].move : null,
   });
+  const who = (c) => isEngine(c) ? (st.size === "8" && st.level ? `engine, level ${st.level} (${levelName(Number(st.level))})`
+    : `engine, depth ${st.depth}, ${st.eval}`) : "person";
+  $("players").textContent = `Black: ${who("black")}. White: ${who("white")}. (Settings below.)`;
   $("black").textContent = g.black;
   $("white").textContent = g.white;
   const exported = game.export[$("export-form").value];
   $("transcript").value = exported !== null && exported !== undefined ? exported : "(GGF is written for 8x8 games only)";
-  $("explore").href = `/explore?board=${g.board}&player=${g.player}`;
+  $("explore").href = exploreAddress(g);
   $("undo").disabled = !st.moves.length || !!review;
   $("redo").disabled = !redo.length || !!review;
   $("hint").disabled = !human;
@@ -228,7 +236,7 @@ function render() {
     setStatus(`Review: after move ${review.at} of ${game.moves.length}.`);
   } else if (game.over) {
     const f = finalText(game);
-    setStatus(`Game over: ${f.result.toLowerCase()}.`);
+    setStatus(`Game over: ${f.result.toLowerCase()} (${game.black}-${game.white} on the board; final score ${signed(game.final_score, 0)}).`);
     $("end-text").textContent = f.text;
     $("end-text").dataset.finalScore = game.final_score;
     $("end-rule").textContent = "Scoring: " + game.scoring + ".";
@@ -243,7 +251,22 @@ function render() {
     onclick: () => startReview(i + 1).catch(report) }, `${mv}`))));
   $("log").tBodies[0].replaceChildren(...engineLog.map((e) => el("tr", {},
     el("td", {}, e.ply), el("td", {}, e.move), el("td", { "data-value": e.value, "data-unit": e.unit }, `${signed(e.value, 0)} ${e.unit}`),
-    el("td", {}, e.nodes.toLocaleString("en")), el("td", {}, e.book ? "book" : e.depth), el("td", {}, e.time_ms.toFixed(1)))));
+    el("td", {}, e.nodes.toLocaleString("en")), el("td", { title: e.level_depth && e.depth < e.level_depth ? `level ${e.level} asks ${e.level_depth} plies; the time (${st.time} ms) stopped it at ${e.depth}` : null },
+      e.book ? "book" : e.level_depth && e.depth < e.level_depth ? `${e.depth} of ${e.level_depth} (time)` : e.depth), el("td", {}, e.time_ms.toFixed(1)))));
+}
+
+/**
+ * The explorer on the position shown, searched as this game's engine plays:
+ * its depth, evaluation and algorithm; at a level (8x8), alpha-beta with
+ * the pattern evaluation, the level's depth up to 5 plies (the explorer
+ * keeps every node of its tree).
+ */
+function exploreAddress(g) {
+  const level = st.size === "8" && st.level ? Number(st.level) : 0;
+  const p = new URLSearchParams({ board: g.board, player: g.player,
+    algorithm: level ? "alphabeta" : st.algorithm, eval: level ? "pattern" : st.eval,
+    depth: level ? Math.min(level, 5) : Math.min(Number(st.depth), 64) });
+  return "/explore?" + p;
 }
 
 function play(name) {
@@ -304,6 +327,9 @@ async function hint() {
       el("ol", { class: "hints" }, h.moves.map((m) => el("li", { "data-move": m.move, "data-kind": m.certainty.kind },
         el("b", {}, m.move), " " + valueText(m.value, h.unit, m.certainty, who)))));
     render();
+    // On a phone the coach is below the board: bring the answer into view.
+    const r = $("hint-out").getBoundingClientRect();
+    if (r.top < 0 || r.top > innerHeight - 80) $("hint-out").scrollIntoView({ block: "center" });
   } catch (e) {
     $("hint-out").replaceChildren(el("p", { class: "error" }, "Hint: " + e.message));
   }
@@ -379,6 +405,7 @@ async function showReview(at) {
   const g = await api("/api/game?" + gameQuery(st.moves.slice(0, at)));
   review.at = at;
   review.game = g;
+  save(false);
   const m = review.data && review.data.moves[at - 1];
   const played = at ? `: ${game.movers[at - 1]} ${st.moves[at - 1]}` : "";
   $("rv-at").textContent = `move ${at} of ${st.moves.length}` + played +
@@ -391,6 +418,7 @@ async function showReview(at) {
 
 function closeReview() {
   review = null;
+  save(false);
   $("review-box").hidden = true;
   render();
 }
@@ -435,7 +463,12 @@ function newGame() {
 }
 
 $("new").addEventListener("click", newGame);
-$("rematch").addEventListener("click", newGame);
+// A rematch: the same players with the colours swapped.
+$("rematch").addEventListener("click", () => {
+  [st.black, st.white] = [st.white, st.black];
+  writeForm();
+  newGame();
+});
 $("retry").addEventListener("click", () => { readForm(); restart(false); });
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redoMove);
@@ -475,4 +508,16 @@ for (let n = 1; n <= 30; n++) $("level").append(el("option", { value: String(n) 
 st = load() || st;
 for (const k of Object.keys(DEFAULTS)) st[k] = st[k] || DEFAULTS[k];
 writeForm();
-restart(false);
+// A reload of the same game keeps its engine moves, redo stack and open review.
+let reopen = null;
+try {
+  const extra = JSON.parse(localStorage.getItem(STORE + ".extra"));
+  if (extra && extra.address === address()) {
+    engineLog = Array.isArray(extra.engineLog) ? extra.engineLog : [];
+    redo = Array.isArray(extra.redo) ? extra.redo : [];
+    reopen = extra.review;
+  }
+} catch (e) { /* nothing kept */ }
+engineLog = engineLog.filter((e) => e.ply <= st.moves.length);
+save(false);
+advance().then(() => reopen !== null && reopen !== undefined && game && startReview(reopen)).catch(report);

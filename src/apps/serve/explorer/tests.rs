@@ -222,3 +222,23 @@ fn the_replay_has_a_cutoff_event_per_cut_node_and_keeps_the_count() {
     let t = search(spec(Algorithm::Minimax, MoveOrder::Natural), caps(), &never).unwrap();
     assert_eq!(t.events(), t.len());
 }
+
+#[test]
+fn the_cutoffs_around_an_event_are_the_nearest_cutoff_events() {
+    let never = AtomicBool::new(false);
+    let t = search(
+        spec(Algorithm::AlphaBeta, MoveOrder::Natural),
+        caps(),
+        &never,
+    )
+    .unwrap();
+    let cutoffs: Vec<u32> = (0..t.events() as u32)
+        .filter(|&e| matches!(t.event(e), Some(Event::Cutoff(_))))
+        .collect();
+    assert!(!cutoffs.is_empty());
+    for e in 0..t.events() as u32 {
+        let next = cutoffs.iter().copied().find(|&c| c > e);
+        let prev = cutoffs.iter().copied().rev().find(|&c| c < e);
+        assert_eq!(t.cutoffs_around(e), (prev, next), "event {e}");
+    }
+}
