@@ -1410,6 +1410,11 @@ fn nothing_jumps_when_results_arrive() {
         // a search (then two side by side) arrives.
         b.open(&format!("{}explore", server.url));
         b.wait_for("document.querySelector('#run')", WAIT, "the explorer");
+        // It opens on the contract's position searched by alpha-beta; then
+        // minimax is asked for.
+        wait_text(&mut b, "[data-testid=count]", "7208");
+        wait_text(&mut b, "[data-testid=step-count]", "1");
+        set_value(&mut b, "#algorithm", "minimax");
         let mut placed = vec![
             "#preset",
             "#form",
@@ -2000,8 +2005,102 @@ fn explore_this_position_carries_the_games_settings() {
         "the search",
     );
     let form = b.eval("['board', 'player', 'algorithm', 'depth', 'eval'].map(k => document.querySelector('#' + k).value)");
-    let game = b.eval(&format!(
-        "fetch('/api/game?size=6&moves=d5').then(r => r.json()).then(g => [g.board, String(g.player)])"
-    ));
+    let game = b.eval(
+        "fetch('/api/game?size=6&moves=d5').then(r => r.json()).then(g => [g.board, String(g.player)])",
+    );
     assert_eq!(form, json!([game[0], game[1], "minimax", "3", "weights"]));
+}
+
+#[test]
+fn the_play_pages_smaller_points_players_in_view_best_hint_rematch_reload_and_motion() {
+    let Some(mut b) = Browser::launch_or_skip(1366, 768) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    // The opponent is named in view, above the fold.
+    b.open(&format!(
+        "{}play?size=8&black=human&white=engine&level=10",
+        server.url
+    ));
+    wait_turn(&mut b, 0);
+    let players = b.eval("(() => { const r = document.querySelector('#players').getBoundingClientRect(); return [document.querySelector('#players').textContent, r.bottom <= innerHeight && r.top >= 0]; })()");
+    assert!(
+        players[0]
+            .as_str()
+            .unwrap()
+            .contains("White: engine, level 10"),
+        "{players}"
+    );
+    assert_eq!(players[1], json!(true), "{players}");
+    // The best hinted move is marked on the board, and only it.
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human&moves=f5",
+        server.url
+    ));
+    wait_turn(&mut b, 1);
+    b.eval("document.querySelector('#hint-board').checked = true");
+    b.click("#hint");
+    b.wait_for(
+        "document.querySelector('#board [data-hint]')",
+        WAIT,
+        "hint values",
+    );
+    let best = b.eval("[[...document.querySelectorAll('#board .sq.best')].map(s => s.dataset.square), document.querySelector('#hint-out li').dataset.move]");
+    assert_eq!(best[0], json!([best[1].clone()]), "{best}");
+    // Discs turn over, unless less motion is asked for.
+    let animation =
+        "getComputedStyle(document.querySelector('#board .sq.last'), '::after').animationName";
+    assert_eq!(b.eval(animation), json!("flip"));
+    b.call(
+        "Emulation.setEmulatedMedia",
+        json!({ "features": [{ "name": "prefers-reduced-motion", "value": "reduce" }] }),
+    );
+    assert_eq!(b.eval(animation), json!("none"));
+    // A rematch swaps the colours.
+    b.open(&format!(
+        "{}play?size=6&black=human&white=engine&moves={WIPEOUT_6X6}",
+        server.url
+    ));
+    b.wait_for("!document.querySelector('#end').hidden", WAIT, "the end");
+    b.click("#rematch");
+    b.wait_for(
+        "new URLSearchParams(location.search).get('black') === 'engine'",
+        WAIT,
+        "the swapped colours",
+    );
+    assert_eq!(
+        b.eval("[document.querySelector('#black-player').value, document.querySelector('#white-player').value]"),
+        json!(["engine", "human"])
+    );
+    // A reload keeps the engine's moves, the redo stack and the open review.
+    b.open(&format!(
+        "{}play?size=4&black=human&white=engine&depth=2",
+        server.url
+    ));
+    wait_turn(&mut b, 0);
+    b.click("#board .sq.legal");
+    wait_turn(&mut b, 2);
+    b.click("#board .sq.legal");
+    wait_turn(&mut b, 4);
+    b.click("#undo");
+    wait_turn(&mut b, 2);
+    let before = b.eval("[document.querySelectorAll('#log tbody tr').length, document.querySelector('#redo').disabled]");
+    assert_eq!(before, json!([1, false]));
+    let url = b.eval("location.href").as_str().unwrap().to_string();
+    b.open(&url);
+    wait_turn(&mut b, 2);
+    let after = b.eval("[document.querySelectorAll('#log tbody tr').length, document.querySelector('#redo').disabled]");
+    assert_eq!(after, before);
+    b.click("#moves li:nth-child(1) button");
+    b.wait_for(
+        "document.querySelector('[data-testid=review-at]').textContent.startsWith('move 1 of ')",
+        WAIT,
+        "the review at move 1",
+    );
+    b.open(&url);
+    b.wait_for(
+        "!document.querySelector('#review-box').hidden && document.querySelector('[data-testid=review-at]').textContent.startsWith('move 1 of ')",
+        WAIT,
+        "the review again after the reload",
+    );
 }
