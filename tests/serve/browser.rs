@@ -1104,6 +1104,19 @@ fn contrasts(b: &mut Browser, pairs: &str) -> Vec<(String, f64)> {
         .collect()
 }
 
+/// Opens the play page after f5 (both sides people) and moves the
+/// keyboard focus onto f5, the last move, with the arrow keys.
+fn focus_the_last_move_after_f5(b: &mut Browser, server: &ServerProcess) {
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human&moves=f5",
+        server.url
+    ));
+    wait_turn(b, 1);
+    b.eval("document.querySelector('#board [data-square=e5]').focus()");
+    b.key("ArrowRight");
+    assert_eq!(b.eval("document.activeElement.dataset.square"), json!("f5"));
+}
+
 #[test]
 fn every_marker_has_a_contrast_of_three_to_one_and_the_pages_have_a_favicon_and_noscript() {
     let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
@@ -1112,14 +1125,7 @@ fn every_marker_has_a_contrast_of_three_to_one_and_the_pages_have_a_favicon_and_
     let server = ServerProcess::start();
     // Play: after f5 (white to move, both people): the last move, a flipped
     // disc, legal-move dots, hint values and the focus ring on the felt.
-    b.open(&format!(
-        "{}play?size=8&black=human&white=human&moves=f5",
-        server.url
-    ));
-    wait_turn(&mut b, 1);
-    b.eval("document.querySelector('#board [data-square=e5]').focus()");
-    b.key("ArrowRight");
-    assert_eq!(b.eval("document.activeElement.dataset.square"), json!("f5"));
+    focus_the_last_move_after_f5(&mut b, &server);
     let play = contrasts(
         &mut b,
         "[['last move frame', shadow('#board .sq.last'), style('#board .sq.last').backgroundColor],
@@ -1767,15 +1773,8 @@ fn the_focus_ring_differs_from_the_last_move_frame_and_stands_out_everywhere() {
         return;
     };
     let server = ServerProcess::start();
-    b.open(&format!(
-        "{}play?size=8&black=human&white=human&moves=f5",
-        server.url
-    ));
-    wait_turn(&mut b, 1);
     // Focus on the last move's square (f5, a black disc with its frame).
-    b.eval("document.querySelector('#board [data-square=e5]').focus()");
-    b.key("ArrowRight");
-    assert_eq!(b.eval("document.activeElement.dataset.square"), json!("f5"));
+    focus_the_last_move_after_f5(&mut b, &server);
     let play = b.eval(&format!(
         "(() => {{ {CONTRAST_JS}
           const f = getComputedStyle(document.activeElement);
@@ -2103,4 +2102,26 @@ fn the_play_pages_smaller_points_players_in_view_best_hint_rematch_reload_and_mo
         WAIT,
         "the review again after the reload",
     );
+}
+
+#[test]
+fn on_a_phone_the_hint_comes_into_view() {
+    let Some(mut b) = Browser::launch_or_skip(390, 844) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human",
+        server.url
+    ));
+    wait_turn(&mut b, 0);
+    b.click("#hint");
+    b.wait_for("document.querySelector('#hint-out li')", WAIT, "the hint");
+    let place = b.wait_for(
+        "(() => { const r = document.querySelector('#hint-out ol').getBoundingClientRect(); \
+           return r.top >= 0 && r.top < innerHeight - 60 ? [r.top, innerHeight] : null; })()",
+        WAIT,
+        "the hint's list in view",
+    );
+    assert!(place.is_array(), "{place}");
 }

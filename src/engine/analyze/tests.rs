@@ -129,17 +129,24 @@ fn a_forced_pass_is_the_one_move_and_a_finished_game_has_none() {
     assert!(found > 0);
 }
 
-#[test]
-fn analysis_losses_are_best_minus_played() {
-    let stop = AtomicBool::new(false);
+/// A game from a position with 10 empty squares to its end, each move
+/// picked at random by a generator seeded with `seed`.
+fn random_game_from_10_empties(seed: u64) -> GameRecord {
     let p = late_positions(10, 1)[0];
     let mut g = GameRecord::new(p);
-    let mut rng = Rng::new(4);
+    let mut rng = Rng::new(seed);
     while !g.last().board.is_game_over() {
         let kids = children(&g.last());
         g.push(crate::record::RecordedMove::plain(rng.pick(&kids).0))
             .unwrap();
     }
+    g
+}
+
+#[test]
+fn analysis_losses_are_best_minus_played() {
+    let stop = AtomicBool::new(false);
+    let g = random_game_from_10_empties(4);
     let mut s = Analyzer::new();
     let a = analyze_game(&mut s, &g, &limits(10, 10), &stop, &mut |_| {});
     assert_eq!(a.moves.len(), g.moves.len());
@@ -162,14 +169,7 @@ fn analysis_values_are_discs_never_a_win_loss_draw_sign() {
     // Proofs of win/loss/draw give +1/0/-1, no discs: a game's analysis
     // (losses in discs, a graph of discs) proves exact values or none.
     let stop = AtomicBool::new(false);
-    let p = late_positions(10, 1)[0];
-    let mut g = GameRecord::new(p);
-    let mut rng = Rng::new(6);
-    while !g.last().board.is_game_over() {
-        let kids = children(&g.last());
-        g.push(crate::record::RecordedMove::plain(rng.pick(&kids).0))
-            .unwrap();
-    }
+    let g = random_game_from_10_empties(6);
     let mut s = Analyzer::new();
     let a = analyze_game(&mut s, &g, &limits(8, 10), &stop, &mut |_| {});
     assert_eq!(a.moves.len(), g.moves.len());

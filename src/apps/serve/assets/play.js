@@ -45,7 +45,7 @@ function valueText(v, unit, certainty, who) {
   const number = kind === "exact" ? signed(v, 0) : signed(v, 1);
   const what = unit === "discs" ? "discs" : unit;
   const how = kind === "exact" ? "exact final score"
-    : kind === "book" ? `book, level ${certainty.level}, ${certainty.games.toLocaleString("en")} games`
+    : kind === "book" ? `book, level ${certainty.level}` + (certainty.games ? `, ${certainty.games.toLocaleString("en")} games` : "")
       : certainty && certainty.depth !== undefined ? `estimate, ${certainty.depth} plies` : "estimate";
   return `${number} ${what} for ${who} (${how})`;
 }
