@@ -681,3 +681,56 @@ fn a_review_gives_every_move_its_loss_and_black_the_graph() {
         assert_eq!(r["final_score"].as_i64(), Some(standard), "{r}");
     });
 }
+
+#[test]
+fn values_carry_their_unit_and_view_and_final_scores_the_standard_rule() {
+    let s = state(Limits::default());
+    block_on(async {
+        // A 6x6 wipeout with 10 empty squares: 0-26 on the board, -36.
+        let (_, g) = json(
+            &s,
+            "/api/game?size=6&moves=d5,e3,f2,d6,e6,f6,c5,c6,b6,e4,e5,e2,f5,f4,f3,f1,b4,a4,b3,b5,pass,a6,pass,a2",
+        )
+        .await;
+        assert_eq!(
+            (g["black"].as_i64(), g["white"].as_i64()),
+            (Some(0), Some(26))
+        );
+        assert_eq!(g["final_score"], serde_json::json!(-36));
+        assert!(g["scoring"]
+            .as_str()
+            .unwrap()
+            .contains("empty squares going to the winner"));
+        // The engine with `strong` gives its points, with `disc` discs.
+        let (_, e) = json(&s, "/api/engine?size=6&depth=2&eval=strong").await;
+        assert_eq!(
+            (e["unit"].as_str(), e["view"].as_str()),
+            (Some("strong points"), Some("black"))
+        );
+        let (_, e) = json(&s, "/api/engine?size=6&depth=2&eval=disc").await;
+        assert_eq!(e["unit"], "discs");
+        assert!(e["value"].as_f64().unwrap().abs() <= 36.0);
+        let (_, e) = json(&s, "/api/engine?size=8&level=3&time_ms=2000").await;
+        assert_eq!(
+            (e["unit"].as_str(), e["level_depth"].as_u64()),
+            (Some("discs"), Some(3))
+        );
+        let (_, h) = json(&s, "/api/hint?size=6&moves=d5&level=2").await;
+        assert_eq!(
+            (h["unit"].as_str(), h["view"].as_str()),
+            (Some("discs"), Some("white"))
+        );
+        // The replay's nearest cutoffs.
+        let (_, r) = json(&s, "/api/search?algorithm=alphabeta").await;
+        let id = r["id"].as_u64().unwrap();
+        let (_, first) = json(&s, &format!("/api/tree/{id}/event/0")).await;
+        assert!(first["prev_cutoff"].is_null());
+        let next = first["next_cutoff"].as_u64().unwrap();
+        let (_, cut) = json(&s, &format!("/api/tree/{id}/event/{next}")).await;
+        assert_eq!(cut["kind"], "cutoff");
+        for e in 1..next {
+            let (_, x) = json(&s, &format!("/api/tree/{id}/event/{e}")).await;
+            assert_eq!(x["kind"], "enter", "event {e}");
+        }
+    });
+}

@@ -1110,6 +1110,19 @@ fn contrasts(b: &mut Browser, pairs: &str) -> Vec<(String, f64)> {
         .collect()
 }
 
+/// Opens the play page after f5 (both sides people) and moves the
+/// keyboard focus onto f5, the last move, with the arrow keys.
+fn focus_the_last_move_after_f5(b: &mut Browser, server: &ServerProcess) {
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human&moves=f5",
+        server.url
+    ));
+    wait_turn(b, 1);
+    b.eval("document.querySelector('#board [data-square=e5]').focus()");
+    b.key("ArrowRight");
+    assert_eq!(b.eval("document.activeElement.dataset.square"), json!("f5"));
+}
+
 #[test]
 fn every_marker_has_a_contrast_of_three_to_one_and_the_pages_have_a_favicon_and_noscript() {
     let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
@@ -1118,14 +1131,7 @@ fn every_marker_has_a_contrast_of_three_to_one_and_the_pages_have_a_favicon_and_
     let server = ServerProcess::start();
     // Play: after f5 (white to move, both people): the last move, a flipped
     // disc, legal-move dots, hint values and the focus ring on the felt.
-    b.open(&format!(
-        "{}play?size=8&black=human&white=human&moves=f5",
-        server.url
-    ));
-    wait_turn(&mut b, 1);
-    b.eval("document.querySelector('#board [data-square=e5]').focus()");
-    b.key("ArrowRight");
-    assert_eq!(b.eval("document.activeElement.dataset.square"), json!("f5"));
+    focus_the_last_move_after_f5(&mut b, &server);
     let play = contrasts(
         &mut b,
         "[['last move frame', shadow('#board .sq.last'), style('#board .sq.last').backgroundColor],
@@ -1416,6 +1422,11 @@ fn nothing_jumps_when_results_arrive() {
         // a search (then two side by side) arrives.
         b.open(&format!("{}explore", server.url));
         b.wait_for("document.querySelector('#run')", WAIT, "the explorer");
+        // It opens on the contract's position searched by alpha-beta; then
+        // minimax is asked for.
+        wait_text(&mut b, "[data-testid=count]", "7208");
+        wait_text(&mut b, "[data-testid=step-count]", "1");
+        set_value(&mut b, "#algorithm", "minimax");
         let mut placed = vec![
             "#preset",
             "#form",
@@ -1547,4 +1558,576 @@ fn a_move_while_the_server_is_gone_resumes_with_retry_once_it_is_back() {
         b.eval("document.querySelector('#board [aria-label$=\", legal\"]').dataset.square");
     b.click(&format!("#board [data-square={square}]"));
     wait_turn(&mut b, 6);
+}
+
+/// A 6x6 game (black plays weakly, white is the engine) that ends in a
+/// wipeout with 10 empty squares, whose positions 17 and 18 (16 and 15
+/// empty squares) the review once valued by a win/loss/draw proof, shown
+/// as -1.0 and +1.0 between -37 and -36.
+const WIPEOUT_6X6: &str =
+    "d5,e3,f2,d6,e6,f6,c5,c6,b6,e4,e5,e2,f5,f4,f3,f1,b4,a4,b3,b5,pass,a6,pass,a2";
+
+#[test]
+fn the_coach_shows_proved_values_one_unit_and_one_scoring_rule() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    b.open(&format!(
+        "{}play?size=6&black=human&white=human&moves={WIPEOUT_6X6}",
+        server.url
+    ));
+    b.wait_for(
+        "!document.querySelector('#end').hidden",
+        WAIT,
+        "the end screen",
+    );
+    // The end screen's score by the standard rule, from the discs on the
+    // board: the empty squares go to the winner.
+    let counts = b.eval("[+document.querySelector('#black').textContent, +document.querySelector('#white').textContent]");
+    let (black, white) = (counts[0].as_i64().unwrap(), counts[1].as_i64().unwrap());
+    let diff = black - white;
+    let standard = diff + diff.signum() * (36 - black - white);
+    let end = text(&mut b, "#end-text");
+    let shown: i64 = b
+        .eval("document.querySelector('#end-text').dataset.finalScore")
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(shown, standard, "{end}");
+    assert!(end.contains(&format!("{standard:+}")), "{end}");
+    assert!(
+        text(&mut b, "#end").contains("empty squares going to the winner"),
+        "the rule is named on the end screen"
+    );
+    // The review: every value in discs, none a proof's sign; the final
+    // score and the graph's last bar equal the end screen's.
+    b.click("#review-end");
+    let moves = WIPEOUT_6X6.split(',').count();
+    b.wait_for(
+        &format!("document.querySelectorAll('#graph rect').length === {moves}"),
+        WAIT,
+        "the review's graph",
+    );
+    let review = b.eval(&format!(
+        "fetch('/api/review?size=6&moves={WIPEOUT_6X6}&level=6').then(r => r.json())"
+    ));
+    assert_eq!(review["final_score"], json!(standard));
+    assert_eq!(review["unit"], json!("discs"));
+    let bars = b.eval("[...document.querySelectorAll('#graph rect')].map(r => +r.dataset.value)");
+    let bars: Vec<f64> = bars
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(*bars.last().unwrap(), standard as f64);
+    for (i, m) in review["moves"].as_array().unwrap().iter().enumerate() {
+        assert_ne!(m["certainty"]["kind"], json!("win-loss-draw"), "{m}");
+        // From 16 empty squares on, each position's best value is the
+        // exact one the hint proves there (its own solve).
+        let prefix: Vec<&str> = WIPEOUT_6X6.split(',').take(i).collect();
+        let empties = b.eval(&format!(
+            "fetch('/api/game?size=6&moves={}').then(r => r.json()).then(g => 36 - g.black - g.white)",
+            prefix.join(",")
+        ));
+        if empties.as_i64().unwrap() > 16 {
+            continue;
+        }
+        let hint = b.eval(&format!(
+            "fetch('/api/hint?size=6&moves={}&level=6&count=1').then(r => r.json())",
+            prefix.join(",")
+        ));
+        assert_eq!(
+            hint["moves"][0]["certainty"]["kind"],
+            json!("exact"),
+            "{hint}"
+        );
+        assert_eq!(
+            m["best_value"],
+            hint["moves"][0]["value"],
+            "move {}: {m}",
+            i + 1
+        );
+        assert_eq!(m["exact"], json!(true), "{m}");
+        let row = text(
+            &mut b,
+            &format!("#rv-table tbody tr:nth-child({}) td:nth-child(5)", i + 1),
+        );
+        assert!(!row.ends_with(" -1.0") && !row.ends_with(" +1.0"), "{row}");
+        assert_eq!(bars[i], m["black_value_after"].as_f64().unwrap());
+    }
+    // The engine's values against the default `strong` evaluation are its
+    // points, never called discs; disc values lie within the board.
+    b.open(&format!(
+        "{}play?size=6&black=engine&white=engine&depth=2",
+        server.url
+    ));
+    b.wait_for(
+        "document.querySelectorAll('#log tbody tr').length >= 6",
+        WAIT,
+        "six engine moves",
+    );
+    let units = b.eval("[...document.querySelectorAll('#log tbody tr td:nth-child(3)')].map(td => [td.dataset.unit, +td.dataset.value, td.textContent])");
+    for u in units.as_array().unwrap() {
+        assert_eq!(u[0], json!("strong points"), "{u}");
+        assert!(!u[2].as_str().unwrap().contains("discs"), "{u}");
+    }
+    b.open(&format!(
+        "{}play?size=6&black=engine&white=engine&depth=2&eval=disc",
+        server.url
+    ));
+    b.wait_for(
+        "document.querySelectorAll('#log tbody tr').length >= 6",
+        WAIT,
+        "six engine moves",
+    );
+    let units = b.eval("[...document.querySelectorAll('#log tbody tr td:nth-child(3)')].map(td => [td.dataset.unit, +td.dataset.value])");
+    for u in units.as_array().unwrap() {
+        assert_eq!(u[0], json!("discs"), "{u}");
+        assert!(u[1].as_f64().unwrap().abs() <= 36.0, "{u}");
+    }
+}
+
+#[test]
+fn a_book_hint_ranks_every_legal_move_and_a_bad_address_move_leaves_the_game_before_it() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    // A book position with 8 legal moves, fewer of them in the book.
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human&level=12&moves=f5,d6,c4,d3,c5,f4",
+        server.url
+    ));
+    wait_turn(&mut b, 6);
+    let legal = b.eval("document.querySelectorAll('#board .sq.legal').length");
+    assert_eq!(legal, json!(8));
+    b.click("#hint");
+    b.wait_for(
+        "document.querySelectorAll('#hint-out li').length === 8",
+        WAIT,
+        "a hint for each of the 8 legal moves",
+    );
+    let kinds = b.eval("[...document.querySelectorAll('#hint-out li')].map(li => li.dataset.kind)");
+    let kinds: Vec<&str> = kinds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"book") && kinds.contains(&"estimate"),
+        "{kinds:?}"
+    );
+    for li in b
+        .eval("[...document.querySelectorAll('#hint-out li')].map(li => li.textContent)")
+        .as_array()
+        .unwrap()
+    {
+        let li = li.as_str().unwrap();
+        assert!(!li.contains("((") && !li.contains("))"), "{li}");
+        assert!(
+            li.contains("book, level 12") || li.contains("estimate"),
+            "{li}"
+        );
+    }
+    // An illegal third move in the address: the game up to it, playable,
+    // the status naming the move and why; Redo has nothing, Undo works.
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human&moves=f5,d6,a1,c3",
+        server.url
+    ));
+    let moves = wait_turn(&mut b, 2);
+    assert_eq!(moves, "f5 d6");
+    let status = text(&mut b, "#status");
+    assert!(
+        status.contains("Move 3") && status.contains("a1") && status.contains("legal:"),
+        "{status}"
+    );
+    assert!(!status.contains("Retry"), "{status}");
+    assert_eq!(
+        b.eval("document.querySelector('#retry').hidden"),
+        json!(true)
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#redo').disabled"),
+        json!(true)
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#undo').disabled"),
+        json!(false)
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#hint').disabled"),
+        json!(false)
+    );
+    assert_eq!(
+        b.eval("new URLSearchParams(location.search).get('moves')"),
+        json!("f5,d6")
+    );
+    b.click("#board [data-square=c3]");
+    let moves = wait_turn(&mut b, 3);
+    assert_eq!(moves, "f5 d6 c3");
+    assert!(!text(&mut b, "#status").contains("Move 3 of the address"));
+}
+
+#[test]
+fn the_focus_ring_differs_from_the_last_move_frame_and_stands_out_everywhere() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    // Focus on the last move's square (f5, a black disc with its frame).
+    focus_the_last_move_after_f5(&mut b, &server);
+    let play = b.eval(&format!(
+        "(() => {{ {CONTRAST_JS}
+          const f = getComputedStyle(document.activeElement);
+          const bands = [f.outlineColor, f.boxShadow.match(/rgba?\\([^)]*\\)/g)[0]];
+          const grounds = [['felt', style('#board .sq.empty').backgroundColor],
+            ['last-move frame', getComputedStyle(document.querySelector('#board .sq.last')).boxShadow.match(/rgba?\\([^)]*\\)/g).pop()],
+            ['black disc', style('#board .sq.black', '::after').backgroundColor],
+            ['white disc', style('#board .sq.white', '::after').backgroundColor],
+            ['grid line', getComputedStyle(document.querySelector('#board')).backgroundColor]];
+          return {{ bands, grounds: grounds.map(([n, g]) => [n, Math.max(...bands.map(c => contrast(c, g)))]) }}; }})()"
+    ));
+    let bands = play["bands"].as_array().unwrap();
+    // The last move's frame is yellow; the ring is white and black.
+    let frame =
+        b.eval("getComputedStyle(document.activeElement).getPropertyValue('--last').trim()");
+    assert_eq!(frame, json!("#ffd54f"));
+    for band in bands {
+        assert_ne!(band, &json!("rgb(255, 213, 79)"), "{play}");
+    }
+    for g in play["grounds"].as_array().unwrap() {
+        assert!(
+            g[1].as_f64().unwrap() >= 3.0,
+            "focus ring against {}: {:.2}:1",
+            g[0],
+            g[1]
+        );
+    }
+    // Focus in the dark header.
+    b.eval("document.querySelector('header nav a').focus()");
+    b.key("Tab");
+    b.key("Tab");
+    let header = contrasts(
+        &mut b,
+        "[['header focus', getComputedStyle(document.activeElement).outlineColor, getComputedStyle(document.querySelector('header')).backgroundColor]]",
+    );
+    assert_eq!(
+        b.eval("!!document.activeElement.closest('header')"),
+        json!(true)
+    );
+    assert!(header[0].1 >= 3.0, "{header:?}");
+    // The review graph's bars against the graph's background.
+    b.open(&format!(
+        "{}play?size=6&black=human&white=human&moves={WIPEOUT_6X6}",
+        server.url
+    ));
+    b.wait_for("!document.querySelector('#end').hidden", WAIT, "the end");
+    b.click("#review-end");
+    b.wait_for(
+        "document.querySelectorAll('#graph rect').length > 0",
+        WAIT,
+        "the graph",
+    );
+    let bars = b.eval(&format!(
+        "(() => {{ {CONTRAST_JS}
+          const bg = getComputedStyle(document.querySelector('#graph')).backgroundColor;
+          return [...new Set([...document.querySelectorAll('#graph rect')].map(r => getComputedStyle(r).fill))].map(c => [c, contrast(c, bg)]); }})()"
+    ));
+    assert!(bars.as_array().unwrap().len() == 2, "{bars}");
+    for bar in bars.as_array().unwrap() {
+        assert!(bar[1].as_f64().unwrap() >= 3.0, "{bar}");
+    }
+}
+
+/// The first cutoff event of the replay of the tree in view `which`,
+/// found by walking its events one by one through the API.
+fn first_cutoff_by_walking(b: &mut Browser) -> u64 {
+    b.eval(
+        "(async () => { const id = views.a.id; for (let e = 0; e < views.a.events; e++) { \
+           const s = await (await fetch(`/api/tree/${id}/event/${e}`)).json(); \
+           if (s.kind === 'cutoff') return e; } return -1; })()",
+    )
+    .as_u64()
+    .expect("a cutoff")
+}
+
+#[test]
+fn the_explorer_draws_readable_trees_linked_to_the_replay_and_keeps_its_state_in_the_address() {
+    for (width, height) in [(1366, 768), (390, 844)] {
+        let Some(mut b) = Browser::launch_or_skip(width, height) else {
+            return;
+        };
+        let server = ServerProcess::start();
+        // It opens on the contract's position, searched by alpha-beta.
+        b.open(&format!("{}explore", server.url));
+        wait_text(&mut b, "[data-testid=count]", "7208");
+        assert_eq!(
+            b.eval("document.querySelector('#board').value"),
+            json!("0000021001200000")
+        );
+        // The drawn tree of the small preset: every label at least 11 px.
+        set_value(&mut b, "#preset", "small");
+        b.wait_for(
+            "document.querySelector('#drawn-a svg') && !document.querySelector('#drawn-a').hidden",
+            WAIT,
+            "the drawn tree",
+        );
+        let smallest = b.eval(
+            "(() => { const svg = document.querySelector('#drawn-a svg'); \
+               const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; \
+               return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale)); })()",
+        );
+        assert!(
+            smallest.as_f64().unwrap() >= 11.0,
+            "labels {smallest} px at {width}"
+        );
+        // The replay moves the drawing; a click on the drawing moves the replay.
+        wait_text(&mut b, "[data-testid=step-count]", "1");
+        for k in 2..=4 {
+            b.click("#next");
+            b.wait_for(
+                &format!("document.querySelector('[data-testid=step-event]').textContent.startsWith('{k} of ')"),
+                WAIT,
+                &format!("step {k}"),
+            );
+        }
+        let linked = b.wait_for(
+            "(async () => { const s = await (await fetch(`/api/tree/${views.a.id}/event/3`)).json(); \
+               const g = document.querySelector('#drawn-a .dnode.current'); \
+               return g && Number(g.dataset.index) === s.path[s.path.length - 1].index; })()",
+            WAIT,
+            "the drawn tree's current node",
+        );
+        assert_eq!(linked, json!(true));
+        b.click("#drawn-a .dnode[data-index='7']");
+        b.wait_for(
+            "(async () => { const k = step && step.k; if (k === null) return false; \
+               const s = await (await fetch(`/api/tree/${views.a.id}/event/${k}`)).json(); \
+               return s.kind === 'enter' && s.path[s.path.length - 1].index === 7 \
+                 && document.querySelector('#drawn-a .dnode.current').dataset.index === '7'; })()",
+            WAIT,
+            "the replay at the clicked node",
+        );
+        // Next cutoff: the first cutoff in one press from the start.
+        b.click("#first");
+        wait_text(&mut b, "[data-testid=step-count]", "1");
+        let first_cut = first_cutoff_by_walking(&mut b);
+        b.click("#next-cut");
+        b.wait_for(
+            &format!(
+                "document.querySelector('[data-testid=step-event]').textContent.startsWith('{} of ')",
+                first_cut + 1
+            ),
+            WAIT,
+            "the first cutoff",
+        );
+        assert_eq!(
+            b.eval("document.querySelector('#cutoff').hidden"),
+            json!(false)
+        );
+        assert_eq!(
+            b.eval("document.querySelector('#prev-cut').disabled"),
+            json!(true)
+        );
+        // The address keeps the search and the step: a reload restores them.
+        let event = text(&mut b, "[data-testid=step-event]");
+        let nodes = b.eval("document.querySelectorAll('#drawn-a .dnode').length");
+        let url = b.eval("location.href").as_str().unwrap().to_string();
+        assert!(
+            url.contains("depth=3") && url.contains("eval=strong") && url.contains("step="),
+            "{url}"
+        );
+        b.open(&url);
+        wait_text(&mut b, "[data-testid=step-event]", &event);
+        b.wait_for(
+            &format!("document.querySelectorAll('#drawn-a .dnode').length === {nodes}"),
+            WAIT,
+            "the same drawn tree",
+        );
+        assert_eq!(
+            b.eval("document.querySelector('#cutoff').hidden"),
+            json!(false)
+        );
+        // A node chosen in one search is not described after the next.
+        b.click("#tree-a > li > .node");
+        b.wait_for(
+            "document.querySelector('[data-testid=node-info]').textContent.includes('node #0')",
+            WAIT,
+            "the node panel",
+        );
+        set_value(&mut b, "#preset", "contract");
+        wait_text(&mut b, "[data-testid=count]", "7208");
+        assert!(!text(&mut b, "[data-testid=node-info]").contains("node #"));
+        // Side by side, with both chosen lines open: no row is cut.
+        b.click("#compare");
+        b.wait_for(
+            "!document.querySelector('#view-b').hidden && /^[0-9]+$/.test(document.querySelector('[data-testid=count-b]').textContent) && step",
+            WAIT,
+            "both trees",
+        );
+        for side in ["a", "b"] {
+            b.click(&format!("#line-{side}"));
+            b.wait_for(
+                &format!("document.querySelector('#tree-{side}').dataset.lineOpen === 'true'"),
+                WAIT,
+                "a chosen line",
+            );
+        }
+        let cut = b.eval(
+            "[...document.querySelectorAll('#tree-a .node, #tree-b .node')].filter(r => { \
+               const tree = r.closest('ul.tree').getBoundingClientRect(), box = r.getBoundingClientRect(); \
+               return r.scrollWidth > r.clientWidth + 1 || box.right > tree.right + 1; }).map(r => r.textContent)",
+        );
+        assert_eq!(cut, json!([]), "clipped rows at {width}");
+        assert_eq!(
+            b.eval("document.querySelectorAll('#tree-b .node').length > 5"),
+            json!(true)
+        );
+    }
+}
+
+#[test]
+fn explore_this_position_carries_the_games_settings() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    b.open(&format!(
+        "{}play?size=6&black=human&white=human&depth=3&eval=weights&algorithm=minimax&moves=d5",
+        server.url
+    ));
+    wait_turn(&mut b, 1);
+    let href = b.eval("document.querySelector('#explore').href");
+    b.open(href.as_str().unwrap());
+    b.wait_for(
+        "/^[0-9]+$/.test(document.querySelector('[data-testid=count]').textContent)",
+        WAIT,
+        "the search",
+    );
+    let form = b.eval("['board', 'player', 'algorithm', 'depth', 'eval'].map(k => document.querySelector('#' + k).value)");
+    let game = b.eval(
+        "fetch('/api/game?size=6&moves=d5').then(r => r.json()).then(g => [g.board, String(g.player)])",
+    );
+    assert_eq!(form, json!([game[0], game[1], "minimax", "3", "weights"]));
+}
+
+#[test]
+fn the_play_pages_smaller_points_players_in_view_best_hint_rematch_reload_and_motion() {
+    let Some(mut b) = Browser::launch_or_skip(1366, 768) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    // The opponent is named in view, above the fold.
+    b.open(&format!(
+        "{}play?size=8&black=human&white=engine&level=10",
+        server.url
+    ));
+    wait_turn(&mut b, 0);
+    let players = b.eval("(() => { const r = document.querySelector('#players').getBoundingClientRect(); return [document.querySelector('#players').textContent, r.bottom <= innerHeight && r.top >= 0]; })()");
+    assert!(
+        players[0]
+            .as_str()
+            .unwrap()
+            .contains("White: engine, level 10"),
+        "{players}"
+    );
+    assert_eq!(players[1], json!(true), "{players}");
+    // The best hinted move is marked on the board, and only it.
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human&moves=f5",
+        server.url
+    ));
+    wait_turn(&mut b, 1);
+    b.eval("document.querySelector('#hint-board').checked = true");
+    b.click("#hint");
+    b.wait_for(
+        "document.querySelector('#board [data-hint]')",
+        WAIT,
+        "hint values",
+    );
+    let best = b.eval("[[...document.querySelectorAll('#board .sq.best')].map(s => s.dataset.square), document.querySelector('#hint-out li').dataset.move]");
+    assert_eq!(best[0], json!([best[1].clone()]), "{best}");
+    // Discs turn over, unless less motion is asked for.
+    let animation =
+        "getComputedStyle(document.querySelector('#board .sq.last'), '::after').animationName";
+    assert_eq!(b.eval(animation), json!("flip"));
+    b.call(
+        "Emulation.setEmulatedMedia",
+        json!({ "features": [{ "name": "prefers-reduced-motion", "value": "reduce" }] }),
+    );
+    assert_eq!(b.eval(animation), json!("none"));
+    // A rematch swaps the colours.
+    b.open(&format!(
+        "{}play?size=6&black=human&white=engine&moves={WIPEOUT_6X6}",
+        server.url
+    ));
+    b.wait_for("!document.querySelector('#end').hidden", WAIT, "the end");
+    b.click("#rematch");
+    b.wait_for(
+        "new URLSearchParams(location.search).get('black') === 'engine'",
+        WAIT,
+        "the swapped colours",
+    );
+    assert_eq!(
+        b.eval("[document.querySelector('#black-player').value, document.querySelector('#white-player').value]"),
+        json!(["engine", "human"])
+    );
+    // A reload keeps the engine's moves, the redo stack and the open review.
+    b.open(&format!(
+        "{}play?size=4&black=human&white=engine&depth=2",
+        server.url
+    ));
+    wait_turn(&mut b, 0);
+    b.click("#board .sq.legal");
+    wait_turn(&mut b, 2);
+    b.click("#board .sq.legal");
+    wait_turn(&mut b, 4);
+    b.click("#undo");
+    wait_turn(&mut b, 2);
+    let before = b.eval("[document.querySelectorAll('#log tbody tr').length, document.querySelector('#redo').disabled]");
+    assert_eq!(before, json!([1, false]));
+    let url = b.eval("location.href").as_str().unwrap().to_string();
+    b.open(&url);
+    wait_turn(&mut b, 2);
+    let after = b.eval("[document.querySelectorAll('#log tbody tr').length, document.querySelector('#redo').disabled]");
+    assert_eq!(after, before);
+    b.click("#moves li:nth-child(1) button");
+    b.wait_for(
+        "document.querySelector('[data-testid=review-at]').textContent.startsWith('move 1 of ')",
+        WAIT,
+        "the review at move 1",
+    );
+    b.open(&url);
+    b.wait_for(
+        "!document.querySelector('#review-box').hidden && document.querySelector('[data-testid=review-at]').textContent.startsWith('move 1 of ')",
+        WAIT,
+        "the review again after the reload",
+    );
+}
+
+#[test]
+fn on_a_phone_the_hint_comes_into_view() {
+    let Some(mut b) = Browser::launch_or_skip(390, 844) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human",
+        server.url
+    ));
+    wait_turn(&mut b, 0);
+    b.click("#hint");
+    b.wait_for("document.querySelector('#hint-out li')", WAIT, "the hint");
+    let place = b.wait_for(
+        "(() => { const r = document.querySelector('#hint-out ol').getBoundingClientRect(); \
+           return r.top >= 0 && r.top < innerHeight - 60 ? [r.top, innerHeight] : null; })()",
+        WAIT,
+        "the hint's list in view",
+    );
+    assert!(place.is_array(), "{place}");
 }

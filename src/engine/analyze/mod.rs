@@ -255,7 +255,8 @@ impl Analyzer {
     /// The same engine answering from `book` wherever the book holds the
     /// position (8x8 only): [`Analyzer::choose`] plays a book move and
     /// [`MoveSearch::rank_moves`] gives the book's moves with
-    /// [`Certainty::Book`] values, without searching.
+    /// [`Certainty::Book`] values, without searching unless more moves are
+    /// asked for than the book holds (the others are then searched).
     #[must_use]
     pub fn with_book(mut self, book: Option<BookUse>) -> Analyzer {
         self.book = book;
@@ -343,10 +344,42 @@ impl MoveSearch for Analyzer {
     ) -> Vec<MoveValue> {
         self.nodes = 0;
         if let Some(mut values) = self.book.as_ref().and_then(|b| b.rank(position)) {
+            // More moves asked for than the book holds: the others are
+            // searched (their values marked as the search's).
+            if count > values.len() && values.len() < children(position).len() {
+                let searched = self.search_moves(position, usize::MAX, limits, stop, &mut |_| {});
+                let book_moves: Vec<Move> = values.iter().map(|v| v.mv).collect();
+                values.extend(searched.into_iter().filter(|v| !book_moves.contains(&v.mv)));
+                rank(&mut values);
+            }
             values.truncate(count.max(1));
             progress(&values);
             return values;
         }
+        self.search_moves(position, count, limits, stop, progress)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn clear(&mut self) {
+        self.midgame = None;
+        self.standard.clear();
+    }
+}
+
+impl Analyzer {
+    /// The ranking by search alone (no book): see
+    /// [`MoveSearch::rank_moves`].
+    fn search_moves(
+        &mut self,
+        position: &Position,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue> {
         let empties = position.board.empty().count_ones();
         let values = match limits.ranking_level() {
             Some(level) if position.board.size() == 8 && empties > limits.wld_empties => {
@@ -372,15 +405,6 @@ impl MoveSearch for Analyzer {
         };
         self.nodes = self.standard.nodes();
         values
-    }
-
-    fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    fn clear(&mut self) {
-        self.midgame = None;
-        self.standard.clear();
     }
 }
 
@@ -441,6 +465,11 @@ pub struct GameAnalysis {
 /// move and its value, and the loss. The positions are searched from the
 /// last to the first, each within `limits`. `on_move` is called after each.
 /// Stops early (returning the moves done) once `stop` is set.
+///
+/// Every value is in discs: the values are proved exact up to
+/// [`Limits::exact_empties`] and estimated beyond, never proved
+/// win/loss/draw only (whose +1/0/-1 is no count of discs, so a loss
+/// against it would mean nothing).
 pub fn analyze_game(
     search: &mut dyn MoveSearch,
     game: &GameRecord,
@@ -448,6 +477,10 @@ pub fn analyze_game(
     stop: &AtomicBool,
     on_move: &mut dyn FnMut(&MoveAnalysis),
 ) -> GameAnalysis {
+    let limits = &Limits {
+        wld_empties: limits.wld_empties.min(limits.exact_empties),
+        ..*limits
+    };
     let positions = game.positions();
     let mut out = Vec::new();
     for (index, m) in game.moves.iter().enumerate().rev() {

@@ -138,17 +138,24 @@ fn a_forced_pass_is_the_one_move_and_a_finished_game_has_none() {
     assert!(found > 0);
 }
 
-#[test]
-fn analysis_losses_are_best_minus_played() {
-    let stop = AtomicBool::new(false);
+/// A game from a position with 10 empty squares to its end, each move
+/// picked at random by a generator seeded with `seed`.
+fn random_game_from_10_empties(seed: u64) -> GameRecord {
     let p = late_positions(10, 1)[0];
     let mut g = GameRecord::new(p);
-    let mut rng = Rng::new(4);
+    let mut rng = Rng::new(seed);
     while !g.last().board.is_game_over() {
         let kids = children(&g.last());
         g.push(crate::record::RecordedMove::plain(rng.pick(&kids).0))
             .unwrap();
     }
+    g
+}
+
+#[test]
+fn analysis_losses_are_best_minus_played() {
+    let stop = AtomicBool::new(false);
+    let g = random_game_from_10_empties(4);
     let mut s = Analyzer::new();
     let a = analyze_game(&mut s, &g, &limits(10, 10), &stop, &mut |_| {});
     assert_eq!(a.moves.len(), g.moves.len());
@@ -164,6 +171,25 @@ fn analysis_losses_are_best_minus_played() {
         totals[usize::from(before.to_move == Color::White)] += m.loss;
     }
     assert_eq!(a.total_loss, totals);
+}
+
+#[test]
+fn analysis_values_are_discs_never_a_win_loss_draw_sign() {
+    // Proofs of win/loss/draw give +1/0/-1, no discs: a game's analysis
+    // (losses in discs, a graph of discs) proves exact values or none.
+    let stop = AtomicBool::new(false);
+    let g = random_game_from_10_empties(6);
+    let mut s = Analyzer::new();
+    let a = analyze_game(&mut s, &g, &limits(8, 10), &stop, &mut |_| {});
+    assert_eq!(a.moves.len(), g.moves.len());
+    let positions = g.positions();
+    for m in &a.moves {
+        assert_ne!(m.best.certainty, Certainty::WinLossDraw, "move {}", m.index);
+        let empties = positions[m.index].board.empty().count_ones();
+        if empties <= 8 {
+            assert_eq!(m.best.value, Discs(f64::from(brute(&positions[m.index]))));
+        }
+    }
 }
 
 /// The pattern evaluation's negamax of `p` for the side to move, `depth`
@@ -323,4 +349,33 @@ fn tied_proofs_do_not_throw_discs_away() {
         chosen_loss == 0 && first_loss > 0,
         "{tied} positions: the chosen moves give away {chosen_loss} discs, the first tied moves {first_loss}"
     );
+}
+
+#[test]
+fn a_book_position_ranks_every_legal_move_book_moves_from_the_book() {
+    // After f5 d6 c4 d3 c5 f4 the shipped book holds fewer moves than are
+    // legal: asked for all, the others are searched and marked as such.
+    let game = crate::record::parse_game("f5d6c4d3c5f4", 8).unwrap();
+    let p = game.last();
+    let legal = children(&p).len();
+    let book = BookUse::new(shipped_book(), Discs(0.0), 0);
+    let from_book = book.rank(&p).unwrap();
+    assert!(from_book.len() < legal, "the book holds every move here");
+    let stop = AtomicBool::new(false);
+    let mut s = Analyzer::new().with_book(Some(book));
+    let all = s.rank_moves(&p, 64, &limits(0, 0), &stop, &mut |_| {});
+    assert_eq!(all.len(), legal);
+    for v in &all {
+        let in_book = from_book.iter().find(|b| b.mv == v.mv);
+        match in_book {
+            Some(b) => assert_eq!(v, b),
+            None => assert_eq!(v.certainty, Certainty::Estimate { depth: 2 }, "{}", v.mv),
+        }
+    }
+    assert!(all.windows(2).all(|w| w[0].value >= w[1].value));
+    assert!(s.nodes() > 0);
+    // As many moves as the book holds: the book alone answers.
+    let few = s.rank_moves(&p, from_book.len(), &limits(0, 0), &stop, &mut |_| {});
+    assert_eq!(few, from_book);
+    assert_eq!(s.nodes(), 0);
 }

@@ -14,7 +14,7 @@
 //! | `/api/tree/ID/node/K` | node `K` of a searched tree: position, value, window, children, pruned moves |
 //! | `/api/tree/ID/step/K` | the replay at the moment the search entered node `K` |
 //! | `/api/tree/ID/nodes` | every node of a tree of at most 200 nodes, with its children (the drawn tree) |
-//! | `/api/tree/ID/event/E` | replay event `E`: a node entered (counted) or a cutoff (not counted: its window, the value that closed it, the moves pruned and why) |
+//! | `/api/tree/ID/event/E` | replay event `E`: a node entered (counted) or a cutoff (not counted: its window, the value that closed it, the moves pruned and why), with the events of the cutoffs before and after it |
 //! | `/api/study/match?size=N&depth=D&eval=E` | server-sent events: one `move` per move (both node counts), then `done` |
 //! | `/api/study/table?size=N&max_depth=D&eval=E` | server-sent events: one `cell` per game, then `done` |
 //! | `/api/status` | running searches, kept trees and the server's limits |
@@ -517,13 +517,32 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
     })
     .await?;
     let m = found.ok_or_else(|| ApiError::bad("the game is over"))?;
+    // Discs at a level, from the book, and for the evaluations that count
+    // discs; else the evaluation's own points, never called discs.
+    let size = p.board.size();
+    let in_discs = level.is_some()
+        || m.book
+        || settings.eval == Heuristic::Disc
+        || (settings.eval == Heuristic::Pattern && size == 8);
+    let (value, unit) = if in_discs {
+        (
+            json!(discs_json(f64::from(m.value), size)),
+            "discs".to_string(),
+        )
+    } else {
+        (json!(m.value), format!("{} points", settings.eval))
+    };
     Ok(Json(json!({
         "move": move_json(m.mv),
-        "value": m.value,
+        "value": value,
+        "unit": unit,
+        "view": "black",
         "nodes": m.nodes,
         "depth": m.depth,
         "time_ms": m.time.as_secs_f64() * 1000.0,
         "level": level,
+        // The depth the level asks for (the time may stop it earlier).
+        "level_depth": level.map(|n| Level::new(n.clamp(1, Level::MAX)).depth),
         "book": m.book,
     }))
     .into_response())
@@ -610,12 +629,16 @@ async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiRe
         (v, engine.nodes(), began.elapsed())
     })
     .await?;
+    let size = p.board.size();
     Ok(Json(json!({
         "to_move": p.to_move.name(),
-        "view": format!("{}'s view, discs", p.to_move.name()),
+        "view": p.to_move.name(),
+        "unit": "discs",
+        "scoring": SCORING,
         "moves": values.iter().map(|m| json!({
             "move": move_json(m.mv),
-            "value": m.value.0,
+            "value": discs_json(m.value.0, size),
+            "outcome": outcome_json(m.value.0, m.certainty),
             "certainty": certainty_json(m.certainty),
             "line": m.line.iter().map(|x| move_json(*x)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
@@ -626,16 +649,20 @@ async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiRe
     .into_response())
 }
 
+/// Empty squares up to which a review's values are exact (above them they
+/// are estimates: a review never shows a win/loss/draw sign as discs).
+const REVIEW_EXACT_EMPTIES: u32 = 16;
+
 /// `/api/review`: every move of the game with the value of the move played
 /// and of the best move (discs, the mover's view), the loss, and the value
 /// of each position after it from black's view (the evaluation graph).
 /// Each position is searched within `time_ms` (default 300) at `level`
-/// (default 8), exact from 14 empty squares.
+/// (default 8), exact from [`REVIEW_EXACT_EMPTIES`] empty squares.
 async fn api_review(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
     let g = game_param(&q)?;
     let mut limits = coach_limits(&state, &q, &g, 300)?;
-    limits.exact_empties = 14;
-    limits.wld_empties = 16;
+    limits.exact_empties = REVIEW_EXACT_EMPTIES;
+    limits.wld_empties = REVIEW_EXACT_EMPTIES;
     let record = g.record();
     let mut engine = state.analyzer();
     let analysis = blocking(&state, move |cancel| {
@@ -648,22 +675,31 @@ async fn api_review(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         .map(|a| {
             let mover = a.position.to_move;
             let black = |d: f64| if mover == Color::Black { d } else { -d };
+            let size = a.position.board.size();
+            let (played, best) = (
+                discs_json(a.played_value.0, size),
+                discs_json(a.best.value.0, size),
+            );
             json!({
                 "index": a.index,
                 "mover": mover.name(),
                 "played": move_json(a.played),
-                "played_value": a.played_value.0,
+                "played_value": played,
                 "best": move_json(a.best.mv),
-                "best_value": a.best.value.0,
+                "best_value": best,
                 "best_line": a.best.line.iter().map(|x| move_json(*x)).collect::<Vec<_>>(),
-                "loss": a.loss.0,
+                "certainty": certainty_json(a.best.certainty),
+                "loss": (best - played).max(0.0),
                 "exact": a.exact,
-                "black_value_after": black(a.played_value.0),
+                "black_value_after": black(played),
             })
         })
         .collect();
     Ok(Json(json!({
-        "view": "values in discs: played and best from the mover's view, black_value_after from black's",
+        "view": "mover",
+        "unit": "discs",
+        "scoring": SCORING,
+        "about": "values in discs: played and best from the mover's view, black_value_after from black's",
         "moves": moves,
         "total_loss": { "black": analysis.total_loss[0].0, "white": analysis.total_loss[1].0 },
         "final_score": analysis.final_score,
@@ -804,6 +840,9 @@ async fn api_event(
     };
     let mut out = step_json(&tree, &step);
     out["event"] = json!(e);
+    let (prev, next) = tree.cutoffs_around(e);
+    out["prev_cutoff"] = json!(prev);
+    out["next_cutoff"] = json!(next);
     out["events"] = json!(tree.events());
     out["kind"] = json!(if cut.is_some() { "cutoff" } else { "enter" });
     if let Some(c) = cut {
@@ -872,11 +911,15 @@ fn step_json(tree: &Tree, s: &explorer::Step) -> JsonValue {
             })
         })
         .collect();
+    let event = tree.enter_event(s.step);
+    let (prev_cutoff, next_cutoff) = tree.cutoffs_around(event);
     json!({
         "step": s.step,
         "count": s.count,
         "total": tree.count(),
-        "event": tree.enter_event(s.step),
+        "event": event,
+        "prev_cutoff": prev_cutoff,
+        "next_cutoff": next_cutoff,
         "events": tree.events(),
         "kind": "enter",
         "position": position_json(&s.position),

@@ -102,6 +102,29 @@ pub(super) fn position_json(p: &Position) -> JsonValue {
     })
 }
 
+/// The scoring rule of every final score and exact value the API gives.
+pub(super) const SCORING: &str =
+    "black's discs minus white's, the empty squares going to the winner (the standard Othello rule)";
+
+/// A value in discs as the API gives it: an estimate is bounded by the
+/// board's squares (no final score lies beyond), whatever the search said.
+pub(super) fn discs_json(value: f64, size: u8) -> f64 {
+    let squares = f64::from(size) * f64::from(size);
+    value.clamp(-squares, squares)
+}
+
+/// The proved outcome of a win/loss/draw value (`None` for other kinds):
+/// the value's sign, named.
+pub(super) fn outcome_json(value: f64, certainty: Certainty) -> Option<&'static str> {
+    (certainty == Certainty::WinLossDraw).then_some(if value > 0.0 {
+        "win"
+    } else if value < 0.0 {
+        "loss"
+    } else {
+        "draw"
+    })
+}
+
 pub(super) fn game_json(g: &GameState) -> JsonValue {
     let p = &g.position;
     let over = g.over();
@@ -118,6 +141,8 @@ pub(super) fn game_json(g: &GameState) -> JsonValue {
         "black": black,
         "white": white,
         "score": i64::from(black) - i64::from(white),
+        "final_score": over.then(|| record::standard_score(&p.board)),
+        "scoring": SCORING,
         "last": g.moves.last().map(|m| move_json(*m)),
         "flipped": g.flipped.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "moves": g.moves.iter().map(|m| move_json(*m)).collect::<Vec<_>>(),

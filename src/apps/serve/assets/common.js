@@ -69,12 +69,14 @@ function drawBoard(box, digits, opts) {
       if (opts.last === name) label += ", last move";
       else if (flipped.has(name)) label += ", flipped";
       const value = isLegal && opts.values ? opts.values.get(name) : undefined;
-      if (value !== undefined) label += `, hint ${value > 0 ? "+" : ""}${Math.round(value)}`;
+      const shown = value !== undefined ? hintText(value, opts.values) : null;
+      const best = value !== undefined && opts.best === name;
+      if (value !== undefined) label += `, hint ${shown}` + (best ? ", best" : "");
       const b = el("button", {
-        class: ["sq", color, isLegal ? "legal" : "", opts.last === name ? "last" : "", flipped.has(name) ? "flipped" : ""].join(" "),
+        class: ["sq", color, isLegal ? "legal" : "", opts.last === name ? "last" : "", flipped.has(name) ? "flipped" : "", best ? "best" : ""].join(" "),
         "data-square": name, "aria-label": label, role: "gridcell", tabindex: "-1",
         "aria-disabled": opts.onPlay && isLegal ? null : "true",
-        "data-hint": value !== undefined ? (value > 0 ? "+" : "") + Math.round(value) : null,
+        "data-hint": shown,
       });
       b.addEventListener("click", () => { if (opts.onPlay && legal.has(name)) opts.onPlay(name); });
       b.addEventListener("keydown", (ev) => {
@@ -98,6 +100,17 @@ function drawBoard(box, digits, opts) {
   buttons[start].tabIndex = 0;
   if (hadFocus) buttons[start].focus();
   return buttons;
+}
+
+/**
+ * A hint value as a board square shows it: whole discs, or one decimal
+ * when whole numbers would make different values look equal.
+ */
+function hintText(value, values) {
+  const all = [...values.values()];
+  const tie = all.some((v) => v !== value && Math.round(v) === Math.round(value));
+  const t = tie ? value.toFixed(1) : String(Math.round(value));
+  return (value > 0 ? "+" : "") + t;
 }
 
 function focusSquare(buttons, i) {

@@ -7,6 +7,8 @@ const $ = (id) => document.getElementById(id);
 const views = { a: null, b: null }; // {id, total, line:Set, nodes:Map}
 let step = null; // {view, k}
 let timer = null;
+let runs = 0; // bumped by every run: answers for an older run are dropped
+let mode = false; // the last run: false (one tree), true (natural vs best) or "versus"
 
 function bound(v) { return v === "-inf" ? "−∞" : v === "+inf" ? "+∞" : String(v); }
 function fmt(n) { return Number(n).toLocaleString("en"); }
@@ -21,10 +23,11 @@ function params(order) {
   return p;
 }
 
-async function search(which, order, algorithm) {
+async function search(which, order, algorithm, my) {
   const p = params(order);
   if (algorithm) p.set("algorithm", algorithm);
   const r = await api("/api/search?" + p);
+  if (my !== runs) throw new Superseded();
   const v = { id: r.id, total: r.count, events: r.events, line: new Set(r.chosen_line), nodes: new Map(), which };
   v.nodes.set(0, r.root);
   views[which] = v;
@@ -41,34 +44,59 @@ async function search(which, order, algorithm) {
   const drawn = $("drawn-" + which);
   drawn.replaceChildren();
   drawn.hidden = r.count > 200;
-  if (r.count <= 200) drawTree(v, drawn, (await api(`/api/tree/${r.id}/nodes`)).nodes);
+  if (r.count <= 200) {
+    const nodes = (await api(`/api/tree/${r.id}/nodes`)).nodes;
+    if (my !== runs) throw new Superseded();
+    drawTree(v, drawn, nodes);
+  }
   return r;
 }
 
-async function run(compare) {
+/** A run overtaken by a later one (its answers are dropped). */
+class Superseded extends Error {}
+
+/** Keeps the explorer's state in the address: a reload or a shared link restores the same trees and step. */
+function saveAddress() {
+  const p = params();
+  if (mode) p.set("compare", mode === "versus" ? "versus" : "order");
+  if (step) { p.set("tree", step.v.which); p.set("step", step.k + 1); }
+  history.replaceState(null, "", "/explore?" + p);
+}
+
+/** Empties the node panel (it described a node of an earlier search). */
+function clearNode() {
+  $("node-board").replaceChildren();
+  $("node-info").replaceChildren(el("p", { class: "note" }, "Click a node of the tree to see it here."));
+}
+
+async function run(compare, at) {
+  const my = ++runs;
   stopPlaying();
   setStatus("Searching…");
+  clearNode();
+  step = null;
+  mode = compare;
   $("view-b").hidden = !compare;
   try {
     if (compare === "versus") {
-      const a = await search("a", $("order").value, "minimax");
-      const b = await search("b", $("order").value, "alphabeta");
+      const a = await search("a", $("order").value, "minimax", my);
+      const b = await search("b", $("order").value, "alphabeta", my);
       setStatus(`Minimax ${fmt(a.count)} states, alpha-beta ${fmt(b.count)} ` +
         `(${(100 * b.count / a.count).toFixed(1)}%); the same value ${a.value}.`);
     } else if (compare) {
-      const a = await search("a", "natural");
-      const b = await search("b", "best");
+      const a = await search("a", "natural", undefined, my);
+      const b = await search("b", "best", undefined, my);
       setStatus(`Natural order ${fmt(a.count)} states, best order ${fmt(b.count)} ` +
         `(${(100 * b.count / a.count).toFixed(1)}%); the same value ${a.value}.`);
     } else {
-      const a = await search("a");
+      const a = await search("a", undefined, undefined, my);
       setStatus(`Value ${a.value}, ${fmt(a.count)} states explored.`);
       views.b = null;
     }
-    $("step-tree").value = "a";
-    await showStep(0);
+    $("step-tree").value = at && at.tree === "b" && views.b ? "b" : "a";
+    await showStep(at ? at.step : 0);
   } catch (e) {
-    setStatus(e.message, true);
+    if (!(e instanceof Superseded)) setStatus(e.message, true);
   }
 }
 
@@ -156,8 +184,10 @@ function drawTree(v, box, nodes) {
     return x;
   };
   place(0);
-  const dx = 34, dy = 54, W = Math.max(1, leaves) * dx + 20, H = (depth + 1) * dy + 30;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "drawn", role: "img",
+  // Drawn at its own size (labels 12 px, never scaled down): a tree wider
+  // or taller than its box scrolls inside it.
+  const dx = 44, dy = 62, W = Math.max(1, leaves) * dx + 20, H = (depth + 1) * dy + 30;
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "drawn", role: "img",
     "aria-label": `the search tree drawn: ${nodes.length} nodes, squares MAX, circles MIN` });
   const X = (x) => 10 + dx / 2 + x * dx, Y = (p) => 20 + p * dy;
   const line = new Set([0]);
@@ -171,7 +201,7 @@ function drawTree(v, box, nodes) {
       // The pruned moves sit right of the searched children.
       for (const [i, m] of n.pruned.entries()) {
         const x = X(stubs.get(n.index)[i]), y = Y(n.ply + 1);
-        svg.append(s("line", { x1: X(pos.get(n.index)), y1: Y(n.ply), x2: x, y2: y - 8, class: "edge pruned" }));
+        svg.append(s("line", { x1: X(pos.get(n.index)), y1: Y(n.ply), x2: x, y2: y - 10, class: "edge pruned" }));
         svg.append(s("text", { x, y: y + 4, "text-anchor": "middle", class: "pruned-label" }, m + "✂"));
       }
     }
@@ -180,13 +210,26 @@ function drawTree(v, box, nodes) {
     const x = X(pos.get(n.index)), y = Y(n.ply);
     const g = s("g", { class: "dnode" + (n.max ? " max" : " min") + (line.has(n.index) ? " chosen" : ""), "data-index": n.index, tabindex: "-1" });
     g.append(s("title", {}, `${n.move || "root"}: ${n.max ? "MAX" : "MIN"} to move, value ${n.value}, window [${bound(n.alpha)}, ${bound(n.beta)}]`));
-    g.append(n.max ? s("rect", { x: x - 11, y: y - 11, width: 22, height: 22, rx: 2 }) : s("circle", { cx: x, cy: y, r: 12 }));
+    g.append(n.max ? s("rect", { x: x - 15, y: y - 14, width: 30, height: 28, rx: 2 }) : s("circle", { cx: x, cy: y, r: 15 }));
     g.append(s("text", { x, y: y + 4, "text-anchor": "middle" }, n.value));
-    if (n.move) g.append(s("text", { x, y: y - 15, "text-anchor": "middle", class: "mvlabel" }, n.move));
+    if (n.move) g.append(s("text", { x, y: y - 19, "text-anchor": "middle", class: "mvlabel" }, n.move));
     g.addEventListener("click", () => select(v, n.index, null, true).catch(report));
     svg.append(g);
   }
   box.append(svg);
+  v.drawn = svg;
+}
+
+/** Marks the replay's node `k` in the drawn tree (if any) and scrolls it into the box's view. */
+function markDrawn(v, k) {
+  if (!v.drawn) return;
+  v.drawn.querySelectorAll(".dnode.current").forEach((g) => g.classList.remove("current"));
+  const g = v.drawn.querySelector(`.dnode[data-index="${k}"]`);
+  if (!g) return;
+  g.classList.add("current");
+  const box = v.drawn.parentElement, r = g.getBoundingClientRect(), b = box.getBoundingClientRect();
+  if (r.left < b.left || r.right > b.right) box.scrollLeft += r.left - b.left - b.width / 2;
+  if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - b.height / 2;
 }
 
 /** The tree is one Tab stop: the focused row holds it (roving tabindex). */
@@ -261,7 +304,15 @@ async function showStep(k, fromTree) {
   if (!v) return;
   k = Math.max(0, Math.min(v.events - 1, k));
   const s = await api(`/api/tree/${v.id}/event/${k}`);
+  if (views[v.which] !== v) return; // a new search replaced this tree
   step = { v, k };
+  markDrawn(v, s.kind === "cutoff" ? s.cutoff.index : s.path[s.path.length - 1].index);
+  $("prev-cut").disabled = s.prev_cutoff === null;
+  $("next-cut").disabled = s.next_cutoff === null;
+  step.prevCut = s.prev_cutoff;
+  step.nextCut = s.next_cutoff;
+  $("goto").value = k + 1;
+  saveAddress();
   $("step-count").textContent = s.count;
   $("step-total").textContent = s.total;
   $("step-event").textContent = `${fmt(k + 1)} of ${fmt(s.events)}`;
@@ -299,11 +350,14 @@ async function tick() {
 $("form").addEventListener("submit", (e) => { e.preventDefault(); run(false); });
 $("compare").addEventListener("click", () => run(true));
 $("versus").addEventListener("click", () => run("versus"));
+function applyPreset(p) {
+  $("board").value = p.board; $("player").value = p.player; $("algorithm").value = p.algorithm;
+  $("depth").value = p.depth || ""; $("eval").value = p.eval || "disc"; $("order").value = "natural";
+}
 $("preset").addEventListener("change", () => {
   const p = PRESETS[$("preset").value];
   if (!p) return;
-  $("board").value = p.board; $("player").value = p.player; $("algorithm").value = p.algorithm;
-  $("depth").value = p.depth || ""; $("eval").value = p.eval || "disc"; $("order").value = "natural";
+  applyPreset(p);
   run(false);
 });
 $("line-a").addEventListener("click", () => openLine("a").catch(report));
@@ -311,6 +365,8 @@ $("line-b").addEventListener("click", () => openLine("b").catch(report));
 $("next").addEventListener("click", () => step && showStep(step.k + 1).catch(report));
 $("prev").addEventListener("click", () => step && showStep(step.k - 1).catch(report));
 $("first").addEventListener("click", () => showStep(0).catch(report));
+$("next-cut").addEventListener("click", () => step && step.nextCut !== null && showStep(step.nextCut).catch(report));
+$("prev-cut").addEventListener("click", () => step && step.prevCut !== null && showStep(step.prevCut).catch(report));
 $("goto").addEventListener("change", () => showStep(Number($("goto").value) - 1).catch(report));
 $("step-tree").addEventListener("change", () => { stopPlaying(); showStep(0).catch(report); });
 $("playstep").addEventListener("click", () => {
@@ -330,10 +386,18 @@ const PRESETS = {
   endgame: { board: "2220021001110000", player: "1", algorithm: "alphabeta" },
 };
 
+// The address's search (a reload, a shared link, "Explore this position"),
+// else the contract's position searched by alpha-beta to the end.
 const q = query();
-if (q.board) $("board").value = q.board;
-if (q.player) $("player").value = q.player;
-if (q.algorithm) $("algorithm").value = q.algorithm;
-if (q.depth) $("depth").value = q.depth;
-if (q.board && !q.depth && (q.board.match(/0/g) || []).length > 12) $("depth").value = 4;
-if (q.board || q.run) run(q.compare === "1");
+for (const k of ["board", "player", "algorithm", "order", "depth", "eval"]) {
+  if (q[k] !== undefined && $(k).querySelector && $(k).tagName === "SELECT" && ![...$(k).options].some((o) => o.value === q[k])) continue;
+  if (q[k] !== undefined) $(k).value = q[k];
+}
+if (q.board && q.depth === undefined && (q.board.match(/0/g) || []).length > 12) $("depth").value = 4;
+const compareMode = q.compare === "versus" ? "versus" : q.compare === "order" || q.compare === "1" ? true : false;
+const at = q.step ? { tree: q.tree, step: Math.max(0, Number(q.step) - 1 || 0) } : undefined;
+if (!q.board && !q.run) {
+  $("preset").value = "contract";
+  applyPreset(PRESETS.contract);
+}
+run(compareMode, at);

@@ -21,6 +21,7 @@ let engineLog = [];
 let redo = [];        // groups of undone moves, the latest last
 let hints = null;     // {moves: [...]} for the position now
 let review = null;    // {data, at, game}
+let notice = null;    // what was wrong with the address's game (shown until the next move)
 // The coach's hint area as the page starts (shown again when the position changes).
 const HINT_PLACEHOLDER = $("hint-out").innerHTML;
 
@@ -31,6 +32,33 @@ function levelName(n) {
 function cap(s) { return s[0].toUpperCase() + s.slice(1); }
 function pause(ms) { return new Promise((r) => setTimeout(r, ms)); }
 function signed(v, digits) { const t = Number(v).toFixed(digits); return v > 0 ? "+" + t : t; }
+
+/**
+ * One value as the page shows it, from the API's value model: `v` a number in
+ * `unit` ("discs", or an evaluation's points) from `who`'s view, with its
+ * certainty. A proved win/loss/draw is named, never a number; an exact value
+ * is the final score (empty squares to the winner); an estimate says so.
+ */
+function valueText(v, unit, certainty, who) {
+  const kind = certainty ? certainty.kind : "estimate";
+  if (kind === "win-loss-draw") return v > 0 ? `a win for ${who}, proved` : v < 0 ? `a loss for ${who}, proved` : "a draw, proved";
+  const number = kind === "exact" ? signed(v, 0) : signed(v, 1);
+  const what = unit === "discs" ? "discs" : unit;
+  const how = kind === "exact" ? "exact final score"
+    : kind === "book" ? `book, level ${certainty.level}` + (certainty.games ? `, ${certainty.games.toLocaleString("en")} games` : "")
+      : certainty && certainty.depth !== undefined ? `estimate, ${certainty.depth} plies` : "estimate";
+  return `${number} ${what} for ${who} (${how})`;
+}
+
+/** The end of a game by the standard rule: the winner gets the empty squares. */
+function finalText(g) {
+  const s = g.final_score;
+  const empty = g.size * g.size - g.black - g.white;
+  const [b, w] = s > 0 ? [g.black + empty, g.white] : s < 0 ? [g.black, g.white + empty] : [g.black, g.white];
+  const result = s > 0 ? "Black wins" : s < 0 ? "White wins" : "A draw";
+  const counted = empty && s ? ` (${g.black} to ${g.white} on the board; the ${empty} empty square${empty > 1 ? "s go" : " goes"} to the winner)` : "";
+  return { result, text: `${result}, ${b} to ${w}${counted}. Final score ${signed(s, 0)} for Black.` };
+}
 
 function setStatus(text, error) {
   $("status").textContent = text;
@@ -87,7 +115,11 @@ function save(push) {
   const url = address();
   if (push) history.pushState(null, "", url);
   else history.replaceState(null, "", url);
-  try { localStorage.setItem(STORE, JSON.stringify(st)); } catch (e) { /* private mode: the address keeps it */ }
+  try {
+    localStorage.setItem(STORE, JSON.stringify(st));
+    // The engine's moves and the undone moves of this game, for a reload.
+    localStorage.setItem(STORE + ".extra", JSON.stringify({ address: url, engineLog, redo, review: review ? review.at : null }));
+  } catch (e) { /* private mode: the address keeps the game */ }
 }
 
 /** The game from the address, else from local storage, else a new one. */
@@ -117,7 +149,25 @@ async function advance() {
   $("retry").hidden = true;
   try {
     for (;;) {
-      const g = await api("/api/game?" + gameQuery());
+      let g;
+      try {
+        g = await api("/api/game?" + gameQuery());
+      } catch (e) {
+        // A move that cannot be played (a hand-edited or shared address):
+        // the game up to it, playable, and the reason in the status.
+        const bad = /^move (\d+): (.*)$/.exec(e.message);
+        if (my !== gen || !bad || Number(bad[1]) > st.moves.length) throw e;
+        const n = Number(bad[1]);
+        const dropped = st.moves.splice(n - 1);
+        redo = [];
+        engineLog = engineLog.filter((x) => x.ply < n);
+        save(false);
+        notice = `Move ${n} of the address, ${dropped[0]}, cannot be played: ${bad[2]}. ` +
+          `The game is shown up to move ${n - 1}` +
+          (dropped.length > 1 ? ` (the ${dropped.length - 1} move${dropped.length > 2 ? "s" : ""} after it left out)` : "") +
+          "; play on from here.";
+        continue;
+      }
       if (my !== gen) return;
       if (!game || g.board !== game.board || g.player !== game.player) $("hint-out").innerHTML = HINT_PLACEHOLDER;
       game = g;
@@ -168,12 +218,16 @@ function render() {
   drawBoard($("board"), g.board, {
     legal: human ? g.legal : [], last: g.last, flipped: g.flipped,
     onPlay: human ? play : null, label: "game board", coords: true, values,
+    best: values && hints.moves.length ? hints.moves[0].move : null,
   });
+  const who = (c) => isEngine(c) ? (st.size === "8" && st.level ? `engine, level ${st.level} (${levelName(Number(st.level))})`
+    : `engine, depth ${st.depth}, ${st.eval}`) : "person";
+  $("players").textContent = `Black: ${who("black")}. White: ${who("white")}. (Settings below.)`;
   $("black").textContent = g.black;
   $("white").textContent = g.white;
   const exported = game.export[$("export-form").value];
   $("transcript").value = exported !== null && exported !== undefined ? exported : "(GGF is written for 8x8 games only)";
-  $("explore").href = `/explore?board=${g.board}&player=${g.player}`;
+  $("explore").href = exploreAddress(g);
   $("undo").disabled = !st.moves.length || !!review;
   $("redo").disabled = !redo.length || !!review;
   $("hint").disabled = !human;
@@ -181,29 +235,45 @@ function render() {
   if (review) {
     setStatus(`Review: after move ${review.at} of ${game.moves.length}.`);
   } else if (game.over) {
-    const s = game.score;
-    const result = s > 0 ? "black wins" : s < 0 ? "white wins" : "a draw";
-    setStatus(`Game over: ${result} ${game.black}-${game.white}.`);
-    $("end-text").textContent = `${cap(result)}, ${game.black} to ${game.white}` +
-      (s ? ` (by ${Math.abs(s)} discs).` : ".");
+    const f = finalText(game);
+    setStatus(`Game over: ${f.result.toLowerCase()} (${game.black}-${game.white} on the board; final score ${signed(game.final_score, 0)}).`);
+    $("end-text").textContent = f.text;
+    $("end-text").dataset.finalScore = game.final_score;
+    $("end-rule").textContent = "Scoring: " + game.scoring + ".";
   } else {
     setStatus(`${cap(game.to_move)} to move` + (human ? " (your move)" : " (engine thinking…)") +
       (game.last ? `; last move ${game.last}` : "") + ".");
   }
+  if (notice && !review) setStatus(notice + " " + $("status").textContent, true);
   $("moves").replaceChildren(...game.moves.map((mv, i) => el("li", {}, el("button", {
     type: "button", class: "link", "data-index": i + 1, "aria-label": `move ${i + 1}, ${game.movers[i]} ${mv}: review from here`,
     "aria-current": review && review.at === i + 1 ? "step" : "false",
     onclick: () => startReview(i + 1).catch(report) }, `${mv}`))));
-  const unit = (e) => e.level ? "discs" : e.eval === "disc" || !e.eval ? "discs" : e.eval + " units";
   $("log").tBodies[0].replaceChildren(...engineLog.map((e) => el("tr", {},
-    el("td", {}, e.ply), el("td", {}, e.move), el("td", {}, `${signed(e.value, 0)} ${unit(e)}`),
-    el("td", {}, e.nodes.toLocaleString("en")), el("td", {}, e.book ? "book" : e.depth), el("td", {}, e.time_ms.toFixed(1)))));
+    el("td", {}, e.ply), el("td", {}, e.move), el("td", { "data-value": e.value, "data-unit": e.unit }, `${signed(e.value, 0)} ${e.unit}`),
+    el("td", {}, e.nodes.toLocaleString("en")), el("td", { title: e.level_depth && e.depth < e.level_depth ? `level ${e.level} asks ${e.level_depth} plies; the time (${st.time} ms) stopped it at ${e.depth}` : null },
+      e.book ? "book" : e.level_depth && e.depth < e.level_depth ? `${e.depth} of ${e.level_depth} (time)` : e.depth), el("td", {}, e.time_ms.toFixed(1)))));
+}
+
+/**
+ * The explorer on the position shown, searched as this game's engine plays:
+ * its depth, evaluation and algorithm; at a level (8x8), alpha-beta with
+ * the pattern evaluation, the level's depth up to 5 plies (the explorer
+ * keeps every node of its tree).
+ */
+function exploreAddress(g) {
+  const level = st.size === "8" && st.level ? Number(st.level) : 0;
+  const p = new URLSearchParams({ board: g.board, player: g.player,
+    algorithm: level ? "alphabeta" : st.algorithm, eval: level ? "pattern" : st.eval,
+    depth: level ? Math.min(level, 5) : Math.min(Number(st.depth), 64) });
+  return "/explore?" + p;
 }
 
 function play(name) {
   if (busy || stalled || !game || game.over || review) return; // one move at a time
   busy = true;
   redo = [];
+  notice = null;
   st.moves.push(name);
   save(true);
   advance().catch((e) => setStatus(e.message, true));
@@ -217,6 +287,7 @@ function restart(push) {
 }
 
 function undo() {
+  notice = null;
   if (!game || !st.moves.length) return;
   // Back to the last move of a person: the engine's replies go too.
   const people = ["black", "white"].some((c) => !isEngine(c));
@@ -232,6 +303,7 @@ function undo() {
 }
 
 function redoMove() {
+  notice = null;
   const group = redo.pop();
   if (!group) return;
   st.moves.push(...group);
@@ -247,15 +319,17 @@ async function hint() {
     const h = await api(`/api/hint?${gameQuery()}&level=${level}&time_ms=${st.time}`);
     if (my !== gen) return;
     hints = h;
-    const who = cap(h.to_move);
-    const kind = (m) => m.certainty.kind === "exact" ? "exact" : m.certainty.kind === "win-loss-draw" ? "win/loss/draw proven" : m.certainty.kind === "book" ? `book (level ${m.certainty.level})` : `estimate, ${m.certainty.depth} plies`;
+    const who = cap(h.view);
     $("hint-out").replaceChildren(
-      el("p", { class: "note" }, `Values in discs for ${who} (the side to move): + is good for ${who}. Level ${h.level}, ${h.nodes.toLocaleString("en")} nodes.`),
+      el("p", { class: "note" }, `Values in ${h.unit} for ${who} (the side to move): + is good for ${who}; exact values are final scores, the empty squares going to the winner. Level ${h.level}, ${h.nodes.toLocaleString("en")} nodes.`),
       // The best line first: the list below it may scroll in its fixed-size box.
       h.moves.length ? el("p", { class: "best-line" }, "Engine's best line: ", el("span", { "data-testid": "best-line" }, h.moves[0].line.join(" "))) : null,
-      el("ol", { class: "hints" }, h.moves.map((m) => el("li", { "data-move": m.move },
-        el("b", {}, m.move), ` ${signed(m.value, 1)} discs for ${who} (${kind(m)})`))));
+      el("ol", { class: "hints" }, h.moves.map((m) => el("li", { "data-move": m.move, "data-kind": m.certainty.kind },
+        el("b", {}, m.move), " " + valueText(m.value, h.unit, m.certainty, who)))));
     render();
+    // On a phone the coach is below the board: bring the answer into view.
+    const r = $("hint-out").getBoundingClientRect();
+    if (r.top < 0 || r.top > innerHeight - 80) $("hint-out").scrollIntoView({ block: "center" });
   } catch (e) {
     $("hint-out").replaceChildren(el("p", { class: "error" }, "Hint: " + e.message));
   }
@@ -287,8 +361,8 @@ function drawReview() {
   $("rv-table").tBodies[0].replaceChildren(...d.moves.map((m) => el("tr", { "data-index": m.index + 1 },
     el("td", {}, el("button", { type: "button", class: "link", "aria-label": `go to move ${m.index + 1}`,
       onclick: () => showReview(m.index + 1).catch(report) }, m.index + 1)),
-    el("td", {}, m.mover), el("td", {}, m.played), el("td", {}, signed(m.played_value, 1)),
-    el("td", {}, `${m.best} ${signed(m.best_value, 1)}`),
+    el("td", {}, m.mover), el("td", {}, m.played), el("td", { "data-value": m.played_value }, signed(m.played_value, m.exact ? 0 : 1)),
+    el("td", { "data-value": m.best_value, "data-kind": m.certainty.kind }, `${m.best} ${signed(m.best_value, m.certainty.kind === "exact" ? 0 : 1)}`),
     el("td", { class: m.loss >= 4 ? "loss big" : "loss" }, m.loss ? "−" + m.loss.toFixed(1) : "0"))));
   drawGraph();
 }
@@ -298,8 +372,10 @@ function drawGraph() {
   const box = $("graph");
   const W = 520, H = 200, m = { l: 40, r: 8, t: 10, b: 22 };
   const pts = review.data.moves.map((x) => x.black_value_after);
+  // The axis never runs past the board's squares (no score lies beyond).
+  const squares = Number(st.size) * Number(st.size);
   const top = Math.max(8, ...pts.map(Math.abs));
-  const scale = Math.ceil(top / 8) * 8;
+  const scale = Math.min(squares, Math.ceil(top / 8) * 8);
   const Y = (v) => m.t + (H - m.t - m.b) * (1 - (v + scale) / (2 * scale));
   const bw = (W - m.l - m.r) / Math.max(1, pts.length);
   const SVGNS = "http://www.w3.org/2000/svg";
@@ -311,12 +387,12 @@ function drawGraph() {
   }
   pts.forEach((v, i) => {
     const r = s("rect", { x: m.l + i * bw + 0.5, width: Math.max(1, bw - 1), y: Math.min(Y(v), Y(0)), height: Math.max(1, Math.abs(Y(v) - Y(0))),
-      fill: v >= 0 ? "#263238" : "#90a4ae", "data-index": i + 1 });
+      fill: v >= 0 ? "#263238" : "#607d8b", "data-index": i + 1, "data-value": v, "data-exact": review.data.moves[i].exact });
     r.append(s("title", {}, `move ${i + 1}: ${signed(v, 1)} discs for black`));
     r.addEventListener("click", () => showReview(i + 1).catch(report));
     box.append(r);
   });
-  box.append(s("text", { x: m.l, y: H - 6 }, "black's value in discs after each move (dark: black ahead)"));
+  box.append(s("text", { x: m.l, y: H - 6 }, "black's value in discs after each move (dark: black ahead; exact: final score)"));
   if (review.at) {
     const x = m.l + (review.at - 0.5) * bw;
     box.append(s("line", { x1: x, x2: x, y1: m.t, y2: H - m.b, stroke: "#ef6c00", "stroke-width": 2, "stroke-dasharray": "4 2" }));
@@ -329,6 +405,7 @@ async function showReview(at) {
   const g = await api("/api/game?" + gameQuery(st.moves.slice(0, at)));
   review.at = at;
   review.game = g;
+  save(false);
   const m = review.data && review.data.moves[at - 1];
   const played = at ? `: ${game.movers[at - 1]} ${st.moves[at - 1]}` : "";
   $("rv-at").textContent = `move ${at} of ${st.moves.length}` + played +
@@ -341,6 +418,7 @@ async function showReview(at) {
 
 function closeReview() {
   review = null;
+  save(false);
   $("review-box").hidden = true;
   render();
 }
@@ -375,6 +453,7 @@ async function loadRecord() {
 function report(e) { setStatus(e.message, true); }
 
 function newGame() {
+  notice = null;
   st.moves = [];
   st.start = null;
   engineLog = [];
@@ -384,7 +463,12 @@ function newGame() {
 }
 
 $("new").addEventListener("click", newGame);
-$("rematch").addEventListener("click", newGame);
+// A rematch: the same players with the colours swapped.
+$("rematch").addEventListener("click", () => {
+  [st.black, st.white] = [st.white, st.black];
+  writeForm();
+  newGame();
+});
 $("retry").addEventListener("click", () => { readForm(); restart(false); });
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redoMove);
@@ -424,4 +508,16 @@ for (let n = 1; n <= 30; n++) $("level").append(el("option", { value: String(n) 
 st = load() || st;
 for (const k of Object.keys(DEFAULTS)) st[k] = st[k] || DEFAULTS[k];
 writeForm();
-restart(false);
+// A reload of the same game keeps its engine moves, redo stack and open review.
+let reopen = null;
+try {
+  const extra = JSON.parse(localStorage.getItem(STORE + ".extra"));
+  if (extra && extra.address === address()) {
+    engineLog = Array.isArray(extra.engineLog) ? extra.engineLog : [];
+    redo = Array.isArray(extra.redo) ? extra.redo : [];
+    reopen = extra.review;
+  }
+} catch (e) { /* nothing kept */ }
+engineLog = engineLog.filter((e) => e.ply <= st.moves.length);
+save(false);
+advance().then(() => reopen !== null && reopen !== undefined && game && startReview(reopen)).catch(report);

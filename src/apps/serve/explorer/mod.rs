@@ -449,6 +449,32 @@ impl Tree {
             .map(|c| Event::Cutoff(c.1))
     }
 
+    /// The event numbers of the last cutoff before event `e` and of the
+    /// first after it (`None` where there is none): the replay's jumps.
+    #[must_use]
+    pub fn cutoffs_around(&self, e: u32) -> (Option<u32>, Option<u32>) {
+        // The i-th cutoff (in replay order) is event cuts[i].0 + i + 1:
+        // after its last node's entry and the i cutoffs before it.
+        let event = |i: usize| self.cuts[i].0 + i as u32 + 1;
+        let (mut lo, mut hi) = (0, self.cuts.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if event(mid) <= e {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let next = (lo < self.cuts.len()).then(|| event(lo));
+        let before = if lo > 0 && event(lo - 1) == e {
+            lo - 1
+        } else {
+            lo
+        };
+        let prev = before.checked_sub(1).map(event);
+        (prev, next)
+    }
+
     /// The replay right after node `k` cut off: the path to it with every
     /// searched child finished, and what closed its window.
     #[must_use]

@@ -30,6 +30,17 @@ fn spec(algorithm: Algorithm, order: MoveOrder) -> SearchSpec {
     }
 }
 
+/// Alpha-beta's tree of the start position in natural order, to the end.
+fn natural_alphabeta_tree() -> Tree {
+    let never = AtomicBool::new(false);
+    search(
+        spec(Algorithm::AlphaBeta, MoveOrder::Natural),
+        caps(),
+        &never,
+    )
+    .unwrap()
+}
+
 #[test]
 fn natural_order_trees_have_the_contracts_value_and_count() {
     let never = AtomicBool::new(false);
@@ -94,13 +105,7 @@ fn details_agree_with_a_search_from_the_node() {
 
 #[test]
 fn pruned_moves_are_the_rest_of_the_order() {
-    let never = AtomicBool::new(false);
-    let t = search(
-        spec(Algorithm::AlphaBeta, MoveOrder::Natural),
-        caps(),
-        &never,
-    )
-    .unwrap();
+    let t = natural_alphabeta_tree();
     let mut seen = 0;
     for i in 0..t.len() as u32 {
         let d = t.detail(i).unwrap();
@@ -119,13 +124,7 @@ fn pruned_moves_are_the_rest_of_the_order() {
 
 #[test]
 fn steps_replay_the_visit_order() {
-    let never = AtomicBool::new(false);
-    let t = search(
-        spec(Algorithm::AlphaBeta, MoveOrder::Natural),
-        caps(),
-        &never,
-    )
-    .unwrap();
+    let t = natural_alphabeta_tree();
     let s0 = t.step(0).unwrap();
     assert_eq!((s0.count, s0.path.len()), (1, 1));
     assert!(s0.path[0]
@@ -221,4 +220,18 @@ fn the_replay_has_a_cutoff_event_per_cut_node_and_keeps_the_count() {
     // Minimax never cuts off: its replay is its nodes.
     let t = search(spec(Algorithm::Minimax, MoveOrder::Natural), caps(), &never).unwrap();
     assert_eq!(t.events(), t.len());
+}
+
+#[test]
+fn the_cutoffs_around_an_event_are_the_nearest_cutoff_events() {
+    let t = natural_alphabeta_tree();
+    let cutoffs: Vec<u32> = (0..t.events() as u32)
+        .filter(|&e| matches!(t.event(e), Some(Event::Cutoff(_))))
+        .collect();
+    assert!(!cutoffs.is_empty());
+    for e in 0..t.events() as u32 {
+        let next = cutoffs.iter().copied().find(|&c| c > e);
+        let prev = cutoffs.iter().copied().rev().find(|&c| c < e);
+        assert_eq!(t.cutoffs_around(e), (prev, next), "event {e}");
+    }
 }
