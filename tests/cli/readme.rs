@@ -1,4 +1,5 @@
-//! README.md's shell examples run as written: every fenced block line
+//! The manuals' shell examples run as written (README.md and the lab's
+//! docs/LAB.md): every fenced block line
 //! `$ COMMAND` is run by `sh` in a scratch folder that sees the
 //! repository's `tests/` (so `tests/data/...` paths work as from a fresh
 //! clone), with the built binaries first on `PATH`; the lines up to the
@@ -75,9 +76,28 @@ fn binaries() -> PathBuf {
 #[cfg(unix)]
 #[test]
 fn readme_examples_run_as_written() {
+    let run = run_examples("README.md");
+    assert!(run >= 20, "only {run} examples found");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_lab_manual_examples_run_as_written() {
+    let run = run_examples("docs/LAB.md");
+    assert!(run >= 4, "only {run} examples found");
+}
+
+/// Runs every example of the manual `name` (a path from the repository's
+/// root) in a scratch folder of its own, with `tests/` linked in, and
+/// fails on the first manual line whose output differs; returns how many
+/// ran.
+#[cfg(unix)]
+fn run_examples(name: &str) -> usize {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = fs::read_to_string(root.join("README.md")).expect("README.md");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme");
+    let readme = fs::read_to_string(root.join(name)).expect(name);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("readme")
+        .join(name.replace('/', "-"));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).expect("scratch folder");
     std::os::unix::fs::symlink(root.join("tests"), dir.join("tests")).expect("link tests/");
@@ -91,7 +111,6 @@ fn readme_examples_run_as_written() {
         .iter()
         .filter(|e| e.command.trim() != "reversi play")
         .collect();
-    assert!(run.len() >= 20, "only {} examples found", run.len());
     let mut failures = Vec::new();
     for e in &run {
         let out = Command::new("sh")
@@ -107,10 +126,11 @@ fn readme_examples_run_as_written() {
         }
         if without_times(&actual) != without_times(&e.output) {
             failures.push(format!(
-                "README.md line {}: $ {}\n--- README\n{}--- actual\n{}---",
+                "{name} line {}: $ {}\n--- {name}\n{}--- actual\n{}---",
                 e.line, e.command, e.output, actual
             ));
         }
     }
-    report("README examples", run.len(), &failures);
+    report(&format!("{name} examples"), run.len(), &failures);
+    run.len()
 }

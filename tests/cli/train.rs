@@ -116,18 +116,18 @@ fn resumed_generation_fits_weights_that_the_engine_reads() {
 
 #[test]
 fn the_defaults_are_the_shipped_weights_recipe() {
-    // README's pipeline (the commands that made data/pattern-weights.bin
-    // and data/probcut.txt): every option it gives with a value is that
-    // subcommand's default, so `reversi train SUB --games/--out ...` alone
-    // reproduces it.
-    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README");
+    // The lab manual's pipeline (the commands that made
+    // data/pattern-weights.bin and data/probcut.txt): every option it gives
+    // with a value is that subcommand's default, so `reversi train SUB
+    // --games/--out ...` alone reproduces it.
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/LAB.md"))
+        .expect("docs/LAB.md");
     for sub in ["generate", "fit", "probcut"] {
         let prefix = format!("reversi train {sub} ");
         let recipe = readme
             .lines()
             .find(|l| l.starts_with(&prefix))
-            .unwrap_or_else(|| panic!("README gives no `{prefix}...` line"));
+            .unwrap_or_else(|| panic!("docs/LAB.md gives no `{prefix}...` line"));
         let help = reversi()
             .args(["train", sub, "--help"])
             .output()
