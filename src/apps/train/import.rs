@@ -305,7 +305,12 @@ mod tests {
         let range = 20..=24;
         let (all, none_seen) = held_out_positions(&[a.clone(), b.clone()], &[], &range, 100);
         assert_eq!(none_seen, 0);
-        let (only_b, seen) = held_out_positions(&[a.clone(), b.clone()], &[a.clone()], &range, 100);
+        let (only_b, seen) = held_out_positions(
+            &[a.clone(), b.clone()],
+            std::slice::from_ref(&a),
+            &range,
+            100,
+        );
         assert_eq!(only_b.len() + seen, all.len());
         assert!(only_b.iter().all(|l| l.game == 1));
         assert!(seen >= 5, "game a's own 20-24 empties");
