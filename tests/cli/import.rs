@@ -251,3 +251,88 @@ fn book_add_and_analyze_read_wthor_games() {
     assert!(report.contains("final score"), "{report}");
     assert!(report.lines().count() > 60, "{report}");
 }
+
+/// Negamax over the plain rules for the side to move (`p` to move, `o`
+/// the other), standard scoring.
+fn brute(p: u64, o: u64) -> i32 {
+    let board = reversi::board::Board::from_bits(p, o, 8).expect("8x8");
+    let position = Position {
+        board,
+        to_move: reversi::board::Color::Black,
+    };
+    let game = Reversi::DISC_DIFFERENCE;
+    let moves: Vec<_> = game.moves(&position).collect();
+    if moves.is_empty() {
+        return reversi::record::standard_score(&board);
+    }
+    moves
+        .into_iter()
+        .map(|mv| {
+            let next = game.play(&position, mv);
+            let b = next.board;
+            -brute(
+                b.discs(reversi::board::Color::White),
+                b.discs(reversi::board::Color::Black),
+            )
+        })
+        .max()
+        .expect("a move")
+}
+
+#[test]
+fn the_held_out_set_is_solved_exactly_without_training_positions() {
+    let dir = scratch_in("import", "heldout");
+    let games = dir.join("held.txt");
+    reversi()
+        .args(["train", "import", "-q", "--out"])
+        .arg(&games)
+        .arg(data("wthor/wthor-sample.pgn"))
+        .assert()
+        .success();
+    let labels = dir.join("labels.txt");
+    let heldout = |training: Option<&std::path::Path>| {
+        let mut cmd = reversi();
+        cmd.args([
+            "train",
+            "heldout",
+            "-q",
+            "--empties",
+            "9-10",
+            "--positions",
+            "6",
+        ])
+        .arg("--games")
+        .arg(&games)
+        .arg("--out")
+        .arg(&labels)
+        .arg("--force");
+        if let Some(t) = training {
+            cmd.arg("--training").arg(t);
+        }
+        let out = cmd.output().expect("run");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let table = heldout(None);
+    assert!(
+        table.contains("| 10 |") && table.contains("| 9 |"),
+        "{table}"
+    );
+    let text = fs::read_to_string(&labels).expect("labels");
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(lines.len(), 6);
+    for line in lines {
+        let l = reversi::apps::train::labels::Label::parse_line(line).expect("a label");
+        let exact = brute(l.position.player, l.position.opponent);
+        assert_eq!(l.value.0, exact * reversi::units::Eval::PER_DISC, "{line}");
+    }
+    // With the same games as training, every position is a training one.
+    let table = heldout(Some(&games));
+    let text = fs::read_to_string(&labels).expect("labels");
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(!table.contains("| 10 |"), "{table}");
+}

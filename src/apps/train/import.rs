@@ -19,6 +19,7 @@
 //! score the final disc difference of its moves (empty squares to the
 //! winner), with no exactly solved part (`solved_at` is its length).
 
+use super::labels::{position_list, ListedPosition};
 use super::TrainingGame;
 use crate::board::symmetry;
 use crate::board::{Color, Square};
@@ -157,6 +158,51 @@ fn normalised(moves: &[Move]) -> Vec<u8> {
         .collect()
 }
 
+/// The held-out test positions: the positions of `held_out` games with
+/// `empties` empty squares whose side to move has a move, each once up to
+/// the symmetries, none that occurs (under a symmetry) in any of the
+/// `training` games; of those, `count` spread evenly over the list (all
+/// if fewer), numbered from 0. Also returns how many were left out for
+/// occurring in training.
+#[must_use]
+pub fn held_out_positions(
+    held_out: &[TrainingGame],
+    training: &[TrainingGame],
+    empties: &std::ops::RangeInclusive<u32>,
+    count: usize,
+) -> (Vec<ListedPosition>, usize) {
+    let mut seen = HashSet::new();
+    for g in training {
+        let mut p = Position::start(8);
+        for &mv in &g.moves {
+            if empties.contains(&p.board.empty().count_ones()) {
+                let (m, o) = (p.board.discs(p.to_move), p.board.discs(p.to_move.other()));
+                seen.insert(symmetry::canonical(m, o).0);
+            }
+            p = crate::game::Game::play(&crate::reversi::Reversi::DISC_DIFFERENCE, &p, mv);
+        }
+    }
+    let all = position_list(held_out, empties);
+    let (unseen, in_training): (Vec<ListedPosition>, Vec<ListedPosition>) = all
+        .into_iter()
+        .partition(|l| !seen.contains(&(l.player, l.opponent)));
+    let n = unseen.len();
+    let picked: Vec<ListedPosition> = if n <= count {
+        unseen
+    } else {
+        (0..count).map(|k| unseen[k * n / count]).collect()
+    };
+    let list = picked
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| ListedPosition {
+            item: i as u64,
+            ..l
+        })
+        .collect();
+    (list, in_training.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,5 +286,36 @@ mod tests {
             Verdict::Kept(0)
         };
         assert_eq!(Importer::new(&[swapped]).add(&original), expected);
+    }
+
+    #[test]
+    fn held_out_positions_leave_out_the_training_ones_and_spread_evenly() {
+        let g = |text: &str, index: u64| {
+            let r = game(text);
+            TrainingGame {
+                index,
+                moves: r.move_list(),
+                solved_at: r.moves.len(),
+                score: r.final_score().unwrap_or(0),
+            }
+        };
+        let a = g(LINE, 0);
+        let second = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+f8-a6+b4-a5+a4-e8+b8-h7+g8-b7+g2-g3+h2-a1+f1-e2+h3-a3+a8-a7+h8-g7+a2-b1-g1+h1: +00 10";
+        let b = g(second, 1);
+        let range = 20..=24;
+        let (all, none_seen) = held_out_positions(&[a.clone(), b.clone()], &[], &range, 100);
+        assert_eq!(none_seen, 0);
+        let (only_b, seen) = held_out_positions(
+            &[a.clone(), b.clone()],
+            std::slice::from_ref(&a),
+            &range,
+            100,
+        );
+        assert_eq!(only_b.len() + seen, all.len());
+        assert!(only_b.iter().all(|l| l.game == 1));
+        assert!(seen >= 5, "game a's own 20-24 empties");
+        let (three, _) = held_out_positions(&[a, b], &[], &range, 3);
+        assert_eq!(three.len(), 3);
+        assert_eq!(three.iter().map(|l| l.item).collect::<Vec<_>>(), [0, 1, 2]);
     }
 }

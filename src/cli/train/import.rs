@@ -5,14 +5,21 @@
 use super::super::input::open_regular;
 use super::super::output_files::{self, InPlace, Rule, Signature};
 use super::super::{flag, option, write_stdout, UsageError};
+use super::labels::{parse_empties, LABELS};
+use super::{append_lines, read_games, read_weights, test_table, Progress, Resumable, MAX_GAMES};
 use anyhow::Result;
+use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
-use reversi::apps::train::import::{Importer, Verdict};
+use reversi::apps::train::import::{held_out_positions, Importer, Verdict};
+use reversi::apps::train::labels::{label_positions, list_checksum, Label, LabelSettings};
+use reversi::apps::train::Shard;
+use reversi::eval::pattern;
 use reversi::record::archive::{self, ArchiveGame};
 use reversi::record::write_transcript;
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The largest collection file read, in bytes (all WTHOR PGN files of
@@ -275,4 +282,94 @@ pub(super) fn import(m: &ArgMatches) -> Result<()> {
         );
     }
     write_stdout(&table)
+}
+
+/// The `heldout` command's arguments.
+pub(super) fn heldout_command() -> Command {
+    Command::new("reversi train heldout")
+        .about("Build the evaluation's test set: the positions of held-out games (e.g. `train import` of WTHOR 2023) with --empties empty squares, each once up to symmetry, none that occurs in a --training game, --positions of them spread evenly, each solved exactly into a label file (resumable: run it again to continue); then print the static error of the weights on them per empties count")
+        .arg(option("games", "FILE", "The held-out games file (e.g. `reversi train import` of WTHOR 2023)").required(true))
+        .arg(option("training", "FILE", "A games file of training (repeatable): its positions are left out").action(clap::ArgAction::Append))
+        .arg(option("empties", "A-B", "The empty squares of the positions").value_parser(parse_empties).default_value("20-24"))
+        .arg(option("positions", "N", "How many positions (spread evenly over the list)").value_parser(value_parser!(usize)).default_value("300"))
+        .arg(option("out", "FILE", "The label file of exact scores (created, or continued if it is one of the same list)").required(true))
+        .arg(option("weights", "FILE", "The weights measured, whose search also orders the solver's moves (default: the embedded ones)"))
+        .arg(option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(flag("force", "Start --out over if it is not a label file of this list"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+/// Runs `reversi train heldout`.
+pub(super) fn heldout(m: &ArgMatches) -> Result<()> {
+    let quiet = m.get_flag("quiet");
+    let out: &String = m.get_one("out").expect("required");
+    let empties: std::ops::RangeInclusive<u32> = m.get_one("empties").cloned().expect("default");
+    let weights = match m.get_one::<String>("weights") {
+        Some(path) => Arc::new(read_weights(path)?),
+        None => pattern::shared_active_weights(),
+    };
+    let held = read_games(m.get_one::<String>("games").expect("required"))?;
+    let mut training = Vec::new();
+    for path in m.get_many::<String>("training").into_iter().flatten() {
+        training.extend(read_games(path)?);
+        if training.len() as u64 > MAX_GAMES {
+            return Err(UsageError(format!(
+                "the --training files hold more than {MAX_GAMES} games"
+            ))
+            .into());
+        }
+    }
+    let count: usize = *m.get_one("positions").expect("default");
+    let (list, in_training) = held_out_positions(&held, &training, &empties, count);
+    if !quiet {
+        eprintln!(
+            "heldout: {} positions of {} games ({in_training} left out as training positions)",
+            list.len(),
+            held.len()
+        );
+    }
+    let settings = LabelSettings {
+        exact_empties: *empties.end(),
+        empties,
+        depth: 0,
+        selectivity: None,
+    };
+    let header_line = format!(
+        "{} heldout empties {}-{} exact positions {} list {:016x}",
+        LABELS.start,
+        settings.empties.start(),
+        settings.empties.end(),
+        list.len(),
+        list_checksum(&list)
+    );
+    let check = |line: &str| {
+        Label::parse_line(line)
+            .map(|l| l.position.item)
+            .map_err(|e| e.to_string())
+    };
+    let (file, done) = Resumable {
+        signature: LABELS,
+        noun: "position",
+        out,
+        header_line: &header_line,
+        force: m.get_flag("force"),
+        item: &check,
+    }
+    .open(Shard::WHOLE, list.len() as u64)?;
+    let threads = *m.get_one::<usize>("threads").expect("default");
+    let progress = Progress::new("heldout", "positions", quiet, done, list.len() as u64);
+    append_lines(file, out, progress, |deliver| {
+        label_positions(
+            &list,
+            &settings,
+            &weights,
+            Shard::WHOLE,
+            done,
+            threads,
+            |label| deliver(label.to_line()),
+        );
+    })?;
+    let (_, labels) = super::labels::read_labels(out)?;
+    let samples: Vec<_> = labels.iter().map(Label::sample).collect();
+    write_stdout(&test_table(&weights, &samples, out))
 }

@@ -26,7 +26,7 @@ use std::sync::Arc;
 const MAX_LABELS: u64 = 10_000_000;
 
 /// The files `label` writes: a header line naming the options.
-const LABELS: Signature = Signature {
+pub(super) const LABELS: Signature = Signature {
     start: "# reversi train label:",
     kind: "a label file of `reversi train label`",
 };

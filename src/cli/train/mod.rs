@@ -35,7 +35,7 @@ pub(super) mod labels;
 const ABOUT: &str = "Train the pattern evaluation: `generate` plays and solves self-play \
 games into a file (resumable: run it again to continue), `label` labels their positions by \
 search or exact solving (resumable), `merge` joins the files of runs split with --shard K/N, \
-`compare` measures labels against exact ones, `import` makes a games file of WTHOR and Logistello games, `fit` fits the weights to games and labels, \
+`compare` measures labels against exact ones, `import` makes a games file of WTHOR and Logistello games, `heldout` solves the evaluation's test set, `fit` fits the weights to games and labels, \
 `probcut` fits the midgame search's Multi-ProbCut table and the endgame solver's model of its cuts";
 
 fn generate_command() -> Command {
@@ -91,7 +91,7 @@ fn probcut_command() -> Command {
 
 /// The subcommands' definitions (for the consistency test).
 #[cfg(test)]
-pub(super) fn commands() -> [Command; 7] {
+pub(super) fn commands() -> [Command; 8] {
     [
         generate_command(),
         fit_command(),
@@ -100,6 +100,7 @@ pub(super) fn commands() -> [Command; 7] {
         labels::merge_command(),
         labels::compare_command(),
         import::import_command(),
+        import::heldout_command(),
     ]
 }
 
@@ -209,11 +210,12 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("merge") => labels::merge(&super::parse(labels::merge_command(), &args[2..])?),
         Some("compare") => labels::compare(&super::parse(labels::compare_command(), &args[2..])?),
         Some("import") => import::import(&super::parse(import::import_command(), &args[2..])?),
+        Some("heldout") => import::heldout(&super::parse(import::heldout_command(), &args[2..])?),
         Some("-h" | "--help") | None => write_stdout(&format!(
-            "{ABOUT}\n\nUsage:\n  reversi train generate --out GAMES [OPTIONS]\n  reversi train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi train merge --out FILE SHARD...\n  reversi train compare --labels LABELS --reference LABELS\n  reversi train import --out GAMES FILE...\n  reversi train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
+            "{ABOUT}\n\nUsage:\n  reversi train generate --out GAMES [OPTIONS]\n  reversi train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi train merge --out FILE SHARD...\n  reversi train compare --labels LABELS --reference LABELS\n  reversi train import --out GAMES FILE...\n  reversi train heldout --games GAMES --training GAMES --out LABELS\n  reversi train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
-            "unknown train command {other:?}: expected generate, label, merge, compare, import, fit or probcut (see `reversi train --help`)"
+            "unknown train command {other:?}: expected generate, label, merge, compare, import, heldout, fit or probcut (see `reversi train --help`)"
         )),
     }
 }
@@ -767,7 +769,7 @@ fn report_table(reports: &[PhaseReport]) -> String {
 
 /// The mean absolute error of `weights` on exactly labelled positions, by
 /// number of empty squares.
-fn test_table(weights: &PatternWeights, exact: &[Sample], name: &str) -> String {
+pub(super) fn test_table(weights: &PatternWeights, exact: &[Sample], name: &str) -> String {
     let mut out = format!(
         "\nExact positions of {name}:\n\n| empties | positions | mean absolute error (discs) |\n| ---: | ---: | ---: |\n"
     );
