@@ -6,7 +6,7 @@
 
 #![cfg(unix)]
 
-use crate::harness::{data, listing, scratch_in};
+use crate::harness::{data, listing, reversi, scratch_in, train_generate};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -97,53 +97,24 @@ fn case(name: &'static str, args: &str, output: Option<&'static str>, busy_lines
     }
 }
 
-/// A folder with the inputs every case reads: 30 quick games and a book
-/// of the first 4 plies planned without searches.
+/// A folder with the inputs every case reads: 30 quick games, a book of
+/// the first 4 plies planned without searches and a small searched one.
 fn inputs(dir: &Path) {
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    train_generate()
+        .current_dir(dir)
+        .args(["--games", "30", "--out", "games.txt"])
+        .assert()
+        .success();
+    for args in [
+        "book new --depth 4 --no-search --out planned.book",
+        "book new --depth 2 --level 1 --out small.book",
+    ] {
+        reversi()
             .current_dir(dir)
-            .args(args)
-            .output()
-            .expect("run");
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    run(&[
-        "train",
-        "generate",
-        "-q",
-        "--seed",
-        "3",
-        "--solve-empties",
-        "10",
-        "--games",
-        "30",
-        "--out",
-        "games.txt",
-    ]);
-    run(&[
-        "book",
-        "new",
-        "--depth",
-        "4",
-        "--no-search",
-        "--out",
-        "planned.book",
-    ]);
-    run(&[
-        "book",
-        "new",
-        "--depth",
-        "2",
-        "--level",
-        "1",
-        "--out",
-        "small.book",
-    ]);
+            .args(args.split_whitespace())
+            .assert()
+            .success();
+    }
 }
 
 fn cases() -> Vec<Case> {

@@ -6,6 +6,11 @@
 const $ = (id) => document.getElementById(id);
 const views = { a: null, b: null }; // {id, total, line:Set, nodes:Map}
 let step = null; // {view, k}
+// The step asked for last: its answer alone is shown (an older request
+// answered later never undoes a newer one), and "next"/"prev" count from
+// it, so that clicks faster than the server answers are never lost.
+let stepWanted = null; // {ticket, k}
+let stepTickets = 0;
 let timer = null;
 let runs = 0; // bumped by every run: answers for an older run are dropped
 let mode = false; // the last run: false (one tree), true (natural vs best) or "versus"
@@ -75,6 +80,7 @@ async function run(compare, at) {
   setStatus("Searching…");
   clearNode();
   step = null;
+  stepWanted = null;
   mode = compare;
   $("view-b").hidden = !compare;
   try {
@@ -303,8 +309,11 @@ async function showStep(k, fromTree) {
   const v = views[$("step-tree").value] || views.a;
   if (!v) return;
   k = Math.max(0, Math.min(v.events - 1, k));
+  const ticket = ++stepTickets;
+  stepWanted = { ticket, k };
   const s = await api(`/api/tree/${v.id}/event/${k}`);
   if (views[v.which] !== v) return; // a new search replaced this tree
+  if (ticket !== stepTickets) return; // a newer step was asked for
   step = { v, k };
   markDrawn(v, s.kind === "cutoff" ? s.cutoff.index : s.path[s.path.length - 1].index);
   $("prev-cut").disabled = s.prev_cutoff === null;
@@ -362,8 +371,12 @@ $("preset").addEventListener("change", () => {
 });
 $("line-a").addEventListener("click", () => openLine("a").catch(report));
 $("line-b").addEventListener("click", () => openLine("b").catch(report));
-$("next").addEventListener("click", () => step && showStep(step.k + 1).catch(report));
-$("prev").addEventListener("click", () => step && showStep(step.k - 1).catch(report));
+/** The step the replay is at or on its way to. */
+function currentStep() {
+  return stepWanted ? stepWanted.k : step.k;
+}
+$("next").addEventListener("click", () => step && showStep(currentStep() + 1).catch(report));
+$("prev").addEventListener("click", () => step && showStep(currentStep() - 1).catch(report));
 $("first").addEventListener("click", () => showStep(0).catch(report));
 $("next-cut").addEventListener("click", () => step && step.nextCut !== null && showStep(step.nextCut).catch(report));
 $("prev-cut").addEventListener("click", () => step && step.prevCut !== null && showStep(step.prevCut).catch(report));
