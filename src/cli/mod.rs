@@ -127,6 +127,7 @@ Usage:
   reversi book new --depth PLIES --level L --out BOOK   every opening to a depth
   reversi book show --book BOOK POSITION   a position's book moves and values
   reversi book deepen|add|search|merge|export|import|stats
+  reversi book import-edax|export-edax   to and from Edax's book.dat
 
  The pattern evaluation's training (each has --help; see docs/TRAINING.md):
   reversi train generate --out GAMES   self-play games solved exactly
@@ -134,6 +135,9 @@ Usage:
                                 their positions labelled by search or solving
   reversi train merge --out FILE SHARD...   the shards of a --shard K/N stage
   reversi train compare --labels LABELS --reference LABELS   labels' error
+  reversi train import --out GAMES FILE...   WTHOR and Logistello games
+  reversi train heldout --games GAMES --training GAMES --out LABELS
+                                the evaluation's test set, solved exactly
   reversi train fit --games GAMES --out WEIGHTS
   reversi train probcut --games GAMES --out TABLE   the cuts' error models
 

@@ -973,3 +973,30 @@ fn fifos_without_a_writer_are_read_at_once_as_empty() {
         assert_eq!(within_twenty_seconds(&dir, args), Some(code), "{args:?}");
     }
 }
+
+#[test]
+fn the_main_help_names_every_train_and_book_subcommand() {
+    // Each subcommand that `reversi train --help` and `reversi book --help`
+    // list in their usage is named in `reversi --help` too.
+    let main = String::from_utf8(reversi().arg("--help").output().expect("run").stdout).unwrap();
+    for group in ["train", "book"] {
+        let out = reversi().args([group, "--help"]).output().expect("run");
+        let help = String::from_utf8_lossy(&out.stdout).into_owned();
+        let prefix = format!("reversi {group} ");
+        let subs: Vec<&str> = help
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix(&prefix))
+            .filter_map(|rest| rest.split_whitespace().next())
+            .collect();
+        assert!(subs.len() >= 5, "{group}: {help}");
+        for sub in subs {
+            let named = main.lines().any(|l| {
+                l.trim_start()
+                    .strip_prefix(&prefix)
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .is_some_and(|word| word.split('|').any(|w| w == sub))
+            });
+            assert!(named, "reversi --help does not name `{prefix}{sub}`");
+        }
+    }
+}
