@@ -371,8 +371,8 @@ impl Resumable<'_> {
         };
         let planned = output_files::plan_output("--out", Path::new(self.out), &rule)?;
         // A signal ends the run before the file is made or once its header
-        // (or the cut of a partial last line) is written, never between.
-        let _critical = Critical::open();
+        // is written, never between (an empty file would be refused).
+        let making = Critical::open();
         let target = planned.target();
         let out = self.out;
         let cannot = |e: std::io::Error| UsageError(format!("cannot write {out}: {e}"));
@@ -395,10 +395,14 @@ impl Resumable<'_> {
         };
         lock_for_this_run(&file, out)?;
         if !created {
+            // Reading the existing file changes nothing before its one
+            // cut: a signal may end the run while a long file is read.
+            drop(making);
             if let Some(count) = self.continued(&file, shard, max_items)? {
                 return Ok((file, count));
             }
         }
+        let _header = Critical::open();
         file.set_len(0).map_err(cannot)?;
         (&file)
             .write_all(format!("{}\n", self.header_line).as_bytes())
