@@ -24,9 +24,21 @@ pub struct ArchiveGame {
     /// The final score the collection states, black minus white; it may
     /// count the empty squares for the winner or not (WTHOR does both).
     pub stated_score: Option<i32>,
-    /// WTHOR `.wtb`: the score of perfect play from the position with
-    /// [`WthorFile::depth`] empty squares, black minus white.
-    pub theoretical_score: Option<i32>,
+    /// WTHOR `.wtb`: the score of perfect play from the game's position
+    /// with [`WthorFile::depth`] empty squares.
+    pub theoretical_score: Option<TheoreticalScore>,
+}
+
+/// A WTHOR game's theoretical score: the final score of perfect play from
+/// the game's position with `empties` empty squares, black minus white
+/// (empty squares to the winner).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TheoreticalScore {
+    /// The empty squares of the position it is the value of (the file's
+    /// depth, 24 in every WTHOR file published).
+    pub empties: u32,
+    /// Black's final disc difference under perfect play from there.
+    pub black_score: i32,
 }
 
 impl ArchiveGame {
@@ -259,7 +271,10 @@ pub fn parse_wtb(bytes: &[u8]) -> Result<WthorFile, ArchiveError> {
         let mut game = ArchiveGame::new(replay.record);
         game.record.info.date = Some(year.to_string());
         game.stated_score = Some(2 * i32::from(raw[6]) - 64);
-        game.theoretical_score = Some(2 * i32::from(raw[7]) - 64);
+        game.theoretical_score = Some(TheoreticalScore {
+            empties: u32::from(depth),
+            black_score: 2 * i32::from(raw[7]) - 64,
+        });
         games.push(game);
         numbers.push([u16_at(raw, 0), u16_at(raw, 2), u16_at(raw, 4)]);
     }
@@ -637,7 +652,13 @@ mod tests {
         let first = &file.games[0];
         assert_eq!(write_transcript(&first.record), WTB_MOVES);
         assert_eq!(first.stated_score, Some(6));
-        assert_eq!(first.theoretical_score, Some(0));
+        assert_eq!(
+            first.theoretical_score,
+            Some(TheoreticalScore {
+                empties: 24,
+                black_score: 0
+            })
+        );
         assert_eq!(
             first.stated_score,
             Some(standard_score(&first.record.last().board))

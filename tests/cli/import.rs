@@ -336,3 +336,96 @@ fn the_held_out_set_is_solved_exactly_without_training_positions() {
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(!table.contains("| 10 |"), "{table}");
 }
+
+/// The smallest of the eight images of a position, by the naive images.
+fn naive_canonical(p: u64, o: u64) -> (u64, u64) {
+    (0..8)
+        .map(|s| (naive_image(p, s), naive_image(o, s)))
+        .min()
+        .expect("eight images")
+}
+
+#[test]
+fn theoretical_labels_are_the_wtb_scores_of_each_kept_games_position_at_24_empties() {
+    let dir = scratch_in("import", "theoretical");
+    let (out, labels) = (dir.join("games.txt"), dir.join("theoretical.txt"));
+    let name = "wthor/WTH_1984-sample.wtb";
+    let run = reversi()
+        .args(["train", "import", "-q", "--out"])
+        .arg(&out)
+        .arg("--theoretical-labels")
+        .arg(&labels)
+        .arg(data(name))
+        .output()
+        .expect("run");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    // Black's theoretical discs, straight from the file's bytes (byte 7 of
+    // each 68-byte game after the 16-byte header), by the game's moves.
+    let bytes = fs::read(data(name)).expect("wtb");
+    assert_eq!(bytes[14], 24, "the sample's theoretical depth");
+    let games = sample_games(name);
+    let theoretical_of = |moves: &[reversi::reversi::Move]| -> i32 {
+        let i = games
+            .iter()
+            .position(|g| g.record.move_list() == moves)
+            .expect("a kept game is a game of the file");
+        2 * i32::from(bytes[16 + 68 * i + 7]) - 64
+    };
+    let kept: Vec<TrainingGame> = fs::read_to_string(&out)
+        .expect("games")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| TrainingGame::parse_line(l).expect("games line"))
+        .collect();
+    let text = fs::read_to_string(&labels).expect("labels");
+    let mut lines = text.lines();
+    assert!(lines
+        .next()
+        .expect("header")
+        .starts_with("# reversi train label:"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    assert!(!kept.is_empty());
+    assert_eq!(rows.len(), kept.len(), "every kept game reaches 24 empties");
+    let game = Reversi::DISC_DIFFERENCE;
+    for (item, (row, g)) in rows.iter().zip(&kept).enumerate() {
+        assert_eq!(row[0], item.to_string());
+        assert_eq!(row[1], g.index.to_string());
+        let mut p = Position::start(8);
+        for &mv in &g.moves {
+            if p.board.empty().count_ones() == 24 && p.board.moves(p.to_move) != 0 {
+                break;
+            }
+            p = game.play(&p, mv);
+        }
+        let (mover, other) = naive_canonical(relative(&p).0, relative(&p).1);
+        assert_eq!(row[2], format!("{mover:016x}"));
+        assert_eq!(row[3], format!("{other:016x}"));
+        assert_eq!(row[4], "24");
+        let black = theoretical_of(&g.moves);
+        let for_mover = if p.to_move == reversi::board::Color::Black {
+            black
+        } else {
+            -black
+        };
+        assert_eq!(row[5], (64 * for_mover).to_string());
+        assert_eq!(row[6], "exact");
+    }
+    // `train fit` reads it as labels.
+    let weights = dir.join("w.bin");
+    let fit = reversi()
+        .args(["train", "fit", "-q", "--iterations", "2", "--labels"])
+        .arg(&labels)
+        .arg("--out")
+        .arg(&weights)
+        .output()
+        .expect("run");
+    assert!(
+        fit.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fit.stderr)
+    );
+}

@@ -19,13 +19,15 @@
 //! score the final disc difference of its moves (empty squares to the
 //! winner), with no exactly solved part (`solved_at` is its length).
 
-use super::labels::{position_list, ListedPosition};
-use super::TrainingGame;
+use super::labels::{position_list, Label, LabelSource, ListedPosition};
+use super::{canonical, TrainingGame};
 use crate::board::symmetry;
 use crate::board::{Color, Square};
-use crate::engine::parse_obf_file;
+use crate::engine::{parse_obf_file, RelativePosition};
+use crate::record::archive::TheoreticalScore;
 use crate::record::{standard_score, GameRecord};
 use crate::reversi::{Move, Position};
+use crate::units::Eval;
 use std::collections::{HashMap, HashSet};
 
 /// The FFO endgame test positions #1-#79, in order.
@@ -130,6 +132,44 @@ impl Importer {
     pub fn into_games(self) -> Vec<TrainingGame> {
         self.games
     }
+}
+
+/// The exact label a WTHOR theoretical score gives: the position of game
+/// `game` (its training index) with `theoretical.empties` empty squares
+/// where the side to move has a move (after a pass there, if one is
+/// forced), in canonical orientation, valued for the side to move, as
+/// item 0 (the caller numbers the items). `None` when the game never
+/// reaches that count with a move to make (it ended earlier).
+///
+/// The scores are perfect play (a sample checked against the solver agrees
+/// on every game: docs/TRAINING.md), so they label like `train label`'s
+/// exact solves, at no cost.
+#[must_use]
+pub fn theoretical_label(
+    game: u64,
+    record: &GameRecord,
+    theoretical: TheoreticalScore,
+) -> Option<Label> {
+    let at = record.positions().into_iter().find(|p| {
+        p.board.empty().count_ones() == theoretical.empties
+            && RelativePosition::from(p).moves() != 0
+    })?;
+    let relative = RelativePosition::from(&at);
+    let (player, opponent) = canonical(relative.player, relative.opponent);
+    let score = match at.to_move {
+        Color::Black => theoretical.black_score,
+        Color::White => -theoretical.black_score,
+    };
+    Some(Label {
+        position: ListedPosition {
+            item: 0,
+            game,
+            player,
+            opponent,
+        },
+        value: Eval(score * Eval::PER_DISC),
+        source: LabelSource::Exact,
+    })
 }
 
 /// The moves of a game from the start as square numbers (64 for a pass),
@@ -286,6 +326,51 @@ mod tests {
             Verdict::Kept(0)
         };
         assert_eq!(Importer::new(&[swapped]).add(&original), expected);
+    }
+
+    #[test]
+    fn a_theoretical_score_labels_its_position_for_the_side_to_move() {
+        use crate::engine::solve::{EndgameSolver, Scoring};
+        let record = game(LINE);
+        for empties in [10, 11, 12] {
+            let at = record
+                .positions()
+                .into_iter()
+                .find(|p| p.board.empty().count_ones() == empties)
+                .unwrap();
+            // The exact score of that position, black minus white, as a
+            // theoretical score states it.
+            let mover_score = EndgameSolver::new(Scoring::Standard)
+                .solve(&RelativePosition::from(&at))
+                .score;
+            let black_score = if at.to_move == Color::Black {
+                mover_score
+            } else {
+                -mover_score
+            };
+            let label = theoretical_label(
+                7,
+                &record,
+                TheoreticalScore {
+                    empties,
+                    black_score,
+                },
+            )
+            .unwrap();
+            assert_eq!(label.value, Eval(mover_score * Eval::PER_DISC));
+            assert_eq!(label.position.game, 7);
+            let relative = RelativePosition::from(&at);
+            assert_eq!(
+                (label.position.player, label.position.opponent),
+                canonical(relative.player, relative.opponent)
+            );
+            assert_eq!(Label::parse_line(&label.to_line()), Ok(label));
+        }
+        let ended = TheoreticalScore {
+            empties: 0,
+            black_score: -4,
+        };
+        assert_eq!(theoretical_label(0, &record, ended), None);
     }
 
     #[test]

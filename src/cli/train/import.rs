@@ -10,8 +10,10 @@ use super::{append_lines, read_games, read_weights, test_table, Progress, Resuma
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
-use reversi::apps::train::import::{held_out_positions, Importer, Verdict};
-use reversi::apps::train::labels::{label_positions, list_checksum, Label, LabelSettings};
+use reversi::apps::train::import::{held_out_positions, theoretical_label, Importer, Verdict};
+use reversi::apps::train::labels::{
+    label_positions, list_checksum, Label, LabelSettings, ListedPosition,
+};
 use reversi::apps::train::Shard;
 use reversi::eval::pattern;
 use reversi::record::archive::{self, ArchiveGame};
@@ -44,6 +46,7 @@ pub(super) fn import_command() -> Command {
         .arg(Arg::new("files").value_name("FILE").num_args(1..).required(true).help("Collection files, read in this order"))
         .arg(option("out", "FILE", "The games file to write (replaced only if it is an imported games file, or with --force)").required(true))
         .arg(option("dropped", "FILE", "Also write the dropped games, one a line: file, game number, why, moves (tab-separated)"))
+        .arg(option("theoretical-labels", "FILE", "Also write a label file (as `train label` writes, for `train fit --labels`) of the kept WTHOR .wtb games' theoretical scores: each game's position at the file's depth (24 empty squares), valued exactly"))
         .arg(flag("force", "Replace --out or --dropped even if it is another kind of file"))
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
@@ -173,6 +176,20 @@ pub(super) fn import(m: &ArgMatches) -> Result<()> {
             &rule(DROPPED),
         )?);
     }
+    let labels_path = m.get_one::<String>("theoretical-labels");
+    if let Some(path) = labels_path {
+        if path == out || dropped_path == Some(path) {
+            return Err(UsageError(
+                "--theoretical-labels is another output's file: give each its own".into(),
+            )
+            .into());
+        }
+        planned.push(output_files::plan_output(
+            "--theoretical-labels",
+            Path::new(path),
+            &rule(LABELS),
+        )?);
+    }
     let files: Vec<&String> = m
         .get_many::<String>("files")
         .into_iter()
@@ -198,6 +215,7 @@ pub(super) fn import(m: &ArgMatches) -> Result<()> {
     let mut total = Counts::default();
     let mut ffo_hits = [0u64; 80];
     let mut dropped = String::from("# reversi train import, dropped: file, game, why, moves\n");
+    let mut theoretical: Vec<Label> = Vec::new();
     for (path, form) in files.iter().zip(forms) {
         let games = read_collection(path, form)?;
         let mut counts = Counts::default();
@@ -207,8 +225,20 @@ pub(super) fn import(m: &ArgMatches) -> Result<()> {
                 counts.score_disagrees += 1;
             }
             let why = match importer.add(&game.record) {
-                Verdict::Kept(_) => {
+                Verdict::Kept(index) => {
                     counts.kept += 1;
+                    if let Some(label) = game
+                        .theoretical_score
+                        .and_then(|t| theoretical_label(index, &game.record, t))
+                    {
+                        theoretical.push(Label {
+                            position: ListedPosition {
+                                item: theoretical.len() as u64,
+                                ..label.position
+                            },
+                            ..label
+                        });
+                    }
                     continue;
                 }
                 Verdict::Unfinished => {
@@ -269,9 +299,25 @@ pub(super) fn import(m: &ArgMatches) -> Result<()> {
         text.push_str(&g.to_line());
         text.push('\n');
     }
+    let mut labels_text = String::new();
+    if labels_path.is_some() {
+        let _ = writeln!(
+            labels_text,
+            "{} theoretical scores of the WTHOR games of {out}, {} positions",
+            LABELS.start,
+            theoretical.len()
+        );
+        for label in &theoretical {
+            labels_text.push_str(&label.to_line());
+            labels_text.push('\n');
+        }
+    }
     let mut contents: Vec<&[u8]> = vec![text.as_bytes()];
     if dropped_path.is_some() {
         contents.push(dropped.as_bytes());
+    }
+    if labels_path.is_some() {
+        contents.push(labels_text.as_bytes());
     }
     output_files::write(&planned, &contents)?;
     if !quiet {
