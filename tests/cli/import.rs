@@ -429,3 +429,35 @@ fn theoretical_labels_are_the_wtb_scores_of_each_kept_games_position_at_24_empti
         String::from_utf8_lossy(&fit.stderr)
     );
 }
+
+#[test]
+fn the_held_out_test_set_is_300_exact_positions_of_20_to_24_empties_and_no_ffo_position() {
+    use reversi::apps::train::labels::{Label, LabelSource};
+    let text = fs::read_to_string(data("wthor/heldout-2023.txt")).expect("held-out set");
+    let mut lines = text.lines();
+    assert!(lines
+        .next()
+        .expect("header")
+        .starts_with("# reversi train label: heldout empties 20-24 exact positions 300"));
+    let forbidden = ffo_images();
+    let mut distinct = HashSet::new();
+    let mut per_empties = [0; 65];
+    for line in lines {
+        let label = Label::parse_line(line).expect("a label line");
+        assert_eq!(label.source, LabelSource::Exact);
+        let p = label.position;
+        let empties = 64 - (p.player | p.opponent).count_ones();
+        assert!((20..=24).contains(&empties), "{line}");
+        per_empties[empties as usize] += 1;
+        // An exact score of a full 8x8 game (empty squares to the winner)
+        // is an even number of discs.
+        assert_eq!(label.value.0 % (2 * 64), 0, "{line}");
+        assert!(!forbidden.contains(&(p.player, p.opponent)), "{line}");
+        assert!(distinct.insert((p.player, p.opponent)), "{line} twice");
+    }
+    assert_eq!(distinct.len(), 300);
+    assert!(
+        per_empties[20..=24].iter().all(|&n| n >= 40),
+        "{per_empties:?}"
+    );
+}
