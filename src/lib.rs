@@ -35,8 +35,8 @@
 //! crate names them from its root: [`Board`], [`Color`], [`Square`],
 //! [`Position`], [`Move`], the game [`Reversi`], the engine's [`Analyzer`]
 //! with its [`Limits`], [`MoveSearch`] (ranking), [`MoveValue`],
-//! [`Certainty`] and [`Choice`], and the units [`Score`], [`Eval`] and
-//! [`Discs`].
+//! [`Certainty`] and [`Choice`] (valued in a [`BlackValue`]), and the units
+//! [`Score`], [`Eval`] and [`Discs`].
 //!
 //! The counted searches of the contracts, exact to the node:
 //!
@@ -106,6 +106,6 @@ pub mod treblecross;
 pub mod units;
 
 pub use board::{Board, Color, Square};
-pub use engine::analyze::{Analyzer, Certainty, Choice, Limits, MoveSearch, MoveValue};
+pub use engine::analyze::{Analyzer, BlackValue, Certainty, Choice, Limits, MoveSearch, MoveValue};
 pub use reversi::{Move, Position, Reversi};
 pub use units::{Discs, Eval, Score};

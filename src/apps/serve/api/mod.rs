@@ -492,7 +492,7 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
     let cap = state.limits.engine_time.as_millis() as u64;
     let time = number(&q, "time_ms", 1..=cap)?.unwrap_or(1000.min(cap));
     let level = number(&q, "level", 1..=Level::MAX)?;
-    if level.is_some() && g.position.board.size() != 8 {
+    if level.is_some() && !Level::plays_on(g.position.board.size()) {
         return Err(ApiError::bad(
             "level plays 8x8 only (the engine's midgame search); use size=8, or depth and eval",
         ));
@@ -506,11 +506,13 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
     };
     let p = g.position;
     // A fresh seed for each reply: book moves within the randomness vary.
+    // (The engine plays from the book at a level only.)
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    let book = level
-        .and(state.book.clone())
+    let book = state
+        .book
+        .clone()
         .map(|b| BookUse::new(b, state.book_randomness, seed));
     let found = blocking(&state, move |cancel| {
         play::engine_move(&p, settings, book, cancel)
@@ -520,17 +522,14 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
     // Discs at a level, from the book, and for the evaluations that count
     // discs; else the evaluation's own points, never called discs.
     let size = p.board.size();
-    let in_discs = level.is_some()
-        || m.book
-        || settings.eval == Heuristic::Disc
-        || (settings.eval == Heuristic::Pattern && size == 8);
-    let (value, unit) = if in_discs {
+    let number = m.black_value.number();
+    let (value, unit) = if m.black_value.in_discs(settings.eval, size) {
         (
-            json!(discs_json(f64::from(m.value), size)),
+            json!(discs_json(f64::from(number), size)),
             "discs".to_string(),
         )
     } else {
-        (json!(m.value), format!("{} points", settings.eval))
+        (json!(number), format!("{} points", settings.eval))
     };
     Ok(Json(json!({
         "move": move_json(m.mv),
@@ -542,7 +541,7 @@ async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Params) -> Api
         "time_ms": m.time.as_secs_f64() * 1000.0,
         "level": level,
         // The depth the level asks for (the time may stop it earlier).
-        "level_depth": level.map(|n| Level::new(n.clamp(1, Level::MAX)).depth),
+        "level_depth": level.map(|n| Level::new(n).depth),
         "book": m.book,
     }))
     .into_response())
@@ -580,21 +579,19 @@ async fn api_record(Query(q): Params) -> ApiResult {
     Err(ApiError::bad(format!("the record cannot be read: {e}")))
 }
 
-/// The engine's limits for a hint or a review: a level on 8x8 (else the
-/// level's number as the depth), the time capped by the server's.
+/// The engine's limits for a hint or a review: a level (which bounds the
+/// depth off 8x8: [`EngineLimits::level_on`]), the time capped by the
+/// server's.
 fn coach_limits(
     state: &AppState,
     q: &HashMap<String, String>,
-    g: &GameState,
     default_ms: u64,
 ) -> Result<EngineLimits, ApiError> {
     let cap = state.limits.engine_time.as_millis() as u64;
     let time = number(q, "time_ms", 1..=cap)?.unwrap_or(default_ms.min(cap));
     let level = number(q, "level", 1..=Level::MAX)?.unwrap_or(8);
-    let on8 = g.position.board.size() == 8;
     Ok(EngineLimits {
-        level: on8.then_some(level),
-        depth: (!on8).then_some(level),
+        level: Some(level),
         time: Some(Duration::from_millis(time)),
         ..EngineLimits::default()
     })
@@ -620,7 +617,7 @@ async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiRe
         return Err(ApiError::bad("the game is over"));
     }
     let count = number(&q, "count", 1..=64)?.unwrap_or(64);
-    let limits = coach_limits(&state, &q, &g, 1000)?;
+    let limits = coach_limits(&state, &q, 1000)?;
     let p = g.position;
     let mut engine = state.analyzer();
     let (values, nodes, took) = blocking(&state, move |cancel| {
@@ -644,7 +641,7 @@ async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiRe
         })).collect::<Vec<_>>(),
         "nodes": nodes,
         "time_ms": took.as_secs_f64() * 1000.0,
-        "level": limits.level.or(limits.depth),
+        "level": limits.level,
     }))
     .into_response())
 }
@@ -660,7 +657,7 @@ const REVIEW_EXACT_EMPTIES: u32 = 16;
 /// (default 8), exact from [`REVIEW_EXACT_EMPTIES`] empty squares.
 async fn api_review(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
     let g = game_param(&q)?;
-    let mut limits = coach_limits(&state, &q, &g, 300)?;
+    let mut limits = coach_limits(&state, &q, 300)?;
     limits.exact_empties = REVIEW_EXACT_EMPTIES;
     limits.wld_empties = REVIEW_EXACT_EMPTIES;
     let record = g.record();
