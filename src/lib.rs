@@ -12,7 +12,7 @@
 //!    [`reversi`] (Reversi as a `Game`, and its no-pass variant),
 //!    [`treblecross`] ((n,k)-Ring Treblecross as a `Game` and its exact
 //!    solver), [`record`] (game records: transcripts, GGF, board strings,
-//!    Edax's books),
+//!    the game collections of WTHOR, PGN and Logistello, Edax's books),
 //!    and the utilities [`rng`], [`units`] (typed values: scores,
 //!    evaluations, discs), [`hash`] (the crate's fast hasher for
 //!    memo and transposition tables) and [`lines`] (reading text a line
@@ -28,8 +28,8 @@
 //!    the protocols, the web server of `reversi serve`, training and book
 //!    building).
 //!
-//! The library never prints; the binaries in `src/main.rs` and `src/bin/`
-//! parse, call and format.
+//! The library never prints; the binaries (`src/main.rs` with its command
+//! line in `src/cli/`, and `src/bin/`) parse, call and format.
 //!
 //! The main types are re-exported here, so that a program building on the
 //! crate names them from its root: [`Board`], [`Color`], [`Square`],
