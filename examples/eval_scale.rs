@@ -47,7 +47,7 @@ fn main() {
         let exact = solver
             .solve(&RelativePosition::from_board(&p.board, p.to_move))
             .score;
-        data.push((estimate, f64::from(exact)));
+        data.push((estimate, exact.discs().0));
     }
     let sxy: f64 = data.iter().map(|(e, x)| e * x).sum();
     let sxx: f64 = data.iter().map(|(e, _)| e * e).sum();

@@ -12,7 +12,7 @@
 //!    [`reversi`] (Reversi as a `Game`, and its no-pass variant),
 //!    [`treblecross`] ((n,k)-Ring Treblecross as a `Game` and its exact
 //!    solver), [`record`] (game records: transcripts, GGF, board strings,
-//!    Edax's books),
+//!    the game collections of WTHOR, PGN and Logistello, Edax's books),
 //!    and the utilities [`rng`], [`units`] (typed values: scores,
 //!    evaluations, discs), [`hash`] (the crate's fast hasher for
 //!    memo and transposition tables) and [`lines`] (reading text a line
@@ -28,15 +28,15 @@
 //!    the protocols, the web server of `reversi serve`, training and book
 //!    building).
 //!
-//! The library never prints; the binaries in `src/main.rs` and `src/bin/`
-//! parse, call and format.
+//! The library never prints; the binaries (`src/main.rs` with its command
+//! line in `src/cli/`, and `src/bin/`) parse, call and format.
 //!
 //! The main types are re-exported here, so that a program building on the
 //! crate names them from its root: [`Board`], [`Color`], [`Square`],
 //! [`Position`], [`Move`], the game [`Reversi`], the engine's [`Analyzer`]
 //! with its [`Limits`], [`MoveSearch`] (ranking), [`MoveValue`],
-//! [`Certainty`] and [`Choice`], and the units [`Score`], [`Eval`] and
-//! [`Discs`].
+//! [`Certainty`] and [`Choice`] (valued in a [`BlackValue`]), and the units
+//! [`Score`], [`Eval`] and [`Discs`].
 //!
 //! The counted searches of the contracts, exact to the node:
 //!
@@ -106,6 +106,6 @@ pub mod treblecross;
 pub mod units;
 
 pub use board::{Board, Color, Square};
-pub use engine::analyze::{Analyzer, Certainty, Choice, Limits, MoveSearch, MoveValue};
+pub use engine::analyze::{Analyzer, BlackValue, Certainty, Choice, Limits, MoveSearch, MoveValue};
 pub use reversi::{Move, Position, Reversi};
 pub use units::{Discs, Eval, Score};

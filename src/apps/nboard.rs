@@ -190,9 +190,8 @@ impl<S: MoveSearch + 'static> NboardSession<S> {
         match what {
             "depth" => {
                 if let Ok(d) = value.parse::<u32>() {
-                    // The engine plays levels 1 to Level::MAX; the name
-                    // it answers is the level it will play.
-                    let d = d.clamp(1, Level::MAX);
+                    // The name it answers is the level it will play.
+                    let d = Level::played(d);
                     self.limits.level = Some(d);
                     self.send(format!("set myname reversi{d}"));
                 }

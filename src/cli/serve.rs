@@ -29,7 +29,7 @@ pub(super) fn command() -> Command {
         .after_help(
             "Pages: /play, /explore (the search tree of a position, with the counts of \
              `reversi 300/500`), /study. The JSON API (e.g. /api/tiny?flag=300&player=1&\
-             board=0000021001200000) is described in README.md.\n\
+             board=0000021001200000) is described in docs/SERVE.md.\n\
              Only requests naming this server (an IP address or localhost with the port) are \
              answered; every search is capped in nodes, depth and time.",
         )

@@ -41,13 +41,27 @@ impl Level {
     /// The strongest level [`Level::new`] accepts.
     pub const MAX: u32 = 30;
 
-    /// Level `n` (1 to [`Level::MAX`]): `n` plies of midgame search and
+    /// The level played when level `n` is asked for: `n` held within 1 to
+    /// [`Level::MAX`].
+    #[must_use]
+    pub fn played(n: u32) -> u32 {
+        n.clamp(1, Level::MAX)
+    }
+
+    /// Whether the levels play on a board of `size` (8x8 only: the pattern
+    /// evaluation knows 8x8 positions alone).
+    #[must_use]
+    pub const fn plays_on(size: u8) -> bool {
+        size == 8
+    }
+
+    /// Level `n` (held within 1 to [`Level::MAX`]: [`Level::played`]): `n` plies of midgame search and
     /// exact solving from `n + 8` empty squares (at most 24), in the spirit
     /// of Edax's levels; Multi-ProbCut at 1.5 standard deviations (about
     /// 93% of its cuts agree with the full search) from level 5 on.
     #[must_use]
     pub fn new(n: u32) -> Level {
-        let n = n.clamp(1, Level::MAX);
+        let n = Level::played(n);
         Level {
             depth: n,
             exact_empties: (n + 8).min(24),
@@ -174,7 +188,7 @@ impl MidgameSearch {
             if !self.solver.was_stopped() {
                 return Verdict {
                     best: s.best,
-                    value: Score(s.score).eval(),
+                    value: s.score.eval(),
                     depth: empties,
                     exact: true,
                     nodes: s.nodes,
@@ -468,7 +482,7 @@ mod tests {
             let exact = EndgameSolver::new(Scoring::Standard).solve(&pos).score;
             if pos.empties().count_ones() <= 16 {
                 assert!(v.exact);
-                assert_eq!(v.value, Score(exact).eval());
+                assert_eq!(v.value, exact.eval());
             }
         }
     }

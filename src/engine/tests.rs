@@ -9,6 +9,7 @@ use crate::game::{Game, Side, Value};
 use crate::reversi::{self as rv, Reversi};
 use crate::rng::Rng;
 use crate::search::minimax;
+use crate::units::Score;
 
 /// A board as cells: 0 empty, 1 side to move, 2 opponent.
 #[derive(Clone)]
@@ -173,7 +174,7 @@ impl Game for Standard {
 
 /// The solver's score from black's point of view.
 fn black_score(solver: &mut EndgameSolver, pos: &RelativePosition, to_move: Color) -> i32 {
-    let s = solver.solve(pos).score;
+    let s = solver.solve(pos).score.0;
     if to_move == Color::Black {
         s
     } else {
@@ -188,8 +189,14 @@ fn four_by_four_start_matches_full_minimax() {
     let standard = minimax(&Standard, &root).value;
     let discs = minimax(&Reversi::DISC_DIFFERENCE, &root).value;
     assert_eq!((standard, discs), (-10, -8));
-    assert_eq!(EndgameSolver::new(Scoring::Standard).solve(&pos).score, -10);
-    assert_eq!(EndgameSolver::new(Scoring::DiscsOnly).solve(&pos).score, -8);
+    assert_eq!(
+        EndgameSolver::new(Scoring::Standard).solve(&pos).score,
+        Score(-10)
+    );
+    assert_eq!(
+        EndgameSolver::new(Scoring::DiscsOnly).solve(&pos).score,
+        Score(-8)
+    );
 }
 
 #[test]
@@ -240,7 +247,7 @@ fn solve_is_deterministic() {
     let _ = s.solve(&RelativePosition::start(4));
     let b = s.solve(&pos);
     assert_eq!(a, b);
-    assert_eq!(a.score, 18);
+    assert_eq!(a.score, Score(18));
 }
 
 /// FFO #1-#10 (14-16 empties) with their published best scores.
@@ -267,7 +274,7 @@ fn threaded_solve_matches_one_thread_on_ffo_1_to_10() {
     for (pos, score) in ffo_1_to_10() {
         let a = one.solve(&pos);
         let b = two.solve_parallel(&pos, 2, &mut |_| {});
-        assert_eq!((a.score, b.score), (score, score), "{pos:?}");
+        assert_eq!((a.score.0, b.score.0), (score, score), "{pos:?}");
     }
 }
 
@@ -296,16 +303,16 @@ fn null_window_proofs_and_principal_line() {
             // Fail-soft: a result at or above beta is a lower bound of the
             // score, one at or below alpha an upper bound.
             let lower = solver.solve_window(&pos, score - 1, score, threads, &mut |_| {});
-            assert_eq!(lower.score, score, "{pos:?} >= {score}");
+            assert_eq!(lower.score.0, score, "{pos:?} >= {score}");
             let upper = solver.solve_window(&pos, score, score + 1, threads, &mut |_| {});
-            assert_eq!(upper.score, score, "{pos:?} <= {score}");
+            assert_eq!(upper.score.0, score, "{pos:?} <= {score}");
             let above = solver.solve_window(&pos, score + 1, score + 3, threads, &mut |_| {});
-            assert!((score..=score + 1).contains(&above.score), "{pos:?}");
+            assert!((score..=score + 1).contains(&above.score.0), "{pos:?}");
             let below = solver.solve_window(&pos, score - 3, score - 1, threads, &mut |_| {});
-            assert!((score - 1..=score).contains(&below.score), "{pos:?}");
+            assert!((score - 1..=score).contains(&below.score.0), "{pos:?}");
         }
         // Playing the line out ends the game with the score.
-        let line = solver.principal_line(&pos, score);
+        let line = solver.principal_line(&pos, Score(score));
         let (mut p, mut sign) = (pos, 1);
         for m in line {
             p = match m {
@@ -315,7 +322,7 @@ fn null_window_proofs_and_principal_line() {
             sign = -sign;
         }
         assert!(p.is_game_over());
-        let final_score = EndgameSolver::new(Scoring::Standard).solve(&p).score;
+        let final_score = EndgameSolver::new(Scoring::Standard).solve(&p).score.0;
         assert_eq!(sign * final_score, score, "{pos:?}");
     }
 }

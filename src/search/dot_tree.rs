@@ -163,6 +163,9 @@ where
 
 #[cfg(test)]
 mod tests {
+    // The one `crate::reversi` path of the search layer is here, in test
+    // code: Reversi (layer 1, below this one) as a concrete game to draw.
+    // The drawing itself is generic over `Game`.
     use super::*;
     use crate::board::{Board, Color};
     use crate::reversi::{Position, Reversi};

@@ -9,8 +9,9 @@
 //!
 //! Both take an optional depth [`Limit`] (plies from the root; a node at the
 //! limit is scored by an [`Evaluator`]) and an [`Observer`] that sees every
-//! node entered and left, which is how traversal logs
-//! ([`crate::apps::traced_game::TraverseLog`]) and tree pictures ([`DotTree`]) are produced without touching the search. Engine searches (ordering,
+//! node entered and left, which is how traversal logs (the 8x8 contract's,
+//! an application's) and tree pictures ([`DotTree`]) are produced without
+//! touching the search. Engine searches (ordering,
 //! iterative deepening, transposition tables) live elsewhere and never
 //! change these counts.
 

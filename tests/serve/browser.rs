@@ -2,7 +2,7 @@
 //! started as a user starts it. Clicks and keys are real input events.
 //!
 //! With `REVERSI_SCREENSHOTS=DIR` the tests also save the pictures of the
-//! README (`serve-play.png`, `serve-explore.png`, `serve-study.png`, and
+//! docs/SERVE.md (`serve-play.png`, `serve-explore.png`, `serve-study.png`, and
 //! each page at 390 and 1366 pixels wide, `serve-PAGE-WIDTH.png`) there.
 //!
 //! Without Chromium each test prints one `skipped:` line and passes, except

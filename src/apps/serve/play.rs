@@ -5,10 +5,10 @@
 use crate::apps::study::selfplay::parse_move;
 use crate::board::{Color, Square};
 use crate::engine::analyze::BookUse;
-use crate::engine::analyze::{Analyzer, Limits};
+use crate::engine::analyze::{Analyzer, Choice, Limits};
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::eval::Heuristic;
-use crate::game::{Game, Value};
+use crate::game::Game;
 use crate::record::{GameInfo, GameRecord, RecordedMove};
 use crate::reversi::{Move, Position, Reversi};
 use std::sync::atomic::AtomicBool;
@@ -147,26 +147,10 @@ pub struct EngineSettings {
 /// this machine (levels 13-30 would solve from 21-24).
 pub const SERVER_EXACT_EMPTIES: u32 = 20;
 
-/// The engine's move and what it cost.
-#[derive(Clone, Copy, Debug)]
-pub struct EngineMove {
-    /// The move chosen.
-    pub mv: Move,
-    /// The value of the deepest finished iteration (black's point of view).
-    pub value: Value,
-    /// States visited.
-    pub nodes: u64,
-    /// The depth of the deepest finished iteration.
-    pub depth: u32,
-    /// Time taken.
-    pub time: Duration,
-    /// Whether the move came from the opening book (no search).
-    pub book: bool,
-}
-
 /// The move of the study's ordered iterative-deepening engine in `p` (of
 /// the engine at the settings' level on 8x8, solving exactly from at most
-/// [`SERVER_EXACT_EMPTIES`]; a move of `book` where it holds the position),
+/// [`SERVER_EXACT_EMPTIES`]; at a level, a move of `book` where it holds
+/// the position),
 /// or `None` when the game is over. The search
 /// stops at the deadline `time` from now or when `stop` is set (depth 1
 /// always finishes).
@@ -176,7 +160,7 @@ pub fn engine_move(
     settings: EngineSettings,
     book: Option<BookUse>,
     stop: &AtomicBool,
-) -> Option<EngineMove> {
+) -> Option<Choice> {
     let limits = Limits {
         depth: settings.depth,
         level: settings.level,
@@ -190,20 +174,13 @@ pub fn engine_move(
         eval: settings.eval,
     })
     .with_book(book);
-    let c = engine.choose(p, &limits, Some(stop))?;
-    Some(EngineMove {
-        mv: c.mv,
-        value: c.black_value,
-        nodes: c.nodes,
-        depth: c.depth,
-        time: c.time,
-        book: c.book,
-    })
+    engine.choose(p, &limits, Some(stop))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::analyze::BlackValue;
 
     #[test]
     fn replay_reports_flips_and_rejects_illegal_moves() {
@@ -233,7 +210,7 @@ mod tests {
         )
         .unwrap();
         let exact = crate::search::alphabeta(&Reversi::DISC_DIFFERENCE, &g.position);
-        assert_eq!(m.value, exact.value);
+        assert_eq!(m.black_value, BlackValue::Points(exact.value));
         assert!(g.legal().contains(&m.mv));
     }
 

@@ -7,7 +7,7 @@
 //! [`MoveOrder::Best`] or a time budget by the study's [`IterativeSearch`] (iterative
 //! deepening, ordered).
 
-use crate::engine::analyze::{Analyzer, BookUse, Limits};
+use crate::engine::analyze::{Analyzer, BlackValue, BookUse, Choice, Limits};
 use crate::engine::book::Book;
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::engine::RelativePosition;
@@ -101,22 +101,6 @@ impl Player {
     pub fn choose_in(&self, p: &Position, memory: &mut SideMemory) -> Choice {
         let game = Reversi::DISC_DIFFERENCE;
         let start = Instant::now();
-        let counted = self.time.is_none() && self.order == MoveOrder::Natural;
-        if counted && (self.level.is_none() || p.board.size() != 8) {
-            // The contracts' counted searches, node for node.
-            let depth = self.depth.expect("a depth or a time");
-            let out =
-                self.algorithm
-                    .run(&game, p, &Limit::depth(depth, self.eval), &mut NoObserver);
-            return Choice {
-                mv: out.best.expect("a non-terminal position has a move"),
-                value: out.value,
-                nodes: out.nodes,
-                time: start.elapsed(),
-                depth,
-                book: false,
-            };
-        }
         let limits = Limits {
             depth: self.depth,
             level: self.level,
@@ -127,52 +111,44 @@ impl Player {
             exact_empties: u32::MAX,
             ..Limits::default()
         };
+        let counted = self.time.is_none() && self.order == MoveOrder::Natural;
+        if counted && limits.level_on(p.board.size()).is_none() {
+            // The contracts' counted searches, node for node.
+            let depth = self.depth.expect("a depth or a time");
+            let out =
+                self.algorithm
+                    .run(&game, p, &Limit::depth(depth, self.eval), &mut NoObserver);
+            return Choice {
+                mv: out.best.expect("a non-terminal position has a move"),
+                black_value: BlackValue::Points(out.value),
+                nodes: out.nodes,
+                depth,
+                time: start.elapsed(),
+                book: false,
+            };
+        }
         let settings = IterativeSearch {
             order: self.order,
             prune: self.algorithm == Algorithm::AlphaBeta,
             eval: self.eval,
         };
         // The book's random choices are seeded by the first position the
-        // side meets, so that games from different openings vary.
-        let book = self
-            .book
-            .as_ref()
-            .filter(|_| self.level.is_some())
-            .map(|(book, randomness)| {
-                let r = RelativePosition::from(p);
-                let seed = r.player ^ r.opponent.rotate_left(32);
-                BookUse::new(Arc::clone(book), *randomness, seed)
-            });
+        // side meets, so that games from different openings vary. (The
+        // engine consults it at a level only.)
+        let book = self.book.as_ref().map(|(book, randomness)| {
+            let r = RelativePosition::from(p);
+            let seed = r.player ^ r.opponent.rotate_left(32);
+            BookUse::new(Arc::clone(book), *randomness, seed)
+        });
         let c = memory
             .analyzer(settings, self.level_weights.as_ref(), book)
             .choose(p, &limits, None)
             .expect("a non-terminal position has a move");
         Choice {
-            mv: c.mv,
-            value: c.black_value,
-            nodes: c.nodes,
             time: start.elapsed(),
-            depth: c.depth,
-            book: c.book,
+            ..c
         }
     }
-}
-
-/// A move chosen by search, with what it cost.
-#[derive(Clone, Copy, Debug)]
-pub struct Choice {
-    /// The move.
-    pub mv: Move,
-    /// Its value (black's point of view).
-    pub value: Value,
-    /// States visited.
-    pub nodes: u64,
-    /// Time taken.
-    pub time: Duration,
-    /// The depth completed.
-    pub depth: u32,
-    /// Whether the move came from the opening book (no search).
-    pub book: bool,
 }
 
 /// A finished self-play game.
@@ -313,7 +289,7 @@ mod tests {
         assert_eq!(a.moves, m.moves);
         assert_eq!(a.score, m.score);
         for (x, y) in a.choices.iter().zip(&m.choices) {
-            assert_eq!(x.value, y.value);
+            assert_eq!(x.black_value, y.black_value);
             assert!(x.nodes <= y.nodes, "{} > {}", x.nodes, y.nodes);
         }
     }

@@ -143,15 +143,15 @@ mod tests {
 
     #[test]
     fn book_moves_are_counted_for_the_first_player_only() {
-        use crate::apps::study::selfplay::Choice;
+        use crate::engine::analyze::{BlackValue, Choice};
         use crate::reversi::Move;
         use std::time::Duration;
         let choice = |book| Choice {
             mv: Move::Pass,
-            value: 0,
+            black_value: BlackValue::Points(0),
             nodes: 0,
-            time: Duration::ZERO,
             depth: 0,
+            time: Duration::ZERO,
             book,
         };
         // One opening move (black's), then white, black, white, black,

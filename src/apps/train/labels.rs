@@ -425,10 +425,7 @@ mod tests {
                 assert_eq!(l.source, LabelSource::Exact);
                 // The exact label is the solver's score, checked
                 // independently.
-                assert_eq!(
-                    l.value,
-                    crate::units::Score(solver.solve(&pos).score).eval()
-                );
+                assert_eq!(l.value, solver.solve(&pos).score.eval());
             } else {
                 assert_eq!(l.source, LabelSource::Search(3));
             }

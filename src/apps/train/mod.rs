@@ -271,8 +271,8 @@ impl GamePlayer {
         let solution = self.solver.solve(&relative);
         moves.extend(self.solver.principal_line(&relative, solution.score));
         let score = match p.to_move {
-            Color::Black => solution.score,
-            Color::White => -solution.score,
+            Color::Black => solution.score.0,
+            Color::White => -solution.score.0,
         };
         TrainingGame {
             index,
@@ -578,7 +578,8 @@ mod tests {
             let at = positions(&g.moves)[g.solved_at];
             let exact = EndgameSolver::new(Scoring::Standard)
                 .solve(&RelativePosition::from(&at))
-                .score;
+                .score
+                .0;
             let black = if at.to_move == Color::Black {
                 exact
             } else {

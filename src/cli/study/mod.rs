@@ -160,7 +160,7 @@ fn parse(command: Command, args: &[String]) -> anyhow::Result<ArgMatches> {
         .copied()
         .unwrap_or(8);
     for id in ["level", "black-level", "white-level", "vs-level"] {
-        if let (Ok(Some(_)), false) = (m.try_get_one::<u32>(id), size == 8) {
+        if let (Ok(Some(_)), false) = (m.try_get_one::<u32>(id), Level::plays_on(size)) {
             return usage(format!(
                 "--{id} plays 8x8 only (the engine's midgame search); use --size 8, or --depth \
                  and --eval on smaller boards"

@@ -158,7 +158,7 @@ pub fn run(args: &[String]) -> Result<()> {
                 out,
                 "Computer ({who}) plays {}: value {}, {} nodes, depth {}, {:.3} s",
                 c.mv,
-                c.value,
+                c.black_value,
                 c.nodes,
                 c.depth,
                 c.time.as_secs_f64()

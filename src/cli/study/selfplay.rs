@@ -232,7 +232,7 @@ pub(super) fn json(size: u8, r: &Record) -> String {
         json_array(c.iter().map(|x| x.nodes)),
         json_array(c.iter().map(|x| format!("{:.3}", x.time.as_secs_f64() * 1e3))),
         json_array(c.iter().map(|x| x.depth)),
-        json_array(c.iter().map(|x| x.value)),
+        json_array(c.iter().map(|x| x.black_value)),
         r.score,
         r.nodes()
     )
@@ -259,7 +259,7 @@ pub(super) fn text(r: &Record, first: Color) -> String {
                 i + 1,
                 color.name(),
                 mv.to_string(),
-                c.value,
+                c.black_value,
                 c.nodes,
                 c.depth,
                 c.time.as_secs_f64()

@@ -2,7 +2,9 @@
 //! choose one to play, on any board size, within [`Limits`].
 //!
 //! Every front end (play, match, hint, analyze, NBoard, GTP, the web
-//! server) calls [`Analyzer`]; this module alone picks the search by the
+//! server, the book builder) calls [`Analyzer`]; this module alone decides
+//! the level rule ([`Limits::level_on`]) and the book rule
+//! ([`Limits::consults_book`]), picks the search by the
 //! board size, the empty squares and the limits, runs the root loops,
 //! proves exact and win/loss/draw values with the endgame solver, and turns
 //! each search's unit into [`Discs`] for the side to move.
@@ -17,10 +19,13 @@
 //!   among the moves of its outcome).
 //! - With a level on 8x8 the moves are ranked by the midgame search
 //!   ([`crate::engine::midgame::MidgameSearch`]) at that level; near the end
-//!   (and on the smaller boards) the proofs above answer, so exact values
-//!   never depend on the level.
-//! - [`Analyzer::choose`] plays one move: at a level, the midgame search with
-//!   the level's own exact solving; otherwise the iterative search alone.
+//!   the proofs above answer, so exact values never depend on the level; on
+//!   the smaller boards the level's number is the iterative search's depth.
+//! - [`Analyzer::choose`] plays one move: at a level, a book move where the
+//!   book holds the position, else the midgame search with the level's own
+//!   exact solving; otherwise the iterative search alone.
+//! - With a book ([`Analyzer::with_book`]) a ranking gives the book's
+//!   moves where it holds the position.
 
 use crate::board::Color;
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
@@ -134,13 +139,51 @@ impl Limits {
         self.time.and_then(|t| start.checked_add(t))
     }
 
-    /// The level asked for (the strongest when the number is beyond it),
-    /// with exact solving left to the limits.
-    fn ranking_level(&self) -> Option<Level> {
-        self.level.map(|n| Level {
-            exact_empties: 0,
-            ..Level::new(n.clamp(1, Level::MAX))
+    /// The engine's level rule, decided here alone: the level at which the
+    /// midgame search plays and ranks in a position on a board of `size`.
+    ///
+    /// `None` without a level, and off 8x8 (the levels' pattern evaluation
+    /// knows 8x8 only): there the iterative search answers, the level's
+    /// number bounding its depth ([`Limits::iterative_depth`]). The number
+    /// is held within 1 to [`Level::MAX`] ([`Level::new`]), and the level
+    /// solves exactly from its own empty squares, at most
+    /// [`Limits::exact_empties`].
+    ///
+    /// ```
+    /// use reversi::Limits;
+    /// let limits = Limits { level: Some(99), exact_empties: 20, ..Limits::default() };
+    /// let level = limits.level_on(8).unwrap();
+    /// assert_eq!((level.depth, level.exact_empties), (30, 20));
+    /// assert_eq!(limits.level_on(6), None);
+    /// assert_eq!(limits.iterative_depth(), Some(99));
+    /// ```
+    #[must_use]
+    pub fn level_on(&self, size: u8) -> Option<Level> {
+        let n = self.level.filter(|_| Level::plays_on(size))?;
+        let level = Level::new(n);
+        Some(Level {
+            exact_empties: level.exact_empties.min(self.exact_empties),
+            ..level
         })
+    }
+
+    /// The engine's book rule, decided here alone: whether an engine with
+    /// an opening book consults it before any search (the book answers
+    /// where it holds the position, on 8x8 only). A ranking always does; a
+    /// choice (`choosing`) only at a level, so that a move chosen by the
+    /// iterative search (the depth study's players, the web server's depth
+    /// and evaluation settings) is always that search's.
+    #[must_use]
+    pub fn consults_book(&self, choosing: bool) -> bool {
+        !choosing || self.level.is_some()
+    }
+
+    /// The depth bound of the iterative search: [`Limits::depth`], or
+    /// where the iterative search answers at a level (off 8x8, and for the
+    /// proofs near the end) and no depth is given, the level's number.
+    #[must_use]
+    pub fn iterative_depth(&self) -> Option<u32> {
+        self.depth.or(self.level)
     }
 }
 
@@ -175,10 +218,9 @@ pub trait MoveSearch: Send {
 pub struct Choice {
     /// The move.
     pub mv: Move,
-    /// Its value from black's point of view: whole discs (rounded half away
-    /// from zero) at a level, else the iterative search's evaluation in
-    /// its own unit ([`Heuristic`] points; discs for `disc`).
-    pub black_value: Value,
+    /// Its value from black's point of view, in the unit of what valued
+    /// it.
+    pub black_value: BlackValue,
     /// Positions visited.
     pub nodes: u64,
     /// The depth of the deepest finished iteration (the empty squares when
@@ -188,6 +230,49 @@ pub struct Choice {
     pub time: Duration,
     /// Whether the move came from the opening book (no search).
     pub book: bool,
+}
+
+/// The value of a chosen move from black's point of view, in the unit of
+/// the search (or book) that valued it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlackValue {
+    /// Whole discs, rounded half away from zero: the value of the midgame
+    /// search at a level, or of the opening book.
+    Discs(i32),
+    /// The evaluation of the iterative search (or of a counted search) in
+    /// its own [`Heuristic`] points: discs for `disc`, whole discs for
+    /// `pattern` on 8x8, points of their own for `weights` and `strong`.
+    Points(Value),
+}
+
+impl BlackValue {
+    /// The number, in its own unit.
+    #[must_use]
+    pub const fn number(self) -> Value {
+        match self {
+            BlackValue::Discs(n) | BlackValue::Points(n) => n,
+        }
+    }
+
+    /// Whether the value counts discs when the iterative search evaluated
+    /// with `eval` on a board of `size`.
+    #[must_use]
+    pub fn in_discs(self, eval: Heuristic, size: u8) -> bool {
+        match self {
+            BlackValue::Discs(_) => true,
+            BlackValue::Points(_) => {
+                eval == Heuristic::Disc || (eval == Heuristic::Pattern && size == 8)
+            }
+        }
+    }
+}
+
+/// A value is written as its number, with any integer format
+/// specification (its unit is the writer's to name).
+impl std::fmt::Display for BlackValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.number(), f)
+    }
 }
 
 /// The engine: the searches and the memory they keep between the positions
@@ -252,15 +337,24 @@ impl Analyzer {
         self
     }
 
-    /// The same engine answering from `book` wherever the book holds the
-    /// position (8x8 only): [`Analyzer::choose`] plays a book move and
-    /// [`MoveSearch::rank_moves`] gives the book's moves with
-    /// [`Certainty::Book`] values, without searching unless more moves are
-    /// asked for than the book holds (the others are then searched).
+    /// The same engine consulting `book` by the engine's book rule
+    /// ([`Limits::consults_book`]): [`MoveSearch::rank_moves`] gives the
+    /// book's moves with [`Certainty::Book`] values, without searching
+    /// unless more moves are asked for than the book holds (the others are
+    /// then searched), and [`Analyzer::choose`] at a level plays a book
+    /// move.
     #[must_use]
     pub fn with_book(mut self, book: Option<BookUse>) -> Analyzer {
         self.book = book;
         self
+    }
+
+    /// This engine's book where the book rule
+    /// ([`Limits::consults_book`]) has it consulted.
+    fn book_for(&mut self, limits: &Limits, choosing: bool) -> Option<&mut BookUse> {
+        self.book
+            .as_mut()
+            .filter(|_| limits.consults_book(choosing))
     }
 
     /// The midgame search, made when first needed (its table is 24 MiB).
@@ -274,12 +368,12 @@ impl Analyzer {
 
     /// Chooses a move to play in `p`, or `None` when the game is over.
     ///
-    /// At a level on 8x8, the midgame search at that level (solving
-    /// exactly from the level's empty squares, at most
-    /// [`Limits::exact_empties`]); otherwise the iterative search with this
-    /// analyzer's settings: to [`Limits::depth`] in one search when there is
-    /// no clock, else deepening until the depth, the time or `stop`. The
-    /// first iteration always finishes.
+    /// At a level, a book move where the book holds the position
+    /// ([`Limits::consults_book`]); then at a level on 8x8 the midgame search
+    /// at that level ([`Limits::level_on`]); otherwise the iterative search
+    /// with this analyzer's settings: to [`Limits::iterative_depth`] in one
+    /// search when there is no clock, else deepening until that depth, the
+    /// time or `stop`. The first iteration always finishes.
     pub fn choose(
         &mut self,
         p: &Position,
@@ -287,10 +381,10 @@ impl Analyzer {
         stop: Option<&AtomicBool>,
     ) -> Option<Choice> {
         let start = Instant::now();
-        if let Some((mv, value)) = self.book.as_mut().and_then(|b| b.choose(p)) {
+        if let Some((mv, value)) = self.book_for(limits, true).and_then(|b| b.choose(p)) {
             return Some(Choice {
                 mv,
-                black_value: value.for_color(p.to_move).round_discs(),
+                black_value: BlackValue::Discs(value.for_color(p.to_move).round_discs()),
                 nodes: 0,
                 depth: 0,
                 time: start.elapsed(),
@@ -298,16 +392,11 @@ impl Analyzer {
             });
         }
         let deadline = limits.deadline(start);
-        if let (Some(n), 8) = (limits.level, p.board.size()) {
-            let level = Level::new(n.clamp(1, Level::MAX));
-            let level = Level {
-                exact_empties: level.exact_empties.min(limits.exact_empties),
-                ..level
-            };
+        if let Some(level) = limits.level_on(p.board.size()) {
             let v = self.midgame().search(&p.into(), level, deadline, stop);
             return Some(Choice {
                 mv: v.best?,
-                black_value: v.value.for_color(p.to_move).round_discs(),
+                black_value: BlackValue::Discs(v.value.for_color(p.to_move).round_discs()),
                 nodes: v.nodes,
                 depth: v.depth,
                 time: start.elapsed(),
@@ -315,16 +404,17 @@ impl Analyzer {
             });
         }
         let memory = self.standard.memory();
-        let found = match (limits.time, limits.depth) {
+        let depth = limits.iterative_depth();
+        let found = match (limits.time, depth) {
             // A fixed depth: one ordered search (deepening would only add nodes).
             (None, Some(depth)) => self.iterative.fixed_in(p, depth, memory),
             _ => self
                 .iterative
-                .deepen_stoppable(p, limits.depth, deadline, stop, memory),
+                .deepen_stoppable(p, depth, deadline, stop, memory),
         };
         Some(Choice {
             mv: found.best?,
-            black_value: found.value,
+            black_value: BlackValue::Points(found.value),
             nodes: found.nodes,
             depth: found.depth,
             time: start.elapsed(),
@@ -343,7 +433,7 @@ impl MoveSearch for Analyzer {
         progress: &mut dyn FnMut(&[MoveValue]),
     ) -> Vec<MoveValue> {
         self.nodes = 0;
-        if let Some(mut values) = self.book.as_ref().and_then(|b| b.rank(position)) {
+        if let Some(mut values) = self.book_for(limits, false).and_then(|b| b.rank(position)) {
             // More moves asked for than the book holds: the others are
             // searched (their values marked as the search's).
             if count > values.len() && values.len() < children(position).len() {
@@ -381,30 +471,33 @@ impl Analyzer {
         progress: &mut dyn FnMut(&[MoveValue]),
     ) -> Vec<MoveValue> {
         let empties = position.board.empty().count_ones();
-        let values = match limits.ranking_level() {
-            Some(level) if position.board.size() == 8 && empties > limits.wld_empties => {
+        match limits.level_on(position.board.size()) {
+            // The level ranks; exact values are left to the proofs near the
+            // end, so that they never depend on the level.
+            Some(level) if empties > limits.wld_empties => {
+                let level = Level {
+                    exact_empties: 0,
+                    ..level
+                };
                 let deadline = limits.deadline(Instant::now());
                 let midgame = self.midgame.get_or_insert_with(Box::default);
                 let (values, nodes) =
                     level::rank_at_level(midgame, position, count, level, deadline, stop, progress);
                 self.nodes = nodes;
-                return values;
+                values
             }
-            // The level's number bounds the iterative search off 8x8.
-            Some(_) => {
+            _ => {
                 let limits = Limits {
-                    depth: limits.depth.or(limits.level),
+                    depth: limits.iterative_depth(),
                     ..*limits
                 };
-                self.standard
-                    .rank_moves(position, count, &limits, stop, progress)
+                let values = self
+                    .standard
+                    .rank_moves(position, count, &limits, stop, progress);
+                self.nodes = self.standard.nodes();
+                values
             }
-            None => self
-                .standard
-                .rank_moves(position, count, limits, stop, progress),
-        };
-        self.nodes = self.standard.nodes();
-        values
+        }
     }
 }
 

@@ -398,14 +398,14 @@ impl StandardSearch {
                     self.nodes += nodes;
                     return None;
                 }
-                if s.score >= -b {
+                if s.score.0 >= -b {
                     self.nodes += nodes;
                     continue;
                 }
             }
             let s = solver.solve_parallel(&rel, threads, &mut |_| {});
             nodes += s.nodes;
-            let score = -s.score;
+            let score = -s.score.0;
             let mut line = vec![*mv];
             let stopped = solver.was_stopped();
             if !stopped {
@@ -459,7 +459,7 @@ impl StandardSearch {
             if stopped {
                 return None;
             }
-            let sign = -s.score.signum();
+            let sign = -s.score.0.signum();
             values.push(MoveValue {
                 mv,
                 value: Discs(f64::from(sign)),

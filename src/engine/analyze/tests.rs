@@ -379,3 +379,103 @@ fn a_book_position_ranks_every_legal_move_book_moves_from_the_book() {
     assert_eq!(few, from_book);
     assert_eq!(s.nodes(), 0);
 }
+
+#[test]
+fn the_level_rule_clamps_caps_the_exact_solve_and_leaves_other_boards_to_the_depth() {
+    let at = |level, exact| Limits {
+        level: Some(level),
+        exact_empties: exact,
+        ..Limits::default()
+    };
+    // Level 10 solves from 18 empties, level 20 and beyond from 24 (the
+    // published rule of Level::new), each capped by the limits.
+    let ten = at(10, 99).level_on(8).unwrap();
+    assert_eq!((ten.depth, ten.exact_empties), (10, 18));
+    assert_eq!(at(10, 12).level_on(8).unwrap().exact_empties, 12);
+    let beyond = at(99, 99).level_on(8).unwrap();
+    assert_eq!((beyond.depth, beyond.exact_empties), (Level::MAX, 24));
+    assert_eq!(at(0, 99).level_on(8).unwrap().depth, 1);
+    assert_eq!(Level::played(0), 1);
+    assert_eq!(Level::played(31), Level::MAX);
+    // Off 8x8 no level: the number bounds the iterative search, unless a
+    // depth is given.
+    for size in [4, 6] {
+        assert_eq!(at(5, 99).level_on(size), None);
+    }
+    assert_eq!(at(5, 99).iterative_depth(), Some(5));
+    let with_depth = Limits {
+        depth: Some(3),
+        ..at(5, 99)
+    };
+    assert_eq!(with_depth.iterative_depth(), Some(3));
+    assert_eq!(Limits::default().level_on(8), None);
+}
+
+#[test]
+fn a_level_off_8x8_ranks_and_chooses_as_the_iterative_search_at_its_depth() {
+    let p = crate::reversi::random_position(6, 6, &mut Rng::new(11));
+    let stop = AtomicBool::new(false);
+    let by_level = Limits {
+        level: Some(3),
+        time: None,
+        ..Limits::default()
+    };
+    let by_depth = Limits {
+        level: None,
+        depth: Some(3),
+        ..by_level
+    };
+    let ranked = |l: &Limits| Analyzer::new().rank_moves(&p, 64, l, &stop, &mut |_| {});
+    assert_eq!(ranked(&by_level), ranked(&by_depth));
+    let chosen = |l: &Limits| {
+        let c = Analyzer::new().choose(&p, l, None).unwrap();
+        (c.mv, c.black_value, c.nodes, c.depth)
+    };
+    assert_eq!(chosen(&by_level), chosen(&by_depth));
+    assert_eq!(chosen(&by_level).3, 3);
+}
+
+#[test]
+fn a_choice_plays_from_the_book_at_a_level_only() {
+    // The start position is in the shipped book.
+    let p = Position::start(8);
+    let book = || Some(BookUse::new(shipped_book(), Discs(0.0), 0));
+    let level = Limits {
+        level: Some(2),
+        time: None,
+        ..Limits::default()
+    };
+    let c = Analyzer::new()
+        .with_book(book())
+        .choose(&p, &level, None)
+        .unwrap();
+    assert!(c.book);
+    assert_eq!(c.nodes, 0);
+    assert!(matches!(c.black_value, BlackValue::Discs(_)));
+    // The iterative search's choice is the search's, book or not.
+    let depth = Limits {
+        depth: Some(2),
+        time: None,
+        ..Limits::default()
+    };
+    let with = Analyzer::new()
+        .with_book(book())
+        .choose(&p, &depth, None)
+        .unwrap();
+    let without = Analyzer::new().choose(&p, &depth, None).unwrap();
+    assert!(!with.book && with.nodes > 0);
+    assert_eq!(
+        (with.mv, with.black_value, with.nodes),
+        (without.mv, without.black_value, without.nodes)
+    );
+    assert!(matches!(with.black_value, BlackValue::Points(_)));
+    // A ranking consults the book without a level too.
+    let ranked = Analyzer::new().with_book(book()).rank_moves(
+        &p,
+        1,
+        &depth,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert!(matches!(ranked[0].certainty, Certainty::Book { .. }));
+}

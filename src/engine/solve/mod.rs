@@ -35,6 +35,7 @@ use crate::board::bits::{kernel_entries, Bits, LastFlips};
 use crate::board::Square;
 use crate::eval::pattern::{self, PatternWeights};
 use crate::reversi::Move;
+use crate::units::Score;
 use order::MoveList;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -50,8 +51,9 @@ pub use super::score::Scoring;
 pub struct Solution {
     /// A best move: a square, a forced pass, or `None` if the game is over.
     pub best: Option<Move>,
-    /// The exact final score for the side to move.
-    pub score: i32,
+    /// The exact final score for the side to move (under a null window
+    /// of [`EndgameSolver::solve_window`], a bound: see there).
+    pub score: Score,
     /// Positions visited.
     pub nodes: u64,
 }
@@ -138,7 +140,7 @@ const POLL_EVERY: u32 = 1024;
 /// use reversi::engine::{EndgameSolver, RelativePosition, Scoring};
 /// let mut solver = EndgameSolver::new(Scoring::Standard);
 /// // 4x4 from the start: White wins 11-3 and gets the two empty squares.
-/// assert_eq!(solver.solve(&RelativePosition::start(4)).score, -10);
+/// assert_eq!(solver.solve(&RelativePosition::start(4)).score, reversi::Score(-10));
 /// ```
 pub struct EndgameSolver {
     /// Shared with the helper threads' solvers.

@@ -12,6 +12,7 @@ use crate::board::bits::with_best_kernel;
 use crate::board::Square;
 use crate::engine::position::RelativePosition;
 use crate::reversi::Move;
+use crate::units::Score;
 
 /// How [`EndgameSolver::solve_request`] solves a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,7 +123,7 @@ impl EndgameSolver {
     ///     ..SolveOptions::default()
     /// };
     /// let report = solver.solve_request(&RelativePosition::start(4), &options, &mut |_| {});
-    /// assert_eq!(report.solution.score, -10);
+    /// assert_eq!(report.solution.score, reversi::Score(-10));
     /// assert_eq!(report.line.len(), 10);
     /// ```
     pub fn solve_request(
@@ -144,7 +145,7 @@ impl EndgameSolver {
             }),
         };
         let mut line = if options.principal_line && !self.stopped {
-            with_best_kernel!(|k| self.principal_line_in(k, &root, solution.score))
+            with_best_kernel!(|k| self.principal_line_in(k, &root, solution.score.0))
         } else {
             Vec::new()
         };
@@ -174,7 +175,7 @@ impl EndgameSolver {
             let s = solver.window(root, (alpha, beta), threads, &mut |r| {
                 events(SolveEvent::Root(window, r));
             });
-            let held = window.holds(s.score);
+            let held = window.holds(s.score.0);
             events(SolveEvent::Proof(ProofStep {
                 window,
                 held,
@@ -187,7 +188,7 @@ impl EndgameSolver {
         if held && step(self, WindowKind::AtMost(v)).1 {
             return Solution {
                 best: lower.best,
-                score: v,
+                score: Score(v),
                 nodes,
             };
         }
@@ -277,7 +278,7 @@ impl EndgameSolver {
         }
         Solution {
             best: Some(Move::Place(best.0)),
-            score: best.1,
+            score: Score(best.1),
             nodes: self.nodes,
         }
     }
@@ -295,14 +296,14 @@ impl EndgameSolver {
         if pos.pass().moves() == 0 {
             return Solution {
                 best: None,
-                score: self.final_score(p, o),
+                score: Score(self.final_score(p, o)),
                 nodes: 1,
             };
         }
         let score = -self.search(k, o, p, -beta, -alpha, pos.empties().count_ones());
         Solution {
             best: Some(Move::Pass),
-            score,
+            score: Score(score),
             nodes: self.nodes,
         }
     }
@@ -350,9 +351,9 @@ impl EndgameSolver {
     /// position has exactly the opposite score, proved by a search with
     /// the window `(score - 1, score + 1)`; passes included, until the game
     /// ends. Keeps the table, so it is cheap right after the solve.
-    pub fn principal_line(&mut self, pos: &RelativePosition, score: i32) -> Vec<Move> {
+    pub fn principal_line(&mut self, pos: &RelativePosition, score: Score) -> Vec<Move> {
         self.start_polling();
-        with_best_kernel!(|k| self.principal_line_in(k, pos, score))
+        with_best_kernel!(|k| self.principal_line_in(k, pos, score.0))
     }
 
     /// [`EndgameSolver::principal_line`] with the kernel `k`.
@@ -441,7 +442,7 @@ mod tests {
             .map(|pos| {
                 solver.clear();
                 let s = solver.solve_window_in(k, pos, (-INF, INF), 1, &mut |_| {});
-                (s, solver.principal_line_in(k, pos, s.score))
+                (s, solver.principal_line_in(k, pos, s.score.0))
             })
             .collect()
     }
@@ -518,7 +519,7 @@ mod tests {
     fn every_kernel_this_cpu_runs_solves_alike_node_for_node() {
         let portable = solve_all(Portable);
         assert_eq!(portable.len(), 16);
-        assert_eq!(portable[0].0.score, 18); // FFO #1
+        assert_eq!(portable[0].0.score, Score(18)); // FFO #1
         #[cfg(target_arch = "x86_64")]
         {
             use crate::board::bits::{Avx2, Avx512};

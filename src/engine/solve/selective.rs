@@ -107,7 +107,7 @@ impl EndgameSolver {
             self.level = level as u8;
             let s = self.solve_near(pos, guess, threads, &mut |_| {});
             nodes += s.nodes;
-            guess = Some(s.score);
+            guess = Some(s.score.0);
         }
         self.selectivity = None;
         self.level = EXACT;
@@ -131,10 +131,10 @@ impl EndgameSolver {
             return self.window(pos, (-INF, INF), threads, progress);
         };
         let first = self.window(pos, (g - 1, g + 1), threads, progress);
-        let (alpha, beta) = if first.score < g {
-            (-INF, first.score + 1)
-        } else if first.score > g {
-            (first.score - 1, INF)
+        let (alpha, beta) = if first.score.0 < g {
+            (-INF, first.score.0 + 1)
+        } else if first.score.0 > g {
+            (first.score.0 - 1, INF)
         } else {
             return first;
         };

@@ -1,0 +1,129 @@
+//! The play page's coach: the hint and the review of a game, in discs.
+
+use super::*;
+
+/// The engine's limits for a hint or a review: a level (which bounds the
+/// depth off 8x8: [`EngineLimits::level_on`]), the time capped by the
+/// server's.
+fn coach_limits(
+    state: &AppState,
+    q: &HashMap<String, String>,
+    default_ms: u64,
+) -> Result<EngineLimits, ApiError> {
+    let cap = state.limits.engine_time.as_millis() as u64;
+    let time = number(q, "time_ms", 1..=cap)?.unwrap_or(default_ms.min(cap));
+    let level = number(q, "level", 1..=Level::MAX)?.unwrap_or(8);
+    Ok(EngineLimits {
+        level: Some(level),
+        time: Some(Duration::from_millis(time)),
+        ..EngineLimits::default()
+    })
+}
+
+fn certainty_json(c: Certainty) -> JsonValue {
+    match c {
+        Certainty::Exact => json!({ "kind": "exact" }),
+        Certainty::WinLossDraw => json!({ "kind": "win-loss-draw" }),
+        Certainty::Estimate { depth } => json!({ "kind": "estimate", "depth": depth }),
+        Certainty::Book { level, games } => {
+            json!({ "kind": "book", "level": level, "games": games })
+        }
+    }
+}
+
+/// `/api/hint`: the best `count` moves of the position after the moves,
+/// each with its value in discs from the side to move's view (the final
+/// disc difference with perfect play when exact) and its expected line.
+pub(super) async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
+    let g = game_param(&q)?;
+    if g.over() {
+        return Err(ApiError::bad("the game is over"));
+    }
+    let count = number(&q, "count", 1..=64)?.unwrap_or(64);
+    let limits = coach_limits(&state, &q, 1000)?;
+    let p = g.position;
+    let mut engine = state.analyzer();
+    let (values, nodes, took) = blocking(&state, move |cancel| {
+        let began = Instant::now();
+        let v = engine.rank_moves(&p, count, &limits, cancel, &mut |_| {});
+        (v, engine.nodes(), began.elapsed())
+    })
+    .await?;
+    let size = p.board.size();
+    Ok(Json(json!({
+        "to_move": p.to_move.name(),
+        "view": p.to_move.name(),
+        "unit": "discs",
+        "scoring": SCORING,
+        "moves": values.iter().map(|m| json!({
+            "move": move_json(m.mv),
+            "value": discs_json(m.value.0, size),
+            "outcome": outcome_json(m.value.0, m.certainty),
+            "certainty": certainty_json(m.certainty),
+            "line": m.line.iter().map(|x| move_json(*x)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "nodes": nodes,
+        "time_ms": took.as_secs_f64() * 1000.0,
+        "level": limits.level,
+    }))
+    .into_response())
+}
+
+/// Empty squares up to which a review's values are exact (above them they
+/// are estimates: a review never shows a win/loss/draw sign as discs).
+const REVIEW_EXACT_EMPTIES: u32 = 16;
+
+/// `/api/review`: every move of the game with the value of the move played
+/// and of the best move (discs, the mover's view), the loss, and the value
+/// of each position after it from black's view (the evaluation graph).
+/// Each position is searched within `time_ms` (default 300) at `level`
+/// (default 8), exact from [`REVIEW_EXACT_EMPTIES`] empty squares.
+pub(super) async fn api_review(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
+    let g = game_param(&q)?;
+    let mut limits = coach_limits(&state, &q, 300)?;
+    limits.exact_empties = REVIEW_EXACT_EMPTIES;
+    limits.wld_empties = REVIEW_EXACT_EMPTIES;
+    let record = g.record();
+    let mut engine = state.analyzer();
+    let analysis = blocking(&state, move |cancel| {
+        analyze_game(&mut engine, &record, &limits, cancel, &mut |_| {})
+    })
+    .await?;
+    let moves: Vec<JsonValue> = analysis
+        .moves
+        .iter()
+        .map(|a| {
+            let mover = a.position.to_move;
+            let black = |d: f64| if mover == Color::Black { d } else { -d };
+            let size = a.position.board.size();
+            let (played, best) = (
+                discs_json(a.played_value.0, size),
+                discs_json(a.best.value.0, size),
+            );
+            json!({
+                "index": a.index,
+                "mover": mover.name(),
+                "played": move_json(a.played),
+                "played_value": played,
+                "best": move_json(a.best.mv),
+                "best_value": best,
+                "best_line": a.best.line.iter().map(|x| move_json(*x)).collect::<Vec<_>>(),
+                "certainty": certainty_json(a.best.certainty),
+                "loss": (best - played).max(0.0),
+                "exact": a.exact,
+                "black_value_after": black(played),
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "view": "mover",
+        "unit": "discs",
+        "scoring": SCORING,
+        "about": "values in discs: played and best from the mover's view, black_value_after from black's",
+        "moves": moves,
+        "total_loss": { "black": analysis.total_loss[0].0, "white": analysis.total_loss[1].0 },
+        "final_score": analysis.final_score,
+        "complete": analysis.moves.len() == g.moves.len(),
+    }))
+    .into_response())
+}
