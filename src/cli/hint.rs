@@ -118,7 +118,7 @@ pub(super) fn book_and_randomness(m: &ArgMatches) -> Result<Option<(Arc<Book>, D
         return Ok(None);
     }
     let book = match m.get_one::<String>("book") {
-        Some(path) => Arc::new(super::book::read_book(path)?),
+        Some(path) => Arc::new(super::readers::read_book(path)?),
         None => shipped_book(),
     };
     let randomness = m.get_one::<f64>("book-randomness").copied().unwrap_or(0.0);
@@ -137,7 +137,7 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 /// made the active weights.
 pub(super) fn limits_of(m: &ArgMatches) -> Result<Limits> {
     if let Some(path) = m.get_one::<String>("weights") {
-        super::train::use_weights(path)?;
+        super::readers::use_weights(path)?;
     }
     let exact = m
         .get_one::<u32>("exact")

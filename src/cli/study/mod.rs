@@ -151,7 +151,7 @@ fn parse(command: Command, args: &[String]) -> anyhow::Result<ArgMatches> {
     ));
     let m = super::parse(command, args)?;
     if let Some(path) = m.get_one::<String>("weights") {
-        super::train::use_weights(path)?;
+        super::readers::use_weights(path)?;
     }
     let size = m
         .try_get_one::<u8>("size")

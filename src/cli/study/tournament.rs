@@ -152,7 +152,9 @@ pub fn run(args: &[String]) -> Result<()> {
         if a.vs_level.is_none() {
             return usage("--vs-weights is for --vs-level's search: give --vs-level too");
         }
-        other.level_weights = Some(std::sync::Arc::new(crate::cli::train::read_weights(path)?));
+        other.level_weights = Some(std::sync::Arc::new(crate::cli::readers::read_weights(
+            path,
+        )?));
     }
     let start = Position::start(a.size);
     if lines_within(&Reversi::DISC_DIFFERENCE, &start, a.plies, a.max_openings).is_none() {

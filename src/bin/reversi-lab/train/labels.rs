@@ -1,20 +1,21 @@
-//! `reversi train label|merge|compare`: positions labelled by search, the
+//! `reversi-lab train label|merge|compare`: positions labelled by search, the
 //! merge of sharded runs, and the labels' error against exact ones.
 
-use super::super::input::CappedLines;
-use super::super::output_files::{self, InPlace, Rule, Signature};
-use super::super::{flag, option, usage, value, write_stdout, UsageError};
 use super::{
-    append_lines, game_number, parse_shard, push_shard, read_games, read_weights, Progress,
-    Resumable, ShardSet, GAMES, MAX_LINE, SHARD_SUFFIX,
+    append_lines, game_number, parse_shard, push_shard, read_games, Progress, Resumable, ShardSet,
+    GAMES, MAX_LINE, SHARD_SUFFIX,
 };
+use crate::cli::input::CappedLines;
+use crate::cli::output_files::{self, InPlace, Rule, Signature};
+use crate::cli::readers::read_weights;
+use crate::cli::{flag, option, usage, value, write_stdout, UsageError};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
-use reversi::apps::train::labels::{
+use reversi::eval::pattern;
+use reversi::lab::train::labels::{
     label_positions, list_checksum, position_list, Label, LabelSettings, ListedPosition,
 };
-use reversi::apps::train::Shard;
-use reversi::eval::pattern;
+use reversi::lab::train::Shard;
 use reversi::units::Eval;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -28,27 +29,27 @@ const MAX_LABELS: u64 = 10_000_000;
 /// The files `label` writes: a header line naming the options.
 pub(super) const LABELS: Signature = Signature {
     start: "# reversi train label:",
-    kind: "a label file of `reversi train label`",
+    kind: "a label file of `reversi-lab train label`",
 };
 
 pub(super) fn label_command() -> Command {
-    Command::new("reversi train label")
+    Command::new("reversi-lab train label")
         .about("Label the positions of a games file with --empties empty squares (each once up to the symmetries, in the games' order) by a full-width search of the pattern evaluation, or exactly from --exact-empties; appends to --out, one per line, and continues an existing file")
-        .arg(option("games", "FILE", "The games file (from `reversi train generate` or `merge`)").required(true))
+        .arg(option("games", "FILE", "The games file (from `reversi-lab train generate` or `merge`)").required(true))
         .arg(option("empties", "A-B", "The positions labelled: those with A to B empty squares (or just A)").required(true).value_parser(parse_empties))
         .arg(option("out", "FILE", "The label file (created, or continued if it is a label file of the same options; any other file is refused without --force)").required(true))
         .arg(option("depth", "PLIES", "Plies of the search that labels the positions not solved exactly (0: the evaluation itself, to measure it against exact labels)").value_parser(value_parser!(u32).range(0..=20)).default_value("4"))
         .arg(option("exact-empties", "N", "Positions with at most N empty squares are labelled with their exact score").value_parser(value_parser!(u32).range(0..=30)).default_value("0"))
         .arg(option("selectivity", "SIGMAS", "Multi-ProbCut in that search, cutting when a shallow search predicts the result outside the window by this many standard deviations (the levels use 1.5; default: full width)").value_parser(parse_selectivity))
         .arg(option("weights", "FILE", "The pattern weights of the search (default: the embedded ones)"))
-        .arg(option("shard", "K/N", "Label only the positions whose number is K modulo N, into this run's own --out; `reversi train merge` joins the runs' files").value_parser(parse_shard))
+        .arg(option("shard", "K/N", "Label only the positions whose number is K modulo N, into this run's own --out; `reversi-lab train merge` joins the runs' files").value_parser(parse_shard))
         .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
         .arg(flag("force", "Start --out over if it is not a label file of these options"))
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
 pub(super) fn merge_command() -> Command {
-    Command::new("reversi train merge")
+    Command::new("reversi-lab train merge")
         .about("Join the files of the runs of one `generate` or `label` stage split with --shard K/N (every shard, each finished) into the file one unsplit run writes, byte for byte")
         .arg(option("out", "FILE", "The merged file (replaced only if it is a games or label file, or with --force)").required(true))
         .arg(Arg::new("shards").value_name("SHARD").num_args(1..).required(true).help("The runs' files, in any order"))
@@ -56,7 +57,7 @@ pub(super) fn merge_command() -> Command {
 }
 
 pub(super) fn compare_command() -> Command {
-    Command::new("reversi train compare")
+    Command::new("reversi-lab train compare")
         .about("The error of labels against reference labels (e.g. exact ones) on the positions both hold, per number of empty squares, in discs")
         .arg(option("labels", "FILE", "The label file measured").required(true))
         .arg(option("reference", "FILE", "The label file taken as the truth").required(true))
@@ -199,7 +200,7 @@ pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
 
 /// A header line without its shard, and the shard (the whole list when it
 /// names none).
-pub(in crate::cli) fn split_shard(header: &str) -> (&str, Shard) {
+pub(crate) fn split_shard(header: &str) -> (&str, Shard) {
     if let Some((base, shard)) = header.rsplit_once(SHARD_SUFFIX) {
         if let Ok(shard) = shard.parse::<Shard>() {
             return (base, shard);

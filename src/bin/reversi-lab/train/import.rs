@@ -1,19 +1,20 @@
-//! `reversi train import`: the games of WTHOR files (`.wtb`, PGN) and of
+//! `reversi-lab train import`: the games of WTHOR files (`.wtb`, PGN) and of
 //! Logistello's `.gam` file as a games file for `train fit` and `train
 //! label`; and the reading of such collections for `book add`.
 
-use super::super::input::open_regular;
-use super::super::output_files::{self, InPlace, Rule, Signature};
-use super::super::{flag, option, write_stdout, UsageError};
 use super::labels::{parse_empties, LABELS};
-use super::{append_lines, read_games, read_weights, test_table, Progress, Resumable, MAX_GAMES};
+use super::{append_lines, read_games, test_table, Progress, Resumable, MAX_GAMES};
+use crate::cli::input::open_regular;
+use crate::cli::output_files::{self, InPlace, Rule, Signature};
+use crate::cli::readers::read_weights;
+use crate::cli::{flag, option, write_stdout, UsageError};
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
-use reversi::apps::train::import::{held_out_positions, Importer, Verdict};
-use reversi::apps::train::labels::{label_positions, list_checksum, Label, LabelSettings};
-use reversi::apps::train::Shard;
 use reversi::eval::pattern;
+use reversi::lab::train::import::{held_out_positions, Importer, Verdict};
+use reversi::lab::train::labels::{label_positions, list_checksum, Label, LabelSettings};
+use reversi::lab::train::Shard;
 use reversi::record::archive::{self, ArchiveGame};
 use reversi::record::write_transcript;
 use std::fmt::Write as _;
@@ -28,7 +29,7 @@ const MAX_COLLECTION_BYTES: u64 = 512 << 20;
 
 /// The forms of game collections.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::cli) enum Form {
+pub(crate) enum Form {
     /// WTHOR's binary `.wtb`.
     Wtb,
     /// PGN (WTHOR's conversion).
@@ -39,7 +40,7 @@ pub(in crate::cli) enum Form {
 
 /// The `import` command's arguments.
 pub(super) fn import_command() -> Command {
-    Command::new("reversi train import")
+    Command::new("reversi-lab train import")
         .about("Make a games file (for `train fit` and `train label`) from game collections: WTHOR's binary files (`WTH_YYYY.wtb`, by the extension), WTHOR PGN and Logistello's `.gam` lines (by their text). Passes are inferred and every game is replayed (an illegal move names its file and game). Dropped, in this order: unfinished games (no final score to label them with), games whose moves repeat an earlier game's up to symmetry (the first file given keeps it), and games through any FFO test position #1-#79 under the 8 symmetries with the same side to move. Prints a table of the games read, dropped and kept per file. Files are read whole and must not be compressed: `zcat WTH_*.pgn.gz > wthor.pgn` first")
         .arg(Arg::new("files").value_name("FILE").num_args(1..).required(true).help("Collection files, read in this order"))
         .arg(option("out", "FILE", "The games file to write (replaced only if it is an imported games file, or with --force)").required(true))
@@ -51,19 +52,19 @@ pub(super) fn import_command() -> Command {
 /// The games files `import` writes.
 const IMPORTED: Signature = Signature {
     start: "# reversi train import:",
-    kind: "a games file of `reversi train import`",
+    kind: "a games file of `reversi-lab train import`",
 };
 
 /// The dropped-games lists `import` writes.
 const DROPPED: Signature = Signature {
     start: "# reversi train import, dropped:",
-    kind: "a dropped-games list of `reversi train import`",
+    kind: "a dropped-games list of `reversi-lab train import`",
 };
 
 /// The form of the collection in `path`, by its extension (`.wtb`) or its
 /// first bytes, or `None` for a file of none of these forms. A gzip file
 /// is refused with the way to read it.
-pub(in crate::cli) fn form_of(path: &str) -> Result<Option<Form>> {
+pub(crate) fn form_of(path: &str) -> Result<Option<Form>> {
     if Path::new(path)
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
@@ -94,7 +95,7 @@ pub(in crate::cli) fn form_of(path: &str) -> Result<Option<Form>> {
 
 /// Reads every game of the collection `path` of `form` (a regular file of
 /// at most 512 MiB).
-pub(in crate::cli) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>> {
+pub(crate) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>> {
     let (file, _) = open_regular(Path::new(path), path)?;
     let mut bytes = Vec::new();
     file.take(MAX_COLLECTION_BYTES + 1)
@@ -148,7 +149,7 @@ impl Counts {
     }
 }
 
-/// Runs `reversi train import`.
+/// Runs `reversi-lab train import`.
 pub(super) fn import(m: &ArgMatches) -> Result<()> {
     let quiet = m.get_flag("quiet");
     let rule = |ours| Rule {
@@ -286,9 +287,9 @@ pub(super) fn import(m: &ArgMatches) -> Result<()> {
 
 /// The `heldout` command's arguments.
 pub(super) fn heldout_command() -> Command {
-    Command::new("reversi train heldout")
+    Command::new("reversi-lab train heldout")
         .about("Build the evaluation's test set: the positions of held-out games (e.g. `train import` of WTHOR 2023) with --empties empty squares, each once up to symmetry, none that occurs in a --training game, --positions of them spread evenly, each solved exactly into a label file (resumable: run it again to continue); then print the static error of the weights on them per empties count")
-        .arg(option("games", "FILE", "The held-out games file (e.g. `reversi train import` of WTHOR 2023)").required(true))
+        .arg(option("games", "FILE", "The held-out games file (e.g. `reversi-lab train import` of WTHOR 2023)").required(true))
         .arg(option("training", "FILE", "A games file of training (repeatable): its positions are left out").action(clap::ArgAction::Append))
         .arg(option("empties", "A-B", "The empty squares of the positions").value_parser(parse_empties).default_value("20-24"))
         .arg(option("positions", "N", "How many positions (spread evenly over the list)").value_parser(value_parser!(usize)).default_value("300"))
@@ -299,7 +300,7 @@ pub(super) fn heldout_command() -> Command {
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
-/// Runs `reversi train heldout`.
+/// Runs `reversi-lab train heldout`.
 pub(super) fn heldout(m: &ArgMatches) -> Result<()> {
     let quiet = m.get_flag("quiet");
     let out: &String = m.get_one("out").expect("required");

@@ -1,21 +1,22 @@
-//! `reversi train generate|fit`: the pattern evaluation's training pipeline
-//! (see `reversi train --help` and the README's section on the evaluation).
+//! `reversi-lab train generate|fit`: the pattern evaluation's training pipeline
+//! (see `reversi-lab train --help` and the README's section on the evaluation).
 
-use super::input::{open_regular, CappedLines};
-use super::output_files::{self, InPlace, Rule, Signature};
-use super::signals::Critical;
-use super::{flag, option, usage, value, write_stdout, UsageError};
+use crate::cli::input::CappedLines;
+use crate::cli::output_files::{self, InPlace, Rule, Signature};
+use crate::cli::readers::{read_weights, use_weights};
+use crate::cli::signals::Critical;
+use crate::cli::{flag, option, usage, value, write_stdout, UsageError};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
-use reversi::apps::train::{self, GameSettings, Shard, TrainingGame};
 use reversi::eval::pattern::fit::{
     fit_phases, phase_range, FitConfig, PartialFit, PhaseReport, Sample,
 };
-use reversi::eval::pattern::{self, PatternWeights, WeightsError, FILE_BYTES};
+use reversi::eval::pattern::{self, PatternWeights};
 use reversi::eval::Heuristic;
+use reversi::lab::train::{self, GameSettings, Shard, TrainingGame};
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -39,7 +40,7 @@ search or exact solving (resumable), `merge` joins the files of runs split with 
 `probcut` fits the midgame search's Multi-ProbCut table and the endgame solver's model of its cuts";
 
 fn generate_command() -> Command {
-    Command::new("reversi train generate")
+    Command::new("reversi-lab train generate")
         .about("Play training games (random opening, then the iterative search, solved exactly from --solve-empties) and append them to --out, one per line; an existing file is continued")
         .arg(option("out", "FILE", "The games file (created, or continued if it is a games file of the same options; any other file is refused without --force)").required(true))
         .arg(option("games", "N", "Games the file should hold when done (at most 2000000; the shipped weights' recipe is the default)").value_parser(value_parser!(u64).range(0..=MAX_GAMES)).default_value("100000"))
@@ -52,16 +53,16 @@ fn generate_command() -> Command {
         .arg(option("random-max", "N", "Most random opening moves").value_parser(value_parser!(u32).range(0..=60)).default_value("24"))
         .arg(option("level", "L", "Play the middle game with the midgame search at this level and the pattern evaluation, instead of --depth and --eval").value_parser(value_parser!(u32).range(1..=20)))
         .arg(option("weights", "FILE", "The pattern weights of --level's search (default: the embedded ones)"))
-        .arg(option("shard", "K/N", "Play only the games whose number is K modulo N (of the --games in all), into this run's own --out; `reversi train merge` joins the runs' files").value_parser(parse_shard))
+        .arg(option("shard", "K/N", "Play only the games whose number is K modulo N (of the --games in all), into this run's own --out; `reversi-lab train merge` joins the runs' files").value_parser(parse_shard))
         .arg(flag("force", "Start --out over if it is not a games file of these options"))
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
 fn fit_command() -> Command {
-    Command::new("reversi train fit")
+    Command::new("reversi-lab train fit")
         .about("Fit the pattern weights to a games file and label files (the positions of a tenth of the games held out) and write them; prints the error per phase")
-        .arg(option("games", "FILE", "The games file written by `reversi train generate` (at most 2000000 games): its positions are labelled with the games' results unless a --labels file labels them"))
-        .arg(option("labels", "FILE", "A label file written by `reversi train label` (repeatable; a position labelled twice keeps its first label)").action(clap::ArgAction::Append))
+        .arg(option("games", "FILE", "The games file written by `reversi-lab train generate` (at most 2000000 games): its positions are labelled with the games' results unless a --labels file labels them"))
+        .arg(option("labels", "FILE", "A label file written by `reversi-lab train label` (repeatable; a position labelled twice keeps its first label)").action(clap::ArgAction::Append))
         .arg(option("out", "FILE", "The weights file to write (replaced only if it is a weights file, or with --force)").required(true))
         .arg(option("base", "WEIGHTS", "With --refit: the weights whose other phases are kept"))
         .arg(option("refit", "A-B", "Fit only the phases holding positions of A to B empty squares and keep the others of --base (a stage refits the phases its labels cover)").value_parser(labels::parse_empties).requires("base"))
@@ -76,9 +77,9 @@ fn fit_command() -> Command {
 }
 
 fn probcut_command() -> Command {
-    Command::new("reversi train probcut")
+    Command::new("reversi-lab train probcut")
         .about("Fit the Multi-ProbCut table of the midgame search (full searches of training positions, shallow values against deep ones per depth and phase) and the endgame solver's model of its cuts (the `endgame` line: the spread of the exact scores of the solved positions with 8 or more empties around the solver's shallow estimates)")
-        .arg(option("games", "FILE", "The games file written by `reversi train generate`").required(true))
+        .arg(option("games", "FILE", "The games file written by `reversi-lab train generate`").required(true))
         .arg(option("out", "FILE", "The table to write (text; replaced only if it is such a table, or with --force)").required(true))
         .arg(option("weights", "FILE", "Pattern weights to search with (default: the embedded ones)"))
         .arg(option("positions", "N", "Positions per phase (40 fitted the shipped table)").value_parser(value_parser!(usize)).default_value("40"))
@@ -107,34 +108,6 @@ pub(super) fn commands() -> [Command; 8] {
 /// Reads `--shard K/N`.
 pub(super) fn parse_shard(text: &str) -> Result<Shard, String> {
     text.parse::<Shard>().map_err(|e| e.to_string())
-}
-
-/// Makes the weights in `path` the active pattern weights.
-pub fn use_weights(path: &str) -> Result<()> {
-    let weights = read_weights(path)?;
-    if pattern::set_active_weights(weights).is_err() {
-        return usage("the pattern weights were already chosen");
-    }
-    Ok(())
-}
-
-/// Reads the weights file `path`: a regular file, of which at most one
-/// byte more than a weights file's length is read.
-pub(crate) fn read_weights(path: &str) -> Result<PatternWeights> {
-    let (file, len) = open_regular(Path::new(path), &format!("weights {path}"))?;
-    let mut bytes = Vec::new();
-    file.take(FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| UsageError(format!("cannot read weights {path}: {e}")))?;
-    PatternWeights::from_bytes(&bytes).or_else(|e| {
-        let why = match e {
-            WeightsError::Truncated { .. } if bytes.len() > FILE_BYTES => format!(
-                "is longer than a weights file of this layout ({len} bytes, expected {FILE_BYTES})"
-            ),
-            e => e.to_string(),
-        };
-        usage(format!("weights file {path} {why}"))
-    })
 }
 
 fn probcut(m: &ArgMatches) -> Result<()> {
@@ -200,22 +173,22 @@ fn probcut(m: &ArgMatches) -> Result<()> {
     write_stdout(&text)
 }
 
-/// Runs `reversi train ...` (`args[0]` is `train`).
+/// Runs `reversi-lab train ...` (`args[0]` is `train`).
 pub fn run(args: &[String]) -> Result<()> {
     match args.get(1).map(String::as_str) {
-        Some("generate") => generate(&super::parse(generate_command(), &args[2..])?),
-        Some("fit") => fit_weights(&super::parse(fit_command(), &args[2..])?),
-        Some("probcut") => probcut(&super::parse(probcut_command(), &args[2..])?),
-        Some("label") => labels::label(&super::parse(labels::label_command(), &args[2..])?),
-        Some("merge") => labels::merge(&super::parse(labels::merge_command(), &args[2..])?),
-        Some("compare") => labels::compare(&super::parse(labels::compare_command(), &args[2..])?),
-        Some("import") => import::import(&super::parse(import::import_command(), &args[2..])?),
-        Some("heldout") => import::heldout(&super::parse(import::heldout_command(), &args[2..])?),
+        Some("generate") => generate(&crate::cli::parse(generate_command(), &args[2..])?),
+        Some("fit") => fit_weights(&crate::cli::parse(fit_command(), &args[2..])?),
+        Some("probcut") => probcut(&crate::cli::parse(probcut_command(), &args[2..])?),
+        Some("label") => labels::label(&crate::cli::parse(labels::label_command(), &args[2..])?),
+        Some("merge") => labels::merge(&crate::cli::parse(labels::merge_command(), &args[2..])?),
+        Some("compare") => labels::compare(&crate::cli::parse(labels::compare_command(), &args[2..])?),
+        Some("import") => import::import(&crate::cli::parse(import::import_command(), &args[2..])?),
+        Some("heldout") => import::heldout(&crate::cli::parse(import::heldout_command(), &args[2..])?),
         Some("-h" | "--help") | None => write_stdout(&format!(
-            "{ABOUT}\n\nUsage:\n  reversi train generate --out GAMES [OPTIONS]\n  reversi train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi train merge --out FILE SHARD...\n  reversi train compare --labels LABELS --reference LABELS\n  reversi train import --out GAMES FILE...\n  reversi train heldout --games GAMES --training GAMES --out LABELS\n  reversi train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
+            "{ABOUT}\n\nUsage:\n  reversi-lab train generate --out GAMES [OPTIONS]\n  reversi-lab train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi-lab train merge --out FILE SHARD...\n  reversi-lab train compare --labels LABELS --reference LABELS\n  reversi-lab train import --out GAMES FILE...\n  reversi-lab train heldout --games GAMES --training GAMES --out LABELS\n  reversi-lab train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi-lab train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
-            "unknown train command {other:?}: expected generate, label, merge, compare, import, heldout, fit or probcut (see `reversi train --help`)"
+            "unknown train command {other:?}: expected generate, label, merge, compare, import, heldout, fit or probcut (see `reversi-lab train --help`)"
         )),
     }
 }
@@ -333,7 +306,7 @@ pub(super) fn push_shard(line: &mut String, shard: Shard) {
 /// The files `generate` writes: a header line naming the options.
 const GAMES: Signature = Signature {
     start: "# reversi train generate:",
-    kind: "a games file of `reversi train generate`",
+    kind: "a games file of `reversi-lab train generate`",
 };
 
 /// A file of numbered lines after a header line, written a line at a time
