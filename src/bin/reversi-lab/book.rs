@@ -6,9 +6,10 @@ use crate::cli::input::CappedLines;
 use crate::cli::output_files::{self, InPlace, Planned, Rule, Signature};
 use crate::cli::readers::{read_book, read_book_bytes};
 use crate::cli::{flag, option, usage, value, write_stdout, UsageError};
+use crate::sharded::{
+    append_lines, header_number, parse_shard, push_shard, Progress, Resumable, ShardFiles,
+};
 use crate::train::import::{form_of, read_collection, Form};
-use crate::train::labels::split_shard;
-use crate::train::{append_lines, parse_shard, push_shard, Progress, Resumable, ShardSet};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::engine::book::text::TEXT_HEADER;
@@ -509,15 +510,6 @@ fn checked_search(line: &str, list: &[Key], level: u32) -> Result<Searched, Stri
     Ok(r)
 }
 
-/// The number a header's `key N` field gives, if any.
-fn header_number(header: &str, key: &str) -> Option<u64> {
-    let words: Vec<&str> = header.split(' ').collect();
-    words
-        .windows(2)
-        .find(|w| w[0] == key)
-        .and_then(|w| w[1].parse().ok())
-}
-
 fn merge(m: &ArgMatches) -> Result<()> {
     let planned = plan_book_out(m)?;
     let mut book = read_book(&value::<String>(m, "book"))?;
@@ -535,52 +527,33 @@ fn merge(m: &ArgMatches) -> Result<()> {
 /// split of `book`'s pending positions) in `book` and values it.
 fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
     let list = pending(book);
-    let mut base: Option<String> = None;
-    let mut shards = ShardSet::default();
-    let mut results = Vec::new();
-    for path in inputs {
-        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-        let Some(first) = lines.next_line()? else {
-            return usage(format!("{path} is empty: not {}", SEARCHED.kind));
-        };
-        if !first.text.starts_with(SEARCHED.start) {
-            return usage(format!("{path} is not {}", SEARCHED.kind));
-        }
-        let (header, shard) = split_shard(first.text);
+    let check_header = |path: &str, header: &str| {
         let level = header_number(header, "level").unwrap_or(0);
         let expected = search_header(book, &list, level as u32);
-        if header != expected {
-            return usage(format!(
+        if header == expected {
+            Ok(())
+        } else {
+            Err(format!(
                 "{path} holds the searches of another book or plan ({header:?}; this book's would be {expected:?})"
-            ));
+            ))
         }
-        match &base {
-            None => base = Some(header.to_owned()),
-            Some(b) if b == header => {}
-            Some(_) => {
-                return usage(format!(
-                    "{path} was searched at another level than {}",
-                    inputs[0]
-                ))
-            }
-        }
-        shards.add(path, shard, &inputs[0])?;
-        while let Some(line) = lines.next_line()? {
-            ShardSet::whole(path, line.number, line.terminated, "search")?;
-            let r = checked_search(line.text, &list, level as u32)
-                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?;
-            ShardSet::holds(path, line.number, shard, r.item, "position")?;
-            if results.len() >= list.len() {
-                return usage(format!(
-                    "{path} line {}: the files hold more results than the {} pending positions",
-                    line.number,
-                    list.len()
-                ));
-            }
-            results.push(r);
-        }
+    };
+    let item = |header: &str, line: &str| {
+        let level = header_number(header, "level").unwrap_or(0);
+        checked_search(line, &list, level as u32).map(|r| (r.item, r))
+    };
+    let shards = ShardFiles {
+        signatures: &[SEARCHED],
+        kind: SEARCHED.kind,
+        check_header: &check_header,
+        again: "search",
+        noun: "position",
+        max_items: list.len() as u64,
+        max_line: MAX_LINE,
+        item: &item,
     }
-    shards.complete()?;
+    .read(inputs)?;
+    let results: Vec<Searched> = shards.items.into_iter().map(|(_, r)| r).collect();
     build::merge(book, &list, &results).or_else(|e| usage(e.to_string()))
 }
 

@@ -16,6 +16,7 @@
 mod cli;
 
 mod book;
+mod sharded;
 mod train;
 
 use anyhow::Result;

@@ -3,11 +3,12 @@
 //! label`; and the reading of such collections for `book add`.
 
 use super::labels::{parse_empties, LABELS};
-use super::{append_lines, read_games, test_table, Progress, Resumable, MAX_GAMES};
+use super::{read_games, test_table, MAX_GAMES};
 use crate::cli::input::open_regular;
 use crate::cli::output_files::{self, InPlace, Rule, Signature};
 use crate::cli::readers::read_weights;
 use crate::cli::{flag, option, write_stdout, UsageError};
+use crate::sharded::{append_lines, Progress, Resumable};
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};

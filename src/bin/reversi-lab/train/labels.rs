@@ -1,14 +1,14 @@
 //! `reversi-lab train label|merge|compare`: positions labelled by search, the
 //! merge of sharded runs, and the labels' error against exact ones.
 
-use super::{
-    append_lines, game_number, parse_shard, push_shard, read_games, Progress, Resumable, ShardSet,
-    GAMES, MAX_LINE, SHARD_SUFFIX,
-};
+use super::{game_number, read_games, GAMES, MAX_LINE};
 use crate::cli::input::CappedLines;
 use crate::cli::output_files::{self, InPlace, Rule, Signature};
 use crate::cli::readers::read_weights;
 use crate::cli::{flag, option, usage, value, write_stdout, UsageError};
+use crate::sharded::{
+    append_lines, header_number, parse_shard, push_shard, Progress, Resumable, ShardFiles, Shards,
+};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern;
@@ -198,26 +198,6 @@ pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
     }
 }
 
-/// A header line without its shard, and the shard (the whole list when it
-/// names none).
-pub(crate) fn split_shard(header: &str) -> (&str, Shard) {
-    if let Some((base, shard)) = header.rsplit_once(SHARD_SUFFIX) {
-        if let Ok(shard) = shard.parse::<Shard>() {
-            return (base, shard);
-        }
-    }
-    (header, Shard::WHOLE)
-}
-
-/// The number a header's `key N` field gives, if any.
-fn header_number(header: &str, key: &str) -> Option<u64> {
-    let words: Vec<&str> = header.split(' ').collect();
-    words
-        .windows(2)
-        .find(|w| w[0] == key)
-        .and_then(|w| w[1].parse().ok())
-}
-
 pub(super) fn merge(m: &ArgMatches) -> Result<()> {
     let out: String = value(m, "out");
     let inputs: Vec<String> = m
@@ -226,51 +206,29 @@ pub(super) fn merge(m: &ArgMatches) -> Result<()> {
         .flatten()
         .cloned()
         .collect();
-    let mut base: Option<(String, Signature)> = None;
-    let mut shards = ShardSet::default();
-    let mut items: Vec<(u64, String)> = Vec::new();
-    for path in &inputs {
-        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-        let Some(first) = lines.next_line()? else {
-            return usage(format!("{path} is empty: not a games or label file"));
-        };
-        let signature = if first.text.starts_with(GAMES.start) {
-            GAMES
-        } else if first.text.starts_with(LABELS.start) {
-            LABELS
+    let item = |header: &str, line: &str| {
+        let number = if header.starts_with(GAMES.start) {
+            game_number
         } else {
-            return usage(format!("{path} is not a games or label file"));
+            position_number
         };
-        let (header, shard) = split_shard(first.text);
-        match &base {
-            None => base = Some((header.to_owned(), signature)),
-            Some((b, _)) if b == header => {}
-            Some((b, _)) => {
-                return usage(format!(
-                    "{path} is of another stage than {}: {header:?} against {b:?}",
-                    inputs[0]
-                ))
-            }
-        }
-        shards.add(path, shard, &inputs[0])?;
-        while let Some(line) = lines.next_line()? {
-            ShardSet::whole(path, line.number, line.terminated, "stage")?;
-            let number = if signature.start == GAMES.start {
-                game_number
-            } else {
-                position_number
-            };
-            let item = number(line.text)
-                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?;
-            ShardSet::holds(path, line.number, shard, item, "number")?;
-            if items.len() as u64 >= MAX_LABELS {
-                return usage(format!("the files hold more than {MAX_LABELS} lines"));
-            }
-            items.push((item, line.text.to_owned()));
-        }
+        number(line).map(|n| (n, line.to_owned()))
+    };
+    let Shards {
+        header,
+        signature,
+        mut items,
+    } = ShardFiles {
+        signatures: &[GAMES, LABELS],
+        kind: "a games or label file",
+        check_header: &|_, _| Ok(()),
+        again: "stage",
+        noun: "number",
+        max_items: MAX_LABELS,
+        max_line: MAX_LINE,
+        item: &item,
     }
-    let (header, signature) = base.expect("at least one input");
-    shards.complete()?;
+    .read(&inputs)?;
     items.sort_by_key(|(item, _)| *item);
     if let Some(i) = (0..items.len()).find(|&i| items[i].0 != i as u64) {
         return usage(format!(

@@ -4,8 +4,8 @@
 use crate::cli::input::CappedLines;
 use crate::cli::output_files::{self, InPlace, Rule, Signature};
 use crate::cli::readers::{read_weights, use_weights};
-use crate::cli::signals::Critical;
 use crate::cli::{flag, option, usage, value, write_stdout, UsageError};
+use crate::sharded::{append_lines, parse_shard, push_shard, Progress, Resumable};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::eval::pattern::fit::{
@@ -15,8 +15,6 @@ use reversi::eval::pattern::{self, PatternWeights};
 use reversi::eval::Heuristic;
 use reversi::lab::train::{self, GameSettings, Shard, TrainingGame};
 use std::fmt::Write as _;
-use std::fs::{File, OpenOptions};
-use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -103,11 +101,6 @@ pub(super) fn commands() -> [Command; 8] {
         import::import_command(),
         import::heldout_command(),
     ]
-}
-
-/// Reads `--shard K/N`.
-pub(super) fn parse_shard(text: &str) -> Result<Shard, String> {
-    text.parse::<Shard>().map_err(|e| e.to_string())
 }
 
 fn probcut(m: &ArgMatches) -> Result<()> {
@@ -230,271 +223,11 @@ fn header(s: &GameSettings, weights: &PatternWeights, shard: Shard) -> String {
     line
 }
 
-/// The suffix a header line of a shard's file carries.
-pub(super) const SHARD_SUFFIX: &str = " shard ";
-
-/// Appends the shard to a header line (nothing for the whole list).
-/// The shards given to a merge (of `train merge` and `book merge`): each
-/// once, all of one split, each line whole and of its shard.
-#[derive(Debug, Default)]
-pub(super) struct ShardSet {
-    shards: Vec<Shard>,
-}
-
-impl ShardSet {
-    /// Takes `shard`, the split of the file `path`; `first` (the first
-    /// input) names the split in messages.
-    pub(super) fn add(&mut self, path: &str, shard: Shard, first: &str) -> Result<()> {
-        if self.shards.iter().any(|s| s.count != shard.count) {
-            return usage(format!(
-                "{path} is shard {shard}, but {first} is of another split"
-            ));
-        }
-        if self.shards.contains(&shard) {
-            return usage(format!("shard {shard} is given twice ({path})"));
-        }
-        self.shards.push(shard);
-        Ok(())
-    }
-
-    /// Refuses line `number` of `path` when it is cut short (`again`:
-    /// what to run again, `stage` or `search`).
-    pub(super) fn whole(path: &str, number: usize, terminated: bool, again: &str) -> Result<()> {
-        if terminated {
-            return Ok(());
-        }
-        usage(format!(
-            "{path} line {number} is cut short: run its {again} again to finish it before merging"
-        ))
-    }
-
-    /// Refuses item `item` (`noun`: `number`, `position`) on line `number`
-    /// of `path` when it is not of `shard`.
-    pub(super) fn holds(
-        path: &str,
-        number: usize,
-        shard: Shard,
-        item: u64,
-        noun: &str,
-    ) -> Result<()> {
-        if shard.holds(item) {
-            return Ok(());
-        }
-        usage(format!(
-            "{path} line {number} holds {noun} {item}, which is not of shard {shard}"
-        ))
-    }
-
-    /// Refuses a split with a shard missing.
-    pub(super) fn complete(&self) -> Result<()> {
-        let count = self.shards.first().map_or(1, |s| s.count);
-        match (0..count).find(|&k| !self.shards.iter().any(|s| s.index == k)) {
-            Some(missing) => usage(format!(
-                "shard {missing}/{count} is missing: every shard of the split is needed"
-            )),
-            None => Ok(()),
-        }
-    }
-}
-
-pub(super) fn push_shard(line: &mut String, shard: Shard) {
-    if !shard.is_whole() {
-        let _ = write!(line, "{SHARD_SUFFIX}{shard}");
-    }
-}
-
 /// The files `generate` writes: a header line naming the options.
 const GAMES: Signature = Signature {
     start: "# reversi train generate:",
     kind: "a games file of `reversi-lab train generate`",
 };
-
-/// A file of numbered lines after a header line, written a line at a time
-/// and continued when run again (games, labels): its signature, and why a
-/// line is not one of its lines.
-pub(super) struct Resumable<'a> {
-    /// What the file starts with.
-    pub(super) signature: Signature,
-    /// The path as given.
-    pub(super) out: &'a str,
-    /// The header line (options and shard).
-    pub(super) header_line: &'a str,
-    /// Whether a file of other options is started over.
-    pub(super) force: bool,
-    /// What a line holds (`game`, `position`), for messages.
-    pub(super) noun: &'static str,
-    /// Checks a line and returns its item's number.
-    pub(super) item: &'a dyn Fn(&str) -> Result<u64, String>,
-}
-
-impl Resumable<'_> {
-    /// Opens the file to append to: continued when it starts with the same
-    /// header (its whole lines counted, each checked and numbered
-    /// `shard.item(0)`, `shard.item(1)`, ..., and a last line without its
-    /// newline, an interrupted write, cut off), or started with the header
-    /// (created, or emptied when `force` starts a file of other options
-    /// over). The file stays locked while it is open, so that one run at a
-    /// time writes it: a second run on the same file is refused. Returns
-    /// the file and the number of lines it holds.
-    pub(super) fn open(&self, shard: Shard, max_items: u64) -> Result<(File, u64)> {
-        let rule = Rule {
-            ours: Some(self.signature),
-            force: self.force,
-            in_place: InPlace::Refused,
-        };
-        let planned = output_files::plan_output("--out", Path::new(self.out), &rule)?;
-        // A signal ends the run before the file is made or once its header
-        // is written, never between (an empty file would be refused).
-        let making = Critical::open();
-        let target = planned.target();
-        let out = self.out;
-        let cannot = |e: std::io::Error| UsageError(format!("cannot write {out}: {e}"));
-        let opened = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create_new(true)
-            .open(target);
-        let (file, created) = match opened {
-            Ok(file) => (file, true),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                let file = OpenOptions::new()
-                    .read(true)
-                    .append(true)
-                    .open(target)
-                    .map_err(|e| UsageError(format!("cannot continue {out}: {e}")))?;
-                (file, false)
-            }
-            Err(e) => return Err(cannot(e).into()),
-        };
-        lock_for_this_run(&file, out)?;
-        if !created {
-            // Reading the existing file changes nothing before its one
-            // cut: a signal may end the run while a long file is read.
-            drop(making);
-            if let Some(count) = self.continued(&file, shard, max_items)? {
-                return Ok((file, count));
-            }
-        }
-        let _header = Critical::open();
-        file.set_len(0).map_err(cannot)?;
-        (&file)
-            .write_all(format!("{}\n", self.header_line).as_bytes())
-            .map_err(cannot)?;
-        Ok((file, 0))
-    }
-
-    /// The number of lines of the existing `file` (cut after its last
-    /// whole line), or `None` if it is to be started over (not even its
-    /// header is whole, or it is of other options and `force` says so).
-    fn continued(&self, file: &File, shard: Shard, max_items: u64) -> Result<Option<u64>> {
-        let out = self.out;
-        let cannot = |e: std::io::Error| UsageError(format!("cannot continue {out}: {e}"));
-        let mut lines = CappedLines::new(file.try_clone().map_err(cannot)?, out, MAX_LINE);
-        let (mut whole_bytes, mut count) = (0u64, 0u64);
-        while let Some(line) = lines.next_line()? {
-            if !line.terminated {
-                break;
-            }
-            if line.number == 1 {
-                if line.text != self.header_line {
-                    if self.force {
-                        return Ok(None);
-                    }
-                    return usage(format!(
-                        "{out} was generated with other options ({:?}); use another --out, the same options, or --force to start it over",
-                        line.text
-                    ));
-                }
-            } else {
-                let item = (self.item)(line.text).map_err(|e| {
-                    UsageError(format!(
-                        "{out} line {} {e}: not {}",
-                        line.number, self.signature.kind
-                    ))
-                })?;
-                let expected = shard.item(count);
-                if item != expected {
-                    return usage(format!(
-                        "{out} line {} holds {noun} {item}, expected {noun} {expected}",
-                        line.number,
-                        noun = self.noun
-                    ));
-                }
-                count += 1;
-                if count > max_items {
-                    return usage(format!("{out} holds more than {max_items} lines"));
-                }
-            }
-            whole_bytes += line.bytes;
-        }
-        if whole_bytes == 0 {
-            // Not even the header was whole: the file starts over.
-            return Ok(None);
-        }
-        file.set_len(whole_bytes).map_err(cannot)?;
-        Ok(Some(count))
-    }
-}
-
-/// Locks `file` (the output `out`) for this run: a file another run holds
-/// is refused. Where the file system cannot lock, the run goes on
-/// unlocked.
-fn lock_for_this_run(file: &File, out: &str) -> Result<()> {
-    match file.try_lock() {
-        Err(std::fs::TryLockError::WouldBlock) => usage(format!(
-            "{out} is being written by another run (it is locked); wait for that run to end or give another --out"
-        )),
-        Ok(()) | Err(std::fs::TryLockError::Error(_)) => Ok(()),
-    }
-}
-
-/// Progress of a long run on stderr, at most every 2 seconds.
-pub(super) struct Progress {
-    what: &'static str,
-    unit: &'static str,
-    quiet: bool,
-    start: Instant,
-    last: Instant,
-    done_before: u64,
-    total: u64,
-}
-
-impl Progress {
-    pub(super) fn new(
-        what: &'static str,
-        unit: &'static str,
-        quiet: bool,
-        done_before: u64,
-        total: u64,
-    ) -> Progress {
-        let now = Instant::now();
-        Progress {
-            what,
-            unit,
-            quiet,
-            start: now,
-            last: now,
-            done_before,
-            total,
-        }
-    }
-
-    /// Reports that `done` of the total are done.
-    pub(super) fn at(&mut self, done: u64) {
-        if self.quiet || (self.last.elapsed().as_secs_f64() < 2.0 && done != self.total) {
-            return;
-        }
-        self.last = Instant::now();
-        let rate = (done - self.done_before) as f64 / self.start.elapsed().as_secs_f64();
-        eprintln!(
-            "{}: {done}/{} {}, {rate:.1}/s, about {:.0} s left",
-            self.what,
-            self.total,
-            self.unit,
-            (self.total - done) as f64 / rate
-        );
-    }
-}
 
 fn generate(m: &ArgMatches) -> Result<()> {
     let s = settings(m)?;
@@ -531,52 +264,6 @@ fn generate(m: &ArgMatches) -> Result<()> {
             });
         },
     )
-}
-
-/// Appends the lines a stage's `run` delivers to `file`, with `progress`
-/// on stderr, until `run` ends or a write fails (then `deliver` returns
-/// `false` and `run` stops). A write that fails mid-run (a full disk) is
-/// an output file that cannot be written, exit status 2 like every other
-/// output file's; the file keeps its whole lines, and running the stage
-/// again continues it.
-pub(super) fn append_lines(
-    mut file: File,
-    out: &str,
-    mut progress: Progress,
-    run: impl FnOnce(&mut dyn FnMut(String) -> bool),
-) -> Result<()> {
-    if progress.done_before >= progress.total {
-        if !progress.quiet {
-            eprintln!(
-                "{}: {out} already holds its {} {}",
-                progress.what, progress.done_before, progress.unit
-            );
-        }
-        return Ok(());
-    }
-    let mut written = progress.done_before;
-    let mut failure = None;
-    run(&mut |mut line: String| {
-        // One write of the whole line, which a signal does not cut.
-        line.push('\n');
-        let appended = {
-            let _critical = Critical::open();
-            file.write_all(line.as_bytes())
-        };
-        if let Err(e) = appended {
-            failure = Some(e);
-            return false;
-        }
-        written += 1;
-        progress.at(written);
-        true
-    });
-    if let Some(e) = failure.or_else(|| file.flush().err()) {
-        return usage(format!(
-            "cannot write output file {out}: {e}; its whole lines are kept, run the stage again to continue it"
-        ));
-    }
-    Ok(())
 }
 
 /// The number of the game a games file's line holds, checked by
