@@ -2,7 +2,7 @@
 //! --help`, docs/BOOK.md). Building books is the lab's (`reversi-lab
 //! book ...`); the reader is [`crate::cli::readers::read_book`].
 
-use super::hint::position_record;
+use super::options::{read_record, record_words};
 use super::readers::read_book;
 use super::{usage, value, write_stdout};
 use anyhow::Result;
@@ -62,8 +62,13 @@ pub fn run(args: &[String]) -> Result<()> {
     let sub = args.get(1).map(String::as_str);
     let rest = args.get(2..).unwrap_or(&[]);
     match sub {
-        Some("show") => show(&super::parse(show_command(), rest)?),
-        Some("stats") => stats(&super::parse(stats_command(), rest)?),
+        Some("show") => super::parse_and_run(show_command(), rest, Show::from_matches, show),
+        Some("stats") => super::parse_and_run(
+            stats_command(),
+            rest,
+            |m| Ok(value::<String>(m, "book")),
+            stats,
+        ),
         Some("-h" | "--help" | "help") | None => write_stdout(
             "The opening book: `show` prints a position's book moves, `stats` describes a book. Books are built by the lab: see `reversi-lab book --help`.\n\nUsage:\n  reversi book show [--book BOOK] POSITION\n  reversi book stats --book BOOK\n\nEach has --help.\n",
         ),
@@ -80,12 +85,29 @@ fn discs(v: Eval) -> String {
     format!("{:+.2}", v.discs())
 }
 
-fn show(m: &ArgMatches) -> Result<()> {
-    let book = match m.get_one::<String>("book") {
+/// `reversi book show`'s request.
+struct Show {
+    /// `--book` (none: the book built in).
+    book: Option<String>,
+    /// The record whose last position is shown.
+    record: String,
+}
+
+impl Show {
+    fn from_matches(m: &ArgMatches) -> Result<Show> {
+        Ok(Show {
+            book: m.get_one("book").cloned(),
+            record: record_words(m, "position", "more"),
+        })
+    }
+}
+
+fn show(request: Show) -> Result<()> {
+    let book = match &request.book {
         Some(path) => std::sync::Arc::new(read_book(path)?),
         None => reversi::engine::analyze::shipped_book(),
     };
-    let game = position_record(m)?;
+    let game = read_record(&request.record, 8)?;
     let p = game.last();
     let mut text = format!("{}\n", write_board_string(&p));
     match book.lookup(&RelativePosition::from(&p)) {
@@ -117,8 +139,8 @@ fn show(m: &ArgMatches) -> Result<()> {
     write_stdout(&text)
 }
 
-fn stats(m: &ArgMatches) -> Result<()> {
-    let path: String = value(m, "book");
+/// `reversi book stats --book PATH`.
+fn stats(path: String) -> Result<()> {
     let book = read_book(&path)?;
     let sorted = book.sorted();
     let mut per_ply = std::collections::BTreeMap::<u32, (u64, u64, u64)>::new();

@@ -19,6 +19,7 @@ mod gtp;
 mod hint;
 mod memory;
 mod nboard;
+mod options;
 mod perft;
 mod play;
 #[cfg(feature = "serve")]

@@ -211,15 +211,15 @@ pub fn run(args: &[String]) -> Result<()> {
     let sub = args.get(1).map(String::as_str);
     let rest = args.get(2..).unwrap_or(&[]);
     match sub {
-        Some("new") => new(&crate::cli::parse(new_command(), rest)?),
-        Some("deepen") => deepen(&crate::cli::parse(deepen_command(), rest)?),
-        Some("add") => add(&crate::cli::parse(add_command(), rest)?),
-        Some("search") => search(&crate::cli::parse(search_command(), rest)?),
-        Some("merge") => merge(&crate::cli::parse(merge_command(), rest)?),
-        Some("export") => export(&crate::cli::parse(export_command(), rest)?),
-        Some("import") => import(&crate::cli::parse(import_command(), rest)?),
-        Some("import-edax") => import_edax(&crate::cli::parse(import_edax_command(), rest)?),
-        Some("export-edax") => export_edax(&crate::cli::parse(export_edax_command(), rest)?),
+        Some("new") => crate::cli::parse_and_run(new_command(), rest, |m| Ok(m.clone()), |m| new(&m)),
+        Some("deepen") => crate::cli::parse_and_run(deepen_command(), rest, |m| Ok(m.clone()), |m| deepen(&m)),
+        Some("add") => crate::cli::parse_and_run(add_command(), rest, |m| Ok(m.clone()), |m| add(&m)),
+        Some("search") => crate::cli::parse_and_run(search_command(), rest, |m| Ok(m.clone()), |m| search(&m)),
+        Some("merge") => crate::cli::parse_and_run(merge_command(), rest, |m| Ok(m.clone()), |m| merge(&m)),
+        Some("export") => crate::cli::parse_and_run(export_command(), rest, |m| Ok(m.clone()), |m| export(&m)),
+        Some("import") => crate::cli::parse_and_run(import_command(), rest, |m| Ok(m.clone()), |m| import(&m)),
+        Some("import-edax") => crate::cli::parse_and_run(import_edax_command(), rest, |m| Ok(m.clone()), |m| import_edax(&m)),
+        Some("export-edax") => crate::cli::parse_and_run(export_edax_command(), rest, |m| Ok(m.clone()), |m| export_edax(&m)),
         Some("-h" | "--help" | "help") | None => write_stdout(&format!(
             "{ABOUT}.\n\nUsage:\n  reversi-lab book new --depth PLIES --level L --out BOOK [--openings FILE] [--book BOOK]\n  reversi-lab book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi-lab book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi-lab book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi-lab book merge --book PLANNED --out BOOK SEARCHED...\n  reversi-lab book export --book BOOK [--out TEXT]\n  reversi-lab book import TEXT --out BOOK\n  reversi-lab book import-edax EDAX_BOOK --out BOOK\n  reversi-lab book export-edax --book BOOK --out EDAX_BOOK\n\nEach has --help.\n"
         )),

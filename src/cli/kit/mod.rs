@@ -54,18 +54,16 @@ impl fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
-/// Help or version text was asked for and printed: the command is done and
-/// exits with status 0 (returned as an error so that `?` ends the command).
+/// A command line, parsed: the command's own typed request, or a text it
+/// asked to see (`--help`, `--version`), which is the command's whole
+/// result (printed, exit status 0).
 #[derive(Debug)]
-pub struct HelpShown;
-
-impl fmt::Display for HelpShown {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("help shown")
-    }
+pub enum Parsed<T> {
+    /// What to do: the command's typed request.
+    Request(T),
+    /// The help or version text asked for.
+    Text(String),
 }
-
-impl std::error::Error for HelpShown {}
 
 /// Shorthand for an `Err` holding a [`UsageError`].
 pub fn usage<T>(message: impl Into<String>) -> Result<T> {
@@ -86,23 +84,41 @@ pub fn arguments(args: Vec<OsString>) -> Result<Vec<String>> {
 }
 
 /// Parses `args` (the words after the subcommand's name) with `command`,
-/// whose name is the whole command (`reversi perft`). `--help` and
-/// `--version` print to stdout and end the command ([`HelpShown`]); an
-/// error becomes one [`UsageError`] line pointing to `--help`.
-pub fn parse(command: Command, args: &[String]) -> Result<ArgMatches> {
+/// whose name is the whole command (`reversi perft`), into the command's
+/// typed request: `typed` reads clap's matches, which go no further.
+/// `--help` and `--version` give their text ([`Parsed::Text`]); an error
+/// becomes one [`UsageError`] line pointing to `--help`.
+pub fn parse<T>(
+    command: Command,
+    args: &[String],
+    typed: impl FnOnce(&ArgMatches) -> Result<T>,
+) -> Result<Parsed<T>> {
     let name = command.get_name().to_owned();
     let argv = std::iter::once(name.clone()).chain(args.iter().cloned());
     match command.bin_name(name.clone()).try_get_matches_from(argv) {
-        Ok(m) => Ok(m),
+        Ok(m) => Ok(Parsed::Request(typed(&m)?)),
         Err(e) => match e.kind() {
             ErrorKind::DisplayHelp
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                write_stdout(&e.render().to_string())?;
-                Err(HelpShown.into())
+                Ok(Parsed::Text(e.render().to_string()))
             }
             _ => usage(one_line(&e.render().to_string(), &name)),
         },
+    }
+}
+
+/// Parses `args` with `command` into a typed request ([`parse`]) and runs
+/// it with `run`, or prints the help or version text asked for.
+pub fn parse_and_run<T>(
+    command: Command,
+    args: &[String],
+    typed: impl FnOnce(&ArgMatches) -> Result<T>,
+    run: impl FnOnce(T) -> Result<()>,
+) -> Result<()> {
+    match parse(command, args, typed)? {
+        Parsed::Request(request) => run(request),
+        Parsed::Text(text) => write_stdout(&text),
     }
 }
 
@@ -199,7 +215,7 @@ pub fn exit(result: Result<()>) -> ExitCode {
                 .chain()
                 .filter_map(|c| c.downcast_ref::<io::Error>())
                 .any(|io| io.kind() == io::ErrorKind::BrokenPipe);
-            if broken_pipe || e.downcast_ref::<HelpShown>().is_some() {
+            if broken_pipe {
                 return ExitCode::SUCCESS;
             }
             // One line whatever the message quotes (a file name with a line
@@ -211,5 +227,34 @@ pub fn exit(result: Result<()>) -> ExitCode {
                 ExitCode::from(1)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(args: &[&str]) -> Result<Parsed<bool>> {
+        let command = Command::new("test run").arg(flag("fast", "Go fast"));
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        parse(command, &args, |m| Ok(m.get_flag("fast")))
+    }
+
+    #[test]
+    fn help_is_an_ordinary_result_and_a_bad_argument_one_usage_line() {
+        assert!(matches!(parsed(&["--fast"]), Ok(Parsed::Request(true))));
+        assert!(matches!(parsed(&[]), Ok(Parsed::Request(false))));
+        match parsed(&["--help"]) {
+            Ok(Parsed::Text(text)) => assert!(text.contains("Usage: test run"), "{text}"),
+            other => panic!("{other:?}"),
+        }
+        let e = parsed(&["--slow"]).unwrap_err();
+        let message = e
+            .downcast_ref::<UsageError>()
+            .expect("a usage error")
+            .0
+            .clone();
+        assert!(!message.contains('\n'), "{message}");
+        assert!(message.ends_with("see `test run --help`"), "{message}");
     }
 }

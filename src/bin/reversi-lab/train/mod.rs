@@ -169,14 +169,14 @@ fn probcut(m: &ArgMatches) -> Result<()> {
 /// Runs `reversi-lab train ...` (`args[0]` is `train`).
 pub fn run(args: &[String]) -> Result<()> {
     match args.get(1).map(String::as_str) {
-        Some("generate") => generate(&crate::cli::parse(generate_command(), &args[2..])?),
-        Some("fit") => fit_weights(&crate::cli::parse(fit_command(), &args[2..])?),
-        Some("probcut") => probcut(&crate::cli::parse(probcut_command(), &args[2..])?),
-        Some("label") => labels::label(&crate::cli::parse(labels::label_command(), &args[2..])?),
-        Some("merge") => labels::merge(&crate::cli::parse(labels::merge_command(), &args[2..])?),
-        Some("compare") => labels::compare(&crate::cli::parse(labels::compare_command(), &args[2..])?),
-        Some("import") => import::import(&crate::cli::parse(import::import_command(), &args[2..])?),
-        Some("heldout") => import::heldout(&crate::cli::parse(import::heldout_command(), &args[2..])?),
+        Some("generate") => crate::cli::parse_and_run(generate_command(), &args[2..], |m| Ok(m.clone()), |m| generate(&m)),
+        Some("fit") => crate::cli::parse_and_run(fit_command(), &args[2..], |m| Ok(m.clone()), |m| fit_weights(&m)),
+        Some("probcut") => crate::cli::parse_and_run(probcut_command(), &args[2..], |m| Ok(m.clone()), |m| probcut(&m)),
+        Some("label") => crate::cli::parse_and_run(labels::label_command(), &args[2..], |m| Ok(m.clone()), |m| labels::label(&m)),
+        Some("merge") => crate::cli::parse_and_run(labels::merge_command(), &args[2..], |m| Ok(m.clone()), |m| labels::merge(&m)),
+        Some("compare") => crate::cli::parse_and_run(labels::compare_command(), &args[2..], |m| Ok(m.clone()), |m| labels::compare(&m)),
+        Some("import") => crate::cli::parse_and_run(import::import_command(), &args[2..], |m| Ok(m.clone()), |m| import::import(&m)),
+        Some("heldout") => crate::cli::parse_and_run(import::heldout_command(), &args[2..], |m| Ok(m.clone()), |m| import::heldout(&m)),
         Some("-h" | "--help") | None => write_stdout(&format!(
             "{ABOUT}\n\nUsage:\n  reversi-lab train generate --out GAMES [OPTIONS]\n  reversi-lab train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi-lab train merge --out FILE SHARD...\n  reversi-lab train compare --labels LABELS --reference LABELS\n  reversi-lab train import --out GAMES FILE...\n  reversi-lab train heldout --games GAMES --training GAMES --out LABELS\n  reversi-lab train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi-lab train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
         )),
