@@ -7,7 +7,7 @@ use super::{read_games, test_table, MAX_GAMES};
 use crate::cli::input::open_regular;
 use crate::cli::output_files::{self, InPlace, Rule, Signature};
 use crate::cli::readers::read_weights;
-use crate::cli::{flag, option, write_stdout, UsageError};
+use crate::cli::{flag, option, value, write_stdout, UsageError};
 use crate::sharded::{append_lines, Progress, Resumable};
 use anyhow::Result;
 use clap::value_parser;
@@ -150,21 +150,47 @@ impl Counts {
     }
 }
 
+/// `reversi-lab train import`'s request.
+pub(super) struct Import {
+    out: String,
+    dropped: Option<String>,
+    files: Vec<String>,
+    force: bool,
+    quiet: bool,
+}
+
+impl Import {
+    pub(super) fn from_matches(m: &ArgMatches) -> Result<Import> {
+        Ok(Import {
+            out: value(m, "out"),
+            dropped: m.get_one("dropped").cloned(),
+            files: m
+                .get_many::<String>("files")
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
 /// Runs `reversi-lab train import`.
-pub(super) fn import(m: &ArgMatches) -> Result<()> {
-    let quiet = m.get_flag("quiet");
+pub(super) fn import(r: Import) -> Result<()> {
+    let quiet = r.quiet;
     let rule = |ours| Rule {
         ours: Some(ours),
-        force: m.get_flag("force"),
+        force: r.force,
         in_place: InPlace::Devices,
     };
-    let out: &String = m.get_one("out").expect("required");
+    let out = &r.out;
     let mut planned = vec![output_files::plan_output(
         "--out",
         Path::new(out),
         &rule(IMPORTED),
     )?];
-    let dropped_path = m.get_one::<String>("dropped");
+    let dropped_path = r.dropped.as_ref();
     if let Some(path) = dropped_path {
         if path == out {
             return Err(UsageError("--dropped is --out: give two files".into()).into());
@@ -175,11 +201,7 @@ pub(super) fn import(m: &ArgMatches) -> Result<()> {
             &rule(DROPPED),
         )?);
     }
-    let files: Vec<&String> = m
-        .get_many::<String>("files")
-        .into_iter()
-        .flatten()
-        .collect();
+    let files: Vec<&String> = r.files.iter().collect();
     let mut forms = Vec::with_capacity(files.len());
     for path in &files {
         match form_of(path)? {
@@ -301,18 +323,52 @@ pub(super) fn heldout_command() -> Command {
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
+/// `reversi-lab train heldout`'s request.
+pub(super) struct Heldout {
+    games: String,
+    training: Vec<String>,
+    out: String,
+    empties: std::ops::RangeInclusive<u32>,
+    positions: usize,
+    weights: Option<String>,
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl Heldout {
+    pub(super) fn from_matches(m: &ArgMatches) -> Result<Heldout> {
+        Ok(Heldout {
+            games: value(m, "games"),
+            training: m
+                .get_many::<String>("training")
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+            out: value(m, "out"),
+            empties: value(m, "empties"),
+            positions: value(m, "positions"),
+            weights: m.get_one("weights").cloned(),
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
 /// Runs `reversi-lab train heldout`.
-pub(super) fn heldout(m: &ArgMatches) -> Result<()> {
-    let quiet = m.get_flag("quiet");
-    let out: &String = m.get_one("out").expect("required");
-    let empties: std::ops::RangeInclusive<u32> = m.get_one("empties").cloned().expect("default");
-    let weights = match m.get_one::<String>("weights") {
+pub(super) fn heldout(r: Heldout) -> Result<()> {
+    let quiet = r.quiet;
+    let out = &r.out;
+    let empties = r.empties.clone();
+    let weights = match &r.weights {
         Some(path) => Arc::new(read_weights(path)?),
         None => pattern::shared_active_weights(),
     };
-    let held = read_games(m.get_one::<String>("games").expect("required"))?;
+    let held = read_games(&r.games)?;
     let mut training = Vec::new();
-    for path in m.get_many::<String>("training").into_iter().flatten() {
+    for path in &r.training {
         training.extend(read_games(path)?);
         if training.len() as u64 > MAX_GAMES {
             return Err(UsageError(format!(
@@ -321,7 +377,7 @@ pub(super) fn heldout(m: &ArgMatches) -> Result<()> {
             .into());
         }
     }
-    let count: usize = *m.get_one("positions").expect("default");
+    let count = r.positions;
     let (list, in_training) = held_out_positions(&held, &training, &empties, count);
     if !quiet {
         eprintln!(
@@ -354,11 +410,11 @@ pub(super) fn heldout(m: &ArgMatches) -> Result<()> {
         noun: "position",
         out,
         header_line: &header_line,
-        force: m.get_flag("force"),
+        force: r.force,
         item: &check,
     }
     .open(Shard::WHOLE, list.len() as u64)?;
-    let threads = *m.get_one::<usize>("threads").expect("default");
+    let threads = r.threads;
     let progress = Progress::new("heldout", "positions", quiet, done, list.len() as u64);
     append_lines(file, out, progress, |deliver| {
         label_positions(

@@ -88,21 +88,48 @@ pub(super) fn parse_empties(text: &str) -> Result<RangeInclusive<u32>, String> {
     }
 }
 
-pub(super) fn label(m: &ArgMatches) -> Result<()> {
-    let out: String = value(m, "out");
-    let quiet = m.get_flag("quiet");
-    let shard = m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE);
-    let settings = LabelSettings {
-        empties: value(m, "empties"),
-        exact_empties: value(m, "exact-empties"),
-        depth: value(m, "depth"),
-        selectivity: m.get_one::<f64>("selectivity").copied(),
-    };
-    let weights = match m.get_one::<String>("weights") {
+/// `reversi-lab train label`'s request.
+pub(super) struct LabelRequest {
+    games: String,
+    out: String,
+    settings: LabelSettings,
+    weights: Option<String>,
+    shard: Shard,
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl LabelRequest {
+    pub(super) fn from_matches(m: &ArgMatches) -> Result<LabelRequest> {
+        Ok(LabelRequest {
+            games: value(m, "games"),
+            out: value(m, "out"),
+            settings: LabelSettings {
+                empties: value(m, "empties"),
+                exact_empties: value(m, "exact-empties"),
+                depth: value(m, "depth"),
+                selectivity: m.get_one::<f64>("selectivity").copied(),
+            },
+            weights: m.get_one("weights").cloned(),
+            shard: m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE),
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
+pub(super) fn label(r: LabelRequest) -> Result<()> {
+    let out = r.out;
+    let quiet = r.quiet;
+    let shard = r.shard;
+    let settings = r.settings;
+    let weights = match &r.weights {
         Some(path) => Arc::new(read_weights(path)?),
         None => pattern::shared_active_weights(),
     };
-    let games = read_games(&value::<String>(m, "games"))?;
+    let games = read_games(&r.games)?;
     let list = position_list(&games, &settings.empties);
     let selectivity = match settings.selectivity {
         Some(s) => format!(" selectivity {s}"),
@@ -126,12 +153,12 @@ pub(super) fn label(m: &ArgMatches) -> Result<()> {
         noun: "position",
         out: &out,
         header_line: &header_line,
-        force: m.get_flag("force"),
+        force: r.force,
         item: &check,
     }
     .open(shard, MAX_LABELS)?;
     let total = shard.items_below(list.len() as u64);
-    let threads = value(m, "threads");
+    let threads = r.threads;
     let progress = Progress::new("label", "positions", quiet, done, total);
     append_lines(file, &out, progress, |deliver| {
         label_positions(&list, &settings, &weights, shard, done, threads, |label| {
@@ -198,14 +225,31 @@ pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
     }
 }
 
-pub(super) fn merge(m: &ArgMatches) -> Result<()> {
-    let out: String = value(m, "out");
-    let inputs: Vec<String> = m
-        .get_many::<String>("shards")
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect();
+/// `reversi-lab train merge`'s request.
+pub(super) struct Merge {
+    out: String,
+    shards: Vec<String>,
+    force: bool,
+}
+
+impl Merge {
+    pub(super) fn from_matches(m: &ArgMatches) -> Result<Merge> {
+        Ok(Merge {
+            out: value(m, "out"),
+            shards: m
+                .get_many::<String>("shards")
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+            force: m.get_flag("force"),
+        })
+    }
+}
+
+pub(super) fn merge(r: Merge) -> Result<()> {
+    let out = r.out;
+    let inputs = r.shards;
     let item = |header: &str, line: &str| {
         let number = if header.starts_with(GAMES.start) {
             game_number
@@ -255,7 +299,7 @@ pub(super) fn merge(m: &ArgMatches) -> Result<()> {
     }
     let rule = Rule {
         ours: Some(signature),
-        force: m.get_flag("force"),
+        force: r.force,
         in_place: InPlace::Refused,
     };
     let planned = output_files::plan_output("--out", Path::new(&out), &rule)?;
@@ -263,9 +307,13 @@ pub(super) fn merge(m: &ArgMatches) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn compare(m: &ArgMatches) -> Result<()> {
-    let (labels_path, reference_path): (String, String) =
-        (value(m, "labels"), value(m, "reference"));
+/// `reversi-lab train compare`'s request: the labels measured and the
+/// reference labels.
+pub(super) fn compare_request(m: &ArgMatches) -> Result<(String, String)> {
+    Ok((value(m, "labels"), value(m, "reference")))
+}
+
+pub(super) fn compare((labels_path, reference_path): (String, String)) -> Result<()> {
     let (_, labels) = read_labels(&labels_path)?;
     let (_, reference) = read_labels(&reference_path)?;
     let truth: HashMap<(u64, u64), Eval> = reference

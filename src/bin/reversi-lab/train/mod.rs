@@ -103,15 +103,45 @@ pub(super) fn commands() -> [Command; 8] {
     ]
 }
 
-fn probcut(m: &ArgMatches) -> Result<()> {
-    let out: String = value(m, "out");
-    let planned = output_files::plan_output("--out", Path::new(&out), &written_by(m, PROBCUT))?;
-    if let Some(w) = m.get_one::<String>("weights") {
+/// `reversi-lab train probcut`'s request.
+struct Probcut {
+    games: String,
+    out: String,
+    weights: Option<String>,
+    positions: usize,
+    depth: u32,
+    cell_positions: u64,
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl Probcut {
+    fn from_matches(m: &ArgMatches) -> Result<Probcut> {
+        Ok(Probcut {
+            games: value(m, "games"),
+            out: value(m, "out"),
+            weights: m.get_one("weights").cloned(),
+            positions: value(m, "positions"),
+            depth: value(m, "depth"),
+            cell_positions: value(m, "cell-positions"),
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
+fn probcut(r: Probcut) -> Result<()> {
+    let out = &r.out;
+    let planned =
+        output_files::plan_output("--out", Path::new(out), &written_by(r.force, PROBCUT))?;
+    if let Some(w) = &r.weights {
         use_weights(w)?;
     }
-    let games = read_games(&value::<String>(m, "games"))?;
+    let games = read_games(&r.games)?;
     let (samples, _) = train::samples(&games, false);
-    let quiet = m.get_flag("quiet");
+    let quiet = r.quiet;
     let start = Instant::now();
     let last = std::sync::Mutex::new(Instant::now());
     let progress = |done: usize, total: usize| {
@@ -124,21 +154,15 @@ fn probcut(m: &ArgMatches) -> Result<()> {
             );
         }
     };
-    let depth: u32 = value(m, "depth");
-    let cell_positions = usize::try_from(value::<u64>(m, "cell-positions")).unwrap_or(usize::MAX);
+    let depth = r.depth;
+    let cell_positions = usize::try_from(r.cell_positions).unwrap_or(usize::MAX);
     let endgame =
         train::fit_endgame_sigma(&games, &pattern::shared_active_weights(), cell_positions);
-    let mut table = train::fit_probcut(
-        &samples,
-        value(m, "positions"),
-        depth,
-        value(m, "threads"),
-        &progress,
-    );
+    let mut table = train::fit_probcut(&samples, r.positions, depth, r.threads, &progress);
     let mut comment = format!(
         "{PROBCUT_TITLE} fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{depth}",
         games.len(),
-        value::<usize>(m, "positions")
+        r.positions
     );
     match &endgame {
         Some(fit) => {
@@ -169,20 +193,51 @@ fn probcut(m: &ArgMatches) -> Result<()> {
 /// Runs `reversi-lab train ...` (`args[0]` is `train`).
 pub fn run(args: &[String]) -> Result<()> {
     match args.get(1).map(String::as_str) {
-        Some("generate") => crate::cli::parse_and_run(generate_command(), &args[2..], |m| Ok(m.clone()), |m| generate(&m)),
-        Some("fit") => crate::cli::parse_and_run(fit_command(), &args[2..], |m| Ok(m.clone()), |m| fit_weights(&m)),
-        Some("probcut") => crate::cli::parse_and_run(probcut_command(), &args[2..], |m| Ok(m.clone()), |m| probcut(&m)),
-        Some("label") => crate::cli::parse_and_run(labels::label_command(), &args[2..], |m| Ok(m.clone()), |m| labels::label(&m)),
-        Some("merge") => crate::cli::parse_and_run(labels::merge_command(), &args[2..], |m| Ok(m.clone()), |m| labels::merge(&m)),
-        Some("compare") => crate::cli::parse_and_run(labels::compare_command(), &args[2..], |m| Ok(m.clone()), |m| labels::compare(&m)),
-        Some("import") => crate::cli::parse_and_run(import::import_command(), &args[2..], |m| Ok(m.clone()), |m| import::import(&m)),
-        Some("heldout") => crate::cli::parse_and_run(import::heldout_command(), &args[2..], |m| Ok(m.clone()), |m| import::heldout(&m)),
+        Some("generate") => crate::cli::parse_and_run(generate_command(), &args[2..], Generate::from_matches, generate),
+        Some("fit") => crate::cli::parse_and_run(fit_command(), &args[2..], Fit::from_matches, fit_weights),
+        Some("probcut") => crate::cli::parse_and_run(probcut_command(), &args[2..], Probcut::from_matches, probcut),
+        Some("label") => crate::cli::parse_and_run(labels::label_command(), &args[2..], labels::LabelRequest::from_matches, labels::label),
+        Some("merge") => crate::cli::parse_and_run(labels::merge_command(), &args[2..], labels::Merge::from_matches, labels::merge),
+        Some("compare") => crate::cli::parse_and_run(labels::compare_command(), &args[2..], labels::compare_request, labels::compare),
+        Some("import") => crate::cli::parse_and_run(import::import_command(), &args[2..], import::Import::from_matches, import::import),
+        Some("heldout") => crate::cli::parse_and_run(import::heldout_command(), &args[2..], import::Heldout::from_matches, import::heldout),
         Some("-h" | "--help") | None => write_stdout(&format!(
             "{ABOUT}\n\nUsage:\n  reversi-lab train generate --out GAMES [OPTIONS]\n  reversi-lab train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi-lab train merge --out FILE SHARD...\n  reversi-lab train compare --labels LABELS --reference LABELS\n  reversi-lab train import --out GAMES FILE...\n  reversi-lab train heldout --games GAMES --training GAMES --out LABELS\n  reversi-lab train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi-lab train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
             "unknown train command {other:?}: expected generate, label, merge, compare, import, heldout, fit or probcut (see `reversi-lab train --help`)"
         )),
+    }
+}
+
+/// `reversi-lab train generate`'s request.
+struct Generate {
+    settings: GameSettings,
+    out: String,
+    games: u64,
+    shard: Shard,
+    weights: Option<String>,
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl Generate {
+    fn from_matches(m: &ArgMatches) -> Result<Generate> {
+        let settings = settings(m)?;
+        if settings.level.is_none() && m.contains_id("weights") {
+            return usage("--weights is for --level's search: give --level too");
+        }
+        Ok(Generate {
+            settings,
+            out: value(m, "out"),
+            games: value(m, "games"),
+            shard: m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE),
+            weights: m.get_one("weights").cloned(),
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
     }
 }
 
@@ -229,16 +284,13 @@ const GAMES: Signature = Signature {
     kind: "a games file of `reversi-lab train generate`",
 };
 
-fn generate(m: &ArgMatches) -> Result<()> {
-    let s = settings(m)?;
-    let out: String = value(m, "out");
-    let shard = m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE);
-    let total = shard.items_below(value(m, "games"));
-    let quiet = m.get_flag("quiet");
-    if s.level.is_none() && m.contains_id("weights") {
-        return usage("--weights is for --level's search: give --level too");
-    }
-    let weights = match m.get_one::<String>("weights") {
+fn generate(r: Generate) -> Result<()> {
+    let s = r.settings;
+    let out = r.out;
+    let shard = r.shard;
+    let total = shard.items_below(r.games);
+    let quiet = r.quiet;
+    let weights = match &r.weights {
         Some(path) => Arc::new(read_weights(path)?),
         None => pattern::shared_active_weights(),
     };
@@ -249,11 +301,11 @@ fn generate(m: &ArgMatches) -> Result<()> {
         noun: "game",
         out: &out,
         header_line: &header_line,
-        force: m.get_flag("force"),
+        force: r.force,
         item: &check,
     }
     .open(shard, MAX_GAMES)?;
-    let threads = value(m, "threads");
+    let threads = r.threads;
     append_lines(
         file,
         &out,
@@ -300,21 +352,64 @@ fn read_games(path: &str) -> Result<Vec<TrainingGame>> {
     Ok(games)
 }
 
-fn fit_weights(m: &ArgMatches) -> Result<()> {
-    let out: String = value(m, "out");
-    let quiet = m.get_flag("quiet");
-    let planned = output_files::plan_output("--out", Path::new(&out), &written_by(m, WEIGHTS))?;
-    let games = match m.get_one::<String>("games") {
+/// `reversi-lab train fit`'s request.
+struct Fit {
+    games: Option<String>,
+    labels: Vec<String>,
+    out: String,
+    base: Option<String>,
+    refit: Option<std::ops::RangeInclusive<u32>>,
+    toward_base: bool,
+    test: Option<String>,
+    config: FitConfig,
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl Fit {
+    fn from_matches(m: &ArgMatches) -> Result<Fit> {
+        Ok(Fit {
+            games: m.get_one("games").cloned(),
+            labels: m
+                .get_many::<String>("labels")
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+            out: value(m, "out"),
+            base: m.get_one("base").cloned(),
+            refit: m.get_one("refit").cloned(),
+            toward_base: m.get_flag("toward-base"),
+            test: m.get_one("test").cloned(),
+            config: FitConfig {
+                lambda: value(m, "lambda"),
+                iterations: value(m, "iterations"),
+                margin: value(m, "margin"),
+            },
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
+fn fit_weights(r: Fit) -> Result<()> {
+    let out = &r.out;
+    let quiet = r.quiet;
+    let planned =
+        output_files::plan_output("--out", Path::new(out), &written_by(r.force, WEIGHTS))?;
+    let games = match &r.games {
         Some(path) => read_games(path)?,
         None => Vec::new(),
     };
     let mut labels = Vec::new();
-    for path in m.get_many::<String>("labels").into_iter().flatten() {
+    for path in &r.labels {
         labels.extend(labels::read_labels(path)?.1);
     }
     // The test file is read before the fit, so that a bad one is refused
     // at once.
-    let test = match m.get_one::<String>("test") {
+    let test = match &r.test {
         Some(path) => Some((path, read_games(path)?)),
         None => None,
     };
@@ -331,11 +426,7 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
             held_out.len()
         );
     }
-    let config = FitConfig {
-        lambda: value(m, "lambda"),
-        iterations: value(m, "iterations"),
-        margin: value(m, "margin"),
-    };
+    let config = r.config;
     let start = Instant::now();
     let progress = |r: &PhaseReport| {
         if !quiet {
@@ -348,11 +439,11 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
             );
         }
     };
-    let base = match m.get_one::<String>("base") {
+    let base = match &r.base {
         Some(path) => Some(read_weights(path)?),
         None => None,
     };
-    let refit: Option<std::ops::RangeInclusive<u32>> = m.get_one("refit").cloned();
+    let refit = r.refit;
     if base.is_some() && refit.is_none() {
         return usage("--base is for --refit: give the empty squares of the phases to refit");
     }
@@ -366,12 +457,12 @@ fn fit_weights(m: &ArgMatches) -> Result<()> {
         &train_set,
         &held_out,
         &config,
-        value(m, "threads"),
+        r.threads,
         &progress,
         base.as_ref().map(|base| PartialFit {
             base,
             refit: &refits,
-            toward_base: m.get_flag("toward-base"),
+            toward_base: r.toward_base,
         }),
     );
     let mut text = report_table(&reports);
@@ -401,10 +492,10 @@ const PROBCUT: Signature = Signature {
 
 /// The rule of `fit`'s and `probcut`'s `--out`: a file of `ours` (or any
 /// with `--force`) is replaced, a device written in place.
-fn written_by(m: &ArgMatches, ours: Signature) -> Rule {
+fn written_by(force: bool, ours: Signature) -> Rule {
     Rule {
         ours: Some(ours),
-        force: m.get_flag("force"),
+        force,
         in_place: InPlace::Devices,
     }
 }
