@@ -211,15 +211,15 @@ pub fn run(args: &[String]) -> Result<()> {
     let sub = args.get(1).map(String::as_str);
     let rest = args.get(2..).unwrap_or(&[]);
     match sub {
-        Some("new") => crate::cli::parse_and_run(new_command(), rest, |m| Ok(m.clone()), |m| new(&m)),
-        Some("deepen") => crate::cli::parse_and_run(deepen_command(), rest, |m| Ok(m.clone()), |m| deepen(&m)),
-        Some("add") => crate::cli::parse_and_run(add_command(), rest, |m| Ok(m.clone()), |m| add(&m)),
-        Some("search") => crate::cli::parse_and_run(search_command(), rest, |m| Ok(m.clone()), |m| search(&m)),
-        Some("merge") => crate::cli::parse_and_run(merge_command(), rest, |m| Ok(m.clone()), |m| merge(&m)),
-        Some("export") => crate::cli::parse_and_run(export_command(), rest, |m| Ok(m.clone()), |m| export(&m)),
-        Some("import") => crate::cli::parse_and_run(import_command(), rest, |m| Ok(m.clone()), |m| import(&m)),
-        Some("import-edax") => crate::cli::parse_and_run(import_edax_command(), rest, |m| Ok(m.clone()), |m| import_edax(&m)),
-        Some("export-edax") => crate::cli::parse_and_run(export_edax_command(), rest, |m| Ok(m.clone()), |m| export_edax(&m)),
+        Some("new") => crate::cli::parse_and_run(new_command(), rest, New::from_matches, new),
+        Some("deepen") => crate::cli::parse_and_run(deepen_command(), rest, Deepen::from_matches, deepen),
+        Some("add") => crate::cli::parse_and_run(add_command(), rest, Add::from_matches, add),
+        Some("search") => crate::cli::parse_and_run(search_command(), rest, Search::from_matches, search),
+        Some("merge") => crate::cli::parse_and_run(merge_command(), rest, |m| Ok(Convert::from_matches(m, "book")), merge),
+        Some("export") => crate::cli::parse_and_run(export_command(), rest, |m| Ok(Convert::from_matches(m, "book")), export),
+        Some("import") => crate::cli::parse_and_run(import_command(), rest, |m| Ok(Convert::from_matches(m, "text")), import),
+        Some("import-edax") => crate::cli::parse_and_run(import_edax_command(), rest, |m| Ok(Convert::from_matches(m, "edax")), import_edax),
+        Some("export-edax") => crate::cli::parse_and_run(export_edax_command(), rest, |m| Ok(Convert::from_matches(m, "book")), export_edax),
         Some("-h" | "--help" | "help") | None => write_stdout(&format!(
             "{ABOUT}.\n\nUsage:\n  reversi-lab book new --depth PLIES --level L --out BOOK [--openings FILE] [--book BOOK]\n  reversi-lab book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi-lab book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi-lab book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi-lab book merge --book PLANNED --out BOOK SEARCHED...\n  reversi-lab book export --book BOOK [--out TEXT]\n  reversi-lab book import TEXT --out BOOK\n  reversi-lab book import-edax EDAX_BOOK --out BOOK\n  reversi-lab book export-edax --book BOOK --out EDAX_BOOK\n\nEach has --help.\n"
         )),
@@ -230,58 +230,129 @@ pub fn run(args: &[String]) -> Result<()> {
     }
 }
 
-/// Plans `--out` (a book, replaced only if it is one or with `--force`).
-fn plan_book_out(m: &ArgMatches) -> Result<Planned> {
-    let out: String = value(m, "out");
+/// Plans `--out`, the book `out` (replaced only if it is one or with
+/// `force`).
+fn plan_book_out(out: &str, force: bool) -> Result<Planned> {
     output_files::plan_output(
         "--out",
-        Path::new(&out),
+        Path::new(out),
         &Rule {
             ours: Some(BOOK),
-            force: m.get_flag("force"),
+            force,
             in_place: InPlace::Devices,
         },
     )
 }
 
-/// The level of a building command: required unless `--no-search`.
-fn building_level(m: &ArgMatches) -> Result<Option<u32>> {
-    match (m.get_one::<u32>("level"), m.get_flag("no-search")) {
-        (Some(&l), _) => Ok(Some(l)),
-        (None, true) => Ok(None),
-        (None, false) => usage("give --level L for the searches, or --no-search to only plan"),
+/// How the searches of a command run and report: `--threads`, `--force`
+/// (a search file of other options started over), `--quiet`.
+#[derive(Clone, Copy, Debug)]
+struct Searching {
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl Searching {
+    fn from_matches(m: &ArgMatches) -> Searching {
+        Searching {
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        }
+    }
+
+    /// A progress note on stderr unless `--quiet`.
+    fn note(self, text: &str) {
+        if !self.quiet {
+            eprintln!("{text}");
+        }
     }
 }
 
-/// Searches the pending positions of `book` at `level` (unless none) and
-/// writes it to the planned `--out`.
-fn finish(m: &ArgMatches, book: &mut Book, level: Option<u32>, planned: Planned) -> Result<()> {
-    match (level, m.get_one::<String>("searched")) {
-        (Some(level), Some(file)) => {
-            search_into(m, book, level, file, Shard::WHOLE)?;
-            merge_files(book, std::slice::from_ref(file))?;
-        }
-        (Some(level), None) => search_in_process(m, book, level),
-        (None, _) => {}
+/// The options of the commands that build a book (`new`, `deepen`,
+/// `add`): the book written, the searches' level (none with
+/// `--no-search`), their search file and how they run, the plan's limit.
+struct Building {
+    out: String,
+    level: Option<u32>,
+    searched: Option<String>,
+    max_positions: usize,
+    searching: Searching,
+}
+
+impl Building {
+    fn from_matches(m: &ArgMatches) -> Result<Building> {
+        // The level: required unless --no-search.
+        let level = match (m.get_one::<u32>("level"), m.get_flag("no-search")) {
+            (Some(&l), _) => Some(l),
+            (None, true) => None,
+            (None, false) => {
+                return usage("give --level L for the searches, or --no-search to only plan")
+            }
+        };
+        Ok(Building {
+            out: value(m, "out"),
+            level,
+            searched: m.try_get_one::<String>("searched").ok().flatten().cloned(),
+            max_positions: value(m, "max-positions"),
+            searching: Searching::from_matches(m),
+        })
     }
-    output_files::write(&[planned], &[&book.to_bytes()])
+
+    /// Plans `--out`.
+    fn plan_out(&self) -> Result<Planned> {
+        plan_book_out(&self.out, self.searching.force)
+    }
+
+    /// Searches the pending positions of `book` at the level (unless
+    /// none) and writes it to the planned `--out`.
+    fn finish(&self, book: &mut Book, planned: Planned) -> Result<()> {
+        match (self.level, &self.searched) {
+            (Some(level), Some(file)) => {
+                search_into(self.searching, book, level, file, Shard::WHOLE)?;
+                merge_files(book, std::slice::from_ref(file))?;
+            }
+            (Some(level), None) => search_in_process(self.searching, book, level),
+            (None, _) => {}
+        }
+        output_files::write(&[planned], &[&book.to_bytes()])
+    }
 }
 
 /// Searches every pending position of `book` at `level` and merges the
 /// results, with progress on stderr.
-fn search_in_process(m: &ArgMatches, book: &mut Book, level: u32) {
+fn search_in_process(searching: Searching, book: &mut Book, level: u32) {
     let total = pending(book).len() as u64;
-    let mut progress = Progress::new("book", "positions searched", m.get_flag("quiet"), 0, total);
-    build::search_and_merge(book, level, value(m, "threads"), &mut |done, _| {
+    let mut progress = Progress::new("book", "positions searched", searching.quiet, 0, total);
+    build::search_and_merge(book, level, searching.threads, &mut |done, _| {
         progress.at(done);
     });
 }
 
-fn new(m: &ArgMatches) -> Result<()> {
-    let level = building_level(m)?;
-    let planned = plan_book_out(m)?;
+/// `reversi-lab book new`'s request.
+struct New {
+    building: Building,
+    depth: u32,
+    openings: Option<String>,
+    book: Option<String>,
+}
+
+impl New {
+    fn from_matches(m: &ArgMatches) -> Result<New> {
+        Ok(New {
+            building: Building::from_matches(m)?,
+            depth: value(m, "depth"),
+            openings: m.get_one("openings").cloned(),
+            book: m.get_one("book").cloned(),
+        })
+    }
+}
+
+fn new(r: New) -> Result<()> {
+    let planned = r.building.plan_out()?;
     let mut openings = Vec::new();
-    if let Some(path) = m.get_one::<String>("openings") {
+    if let Some(path) = &r.openings {
         let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
         while let Some(line) = lines.next_line()? {
             if line.text.starts_with('#') || line.text.trim().is_empty() {
@@ -306,30 +377,47 @@ fn new(m: &ArgMatches) -> Result<()> {
             return usage(format!("{path} holds no opening"));
         }
     }
-    let mut book = match m.get_one::<String>("book") {
+    let mut book = match &r.book {
         Some(path) => read_book(path)?,
         None => Book::new(),
     };
-    let added = build::plan_new(
-        &mut book,
-        &openings,
-        value(m, "depth"),
-        value(m, "max-positions"),
-    )
-    .or_else(|e| usage(e.to_string()))?;
-    note(m, &format!("book: {added} positions planned"));
-    finish(m, &mut book, level, planned)
+    let added = build::plan_new(&mut book, &openings, r.depth, r.building.max_positions)
+        .or_else(|e| usage(e.to_string()))?;
+    r.building
+        .searching
+        .note(&format!("book: {added} positions planned"));
+    r.building.finish(&mut book, planned)
 }
 
-fn deepen(m: &ArgMatches) -> Result<()> {
-    let level = building_level(m)?;
-    let planned = plan_book_out(m)?;
-    let mut book = read_book(&value::<String>(m, "book"))?;
-    let depth: u32 = value(m, "depth");
-    let within: Eval = value(m, "within");
-    let limit: usize = value(m, "max-positions");
-    let roots = match m.get_one::<u32>("from-ply") {
-        Some(&p) => build::Roots::Ply(p),
+/// `reversi-lab book deepen`'s request.
+struct Deepen {
+    building: Building,
+    book: String,
+    depth: u32,
+    within: Eval,
+    from_ply: Option<u32>,
+}
+
+impl Deepen {
+    fn from_matches(m: &ArgMatches) -> Result<Deepen> {
+        Ok(Deepen {
+            building: Building::from_matches(m)?,
+            book: value(m, "book"),
+            depth: value(m, "depth"),
+            within: value(m, "within"),
+            from_ply: m.get_one("from-ply").copied(),
+        })
+    }
+}
+
+fn deepen(r: Deepen) -> Result<()> {
+    let level = r.building.level;
+    let searching = r.building.searching;
+    let planned = r.building.plan_out()?;
+    let mut book = read_book(&r.book)?;
+    let (depth, within, limit) = (r.depth, r.within, r.building.max_positions);
+    let roots = match r.from_ply {
+        Some(p) => build::Roots::Ply(p),
         None => build::Roots::Start,
     };
     if let build::Roots::Ply(p) = roots {
@@ -347,11 +435,11 @@ fn deepen(m: &ArgMatches) -> Result<()> {
     let Some(level) = level else {
         let added = build::plan_deepen(&mut book, roots, depth, within, limit)
             .or_else(|e| usage(e.to_string()))?;
-        note(m, &format!("book: {added} positions planned"));
+        searching.note(&format!("book: {added} positions planned"));
         return output_files::write(&[planned], &[&book.to_bytes()]);
     };
     // Pending positions first: a line is followed on values.
-    search_in_process(m, &mut book, level);
+    search_in_process(searching, &mut book, level);
     let mut planned = Some(planned);
     let mut round = 0;
     loop {
@@ -363,35 +451,54 @@ fn deepen(m: &ArgMatches) -> Result<()> {
         // round adding nothing writes the finished book.
         let out = match planned.take() {
             Some(p) => p,
-            None => plan_book_out(m)?,
+            None => r.building.plan_out()?,
         };
         output_files::write(&[out], &[&book.to_bytes()])?;
         let s = if added == 1 { "" } else { "s" };
-        note(
-            m,
-            &format!(
-                "book: round {round}: {added} position{s} added, book written ({} positions)",
-                book.len()
-            ),
-        );
+        searching.note(&format!(
+            "book: round {round}: {added} position{s} added, book written ({} positions)",
+            book.len()
+        ));
         if added == 0 {
             return Ok(());
         }
-        search_in_process(m, &mut book, level);
+        search_in_process(searching, &mut book, level);
     }
 }
 
-fn add(m: &ArgMatches) -> Result<()> {
-    let level = building_level(m)?;
-    let planned = plan_book_out(m)?;
-    let mut book = match m.get_one::<String>("book") {
+/// `reversi-lab book add`'s request.
+struct Add {
+    building: Building,
+    book: Option<String>,
+    games: Vec<String>,
+    depth: u32,
+}
+
+impl Add {
+    fn from_matches(m: &ArgMatches) -> Result<Add> {
+        Ok(Add {
+            building: Building::from_matches(m)?,
+            book: m.get_one("book").cloned(),
+            games: m
+                .get_many::<String>("games")
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+            depth: value(m, "depth"),
+        })
+    }
+}
+
+fn add(r: Add) -> Result<()> {
+    let planned = r.building.plan_out()?;
+    let mut book = match &r.book {
         Some(path) => read_book(path)?,
         None => Book::new(),
     };
-    let depth: u32 = value(m, "depth");
-    let limit: usize = value(m, "max-positions");
+    let (depth, limit) = (r.depth, r.building.max_positions);
     let (mut games, mut added) = (0u64, 0usize);
-    for path in m.get_many::<String>("games").into_iter().flatten() {
+    for path in &r.games {
         if let Some(form @ (Form::Wtb | Form::Pgn)) = form_of(path)? {
             for (i, game) in read_collection(path, form)?.iter().enumerate() {
                 added += build::plan_game(&mut book, &game.record, depth, limit)
@@ -412,15 +519,10 @@ fn add(m: &ArgMatches) -> Result<()> {
             games += 1;
         }
     }
-    note(m, &format!("book: {games} games, {added} new positions"));
-    finish(m, &mut book, level, planned)
-}
-
-/// A progress note on stderr unless `--quiet`.
-fn note(m: &ArgMatches, text: &str) {
-    if !m.get_flag("quiet") {
-        eprintln!("{text}");
-    }
+    r.building
+        .searching
+        .note(&format!("book: {games} games, {added} new positions"));
+    r.building.finish(&mut book, planned)
 }
 
 /// The checksum naming a book in a search file's header: its file's last
@@ -441,21 +543,41 @@ fn search_header(book: &Book, list: &[Key], level: u32) -> String {
     )
 }
 
-fn search(m: &ArgMatches) -> Result<()> {
-    let book = read_book(&value::<String>(m, "book"))?;
-    let shard = m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE);
-    search_into(
-        m,
-        &book,
-        value(m, "level"),
-        &value::<String>(m, "out"),
-        shard,
-    )
+/// `reversi-lab book search`'s request.
+struct Search {
+    book: String,
+    out: String,
+    level: u32,
+    shard: Shard,
+    searching: Searching,
+}
+
+impl Search {
+    fn from_matches(m: &ArgMatches) -> Result<Search> {
+        Ok(Search {
+            book: value(m, "book"),
+            out: value(m, "out"),
+            level: value(m, "level"),
+            shard: m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE),
+            searching: Searching::from_matches(m),
+        })
+    }
+}
+
+fn search(r: Search) -> Result<()> {
+    let book = read_book(&r.book)?;
+    search_into(r.searching, &book, r.level, &r.out, r.shard)
 }
 
 /// Searches the pending positions of `book` of `shard` at `level` into the
 /// search file `out` (continued if it holds some of them already).
-fn search_into(m: &ArgMatches, book: &Book, level: u32, out: &str, shard: Shard) -> Result<()> {
+fn search_into(
+    searching: Searching,
+    book: &Book,
+    level: u32,
+    out: &str,
+    shard: Shard,
+) -> Result<()> {
     let list = pending(book);
     let mut header_line = search_header(book, &list, level);
     push_shard(&mut header_line, shard);
@@ -465,13 +587,13 @@ fn search_into(m: &ArgMatches, book: &Book, level: u32, out: &str, shard: Shard)
         noun: "position",
         out,
         header_line: &header_line,
-        force: m.get_flag("force"),
+        force: searching.force,
         item: &check,
     }
     .open(shard, MAX_SEARCHED)?;
     let total = shard.items_below(list.len() as u64);
-    let threads = value(m, "threads");
-    let progress = Progress::new("book search", "positions", m.get_flag("quiet"), done, total);
+    let threads = searching.threads;
+    let progress = Progress::new("book search", "positions", searching.quiet, done, total);
     append_lines(file, out, progress, |deliver| {
         build::search_pending(book, &list, level, shard, done..total, threads, |r| {
             deliver(r.to_line())
@@ -510,16 +632,57 @@ fn checked_search(line: &str, list: &[Key], level: u32) -> Result<Searched, Stri
     Ok(r)
 }
 
-fn merge(m: &ArgMatches) -> Result<()> {
-    let planned = plan_book_out(m)?;
-    let mut book = read_book(&value::<String>(m, "book"))?;
-    let inputs: Vec<String> = m
-        .get_many::<String>("searched")
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect();
-    merge_files(&mut book, &inputs)?;
+/// The request of a command that makes one file of another (`merge`,
+/// `export`, `import`, `import-edax`, `export-edax`): its input (`--book`,
+/// or the TEXT or EDAX_BOOK operand), `--out`, `--force`, `--quiet`, and
+/// merge's search files.
+struct Convert {
+    input: String,
+    out: Option<String>,
+    force: bool,
+    quiet: bool,
+    searched: Vec<String>,
+}
+
+impl Convert {
+    /// Reads the request of a command whose input is the argument `input`.
+    fn from_matches(m: &ArgMatches, input: &str) -> Convert {
+        Convert {
+            input: value(m, input),
+            out: m.get_one("out").cloned(),
+            force: m.get_flag("force"),
+            quiet: m
+                .try_get_one::<bool>("quiet")
+                .ok()
+                .flatten()
+                .copied()
+                .unwrap_or(false),
+            searched: m
+                .try_get_many::<String>("searched")
+                .ok()
+                .flatten()
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// `--out`, required where this is called.
+    fn out(&self) -> &str {
+        self.out.as_deref().expect("--out is required")
+    }
+
+    /// Plans `--out`, a book.
+    fn plan_book_out(&self) -> Result<Planned> {
+        plan_book_out(self.out(), self.force)
+    }
+}
+
+fn merge(r: Convert) -> Result<()> {
+    let planned = r.plan_book_out()?;
+    let mut book = read_book(&r.input)?;
+    merge_files(&mut book, &r.searched)?;
     output_files::write(&[planned], &[&book.to_bytes()])
 }
 
@@ -563,10 +726,10 @@ const TEXT: Signature = Signature {
     kind: "a book's text form",
 };
 
-fn export(m: &ArgMatches) -> Result<()> {
-    let book = read_book(&value::<String>(m, "book"))?;
+fn export(r: Convert) -> Result<()> {
+    let book = read_book(&r.input)?;
     let text = book.to_text();
-    match m.get_one::<String>("out") {
+    match &r.out {
         None => write_stdout(&text),
         Some(out) => {
             let planned = output_files::plan_output(
@@ -574,7 +737,7 @@ fn export(m: &ArgMatches) -> Result<()> {
                 Path::new(out),
                 &Rule {
                     ours: Some(TEXT),
-                    force: m.get_flag("force"),
+                    force: r.force,
                     in_place: InPlace::Devices,
                 },
             )?;
@@ -583,9 +746,9 @@ fn export(m: &ArgMatches) -> Result<()> {
     }
 }
 
-fn import(m: &ArgMatches) -> Result<()> {
-    let planned = plan_book_out(m)?;
-    let path: String = value(m, "text");
+fn import(r: Convert) -> Result<()> {
+    let planned = r.plan_book_out()?;
+    let path = r.input;
     let mut lines = CappedLines::open(Path::new(&path), &path, MAX_LINE)?;
     let mut book = Book::new();
     // A line at a time: only the positions are held.
@@ -608,25 +771,26 @@ const EDAX_BOOK: Signature = Signature {
     kind: "an Edax book",
 };
 
-fn import_edax(m: &ArgMatches) -> Result<()> {
-    let planned = plan_book_out(m)?;
-    let path: String = value(m, "edax");
-    let bytes = read_book_bytes(&path, "Edax book")?;
+fn import_edax(r: Convert) -> Result<()> {
+    let planned = r.plan_book_out()?;
+    let path = &r.input;
+    let bytes = read_book_bytes(path, "Edax book")?;
     let edax = edax_book::from_bytes(&bytes).or_else(|e| usage(format!("{path}: {e}")))?;
     let book = Book::from_edax(&edax).or_else(|e| usage(format!("{path}: {e}")))?;
-    note(m, &format!("{} positions read from {path}", book.len()));
+    if !r.quiet {
+        eprintln!("{} positions read from {path}", book.len());
+    }
     output_files::write(&[planned], &[&book.to_bytes()])
 }
 
-fn export_edax(m: &ArgMatches) -> Result<()> {
-    let book = read_book(&value::<String>(m, "book"))?;
-    let out: String = value(m, "out");
+fn export_edax(r: Convert) -> Result<()> {
+    let book = read_book(&r.input)?;
     let planned = output_files::plan_output(
         "--out",
-        Path::new(&out),
+        Path::new(r.out()),
         &Rule {
             ours: Some(EDAX_BOOK),
-            force: m.get_flag("force"),
+            force: r.force,
             in_place: InPlace::Devices,
         },
     )?;
