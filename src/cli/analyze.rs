@@ -3,12 +3,10 @@
 //! player.
 
 use super::hint::{certainty_text, name};
-use super::options::{
-    book_args, limits_args, read_record, record_words, BookOptions, LimitOptions,
-};
+use super::options::{book_args, limits_args, read_record, RecordQuery};
 use super::{flag, write_stdout};
 use anyhow::Result;
-use clap::{Arg, ArgMatches, Command};
+use clap::{Arg, Command};
 use reversi::board::Color;
 use reversi::engine::analyze::{analyze_game, Analyzer};
 use std::fmt::Write as _;
@@ -43,36 +41,21 @@ pub(super) fn command() -> Command {
         .arg(flag("json", "One JSON object"))
 }
 
-/// `reversi analyze`'s request.
-struct Request {
-    /// The game's record.
-    record: String,
-    limits: LimitOptions,
-    book: BookOptions,
-    json: bool,
-}
-
-impl Request {
-    fn from_matches(m: &ArgMatches) -> Result<Request> {
-        Ok(Request {
-            record: record_words(m, "game", "more"),
-            limits: LimitOptions::from_matches(m),
-            book: BookOptions::from_matches(m),
-            json: m.get_flag("json"),
-        })
-    }
-}
-
 /// Runs `reversi analyze ...` (`args[0]` is `analyze`).
 pub fn run(args: &[String]) -> Result<()> {
-    super::parse_and_run(command(), &args[1..], Request::from_matches, analyze)
+    super::parse_and_run(
+        command(),
+        &args[1..],
+        |m| RecordQuery::from_matches(m, "game", "more"),
+        analyze,
+    )
 }
 
-fn analyze(r: Request) -> Result<()> {
+fn analyze(r: RecordQuery) -> Result<()> {
     let game = read_record(&r.record, 8)?;
-    let limits = r.limits.limits()?;
+    let limits = r.engine.limits.limits()?;
     let quiet = AtomicBool::new(false);
-    let mut search = Analyzer::new().with_book(r.book.book_use(0)?);
+    let mut search = Analyzer::new().with_book(r.engine.book.book_use(0)?);
     let a = analyze_game(&mut search, &game, &limits, &quiet, &mut |_| {});
     let mut s = String::new();
     if r.json {

@@ -3,9 +3,7 @@
 //! and the protocols print, and the protocols' capped command reader; the
 //! shared options are [`super::options`]'s.
 
-use super::options::{
-    book_args, limits_args, read_record, record_words, BookOptions, LimitOptions,
-};
+use super::options::{book_args, limits_args, read_record, RecordQuery};
 use super::{flag, option, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
@@ -84,25 +82,18 @@ pub(super) fn command() -> Command {
         .arg(flag("json", "One JSON object"))
 }
 
-/// `reversi hint`'s request.
+/// `reversi hint`'s request: the record whose last position is asked
+/// for, and how many moves to show.
 struct Request {
-    /// The record whose last position is asked for.
-    record: String,
-    /// How many moves to show.
+    query: RecordQuery,
     moves: usize,
-    limits: LimitOptions,
-    book: BookOptions,
-    json: bool,
 }
 
 impl Request {
     fn from_matches(m: &ArgMatches) -> Result<Request> {
         Ok(Request {
-            record: record_words(m, "position", "more"),
+            query: RecordQuery::from_matches(m, "position", "more")?,
             moves: value(m, "moves"),
-            limits: LimitOptions::from_matches(m),
-            book: BookOptions::from_matches(m),
-            json: m.get_flag("json"),
         })
     }
 }
@@ -113,12 +104,12 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 fn hint(r: Request) -> Result<()> {
-    let game = read_record(&r.record, 8)?;
+    let game = read_record(&r.query.record, 8)?;
     let p = game.last();
-    let limits = r.limits.limits()?;
+    let limits = r.query.engine.limits.limits()?;
     let count = r.moves;
     let start = Instant::now();
-    let mut search = Analyzer::new().with_book(r.book.book_use(0)?);
+    let mut search = Analyzer::new().with_book(r.query.engine.book.book_use(0)?);
     let values = search.rank_moves(
         &p,
         count.max(1),
@@ -128,7 +119,7 @@ fn hint(r: Request) -> Result<()> {
     );
     let millis = start.elapsed().as_millis();
     let board = write_board_string(&p);
-    let text = if r.json {
+    let text = if r.query.json {
         let items: Vec<String> = values
             .iter()
             .map(|v| {

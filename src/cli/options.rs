@@ -209,6 +209,31 @@ impl EngineOptions {
     }
 }
 
+/// The request of a command that asks the engine about a game record
+/// (`hint`, `analyze`): the record's words, the engine's options, and
+/// `--json`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordQuery {
+    /// The record's words (`POSITION MORE...` or `GAME MORE...`), joined.
+    pub record: String,
+    /// The engine's limits and book.
+    pub engine: EngineOptions,
+    /// `--json`: one JSON object.
+    pub json: bool,
+}
+
+impl RecordQuery {
+    /// Reads the record operand `first` with its continuation `more`, the
+    /// engine's options and `--json`.
+    pub fn from_matches(m: &ArgMatches, first: &str, more: &str) -> Result<RecordQuery> {
+        Ok(RecordQuery {
+            record: record_words(m, first, more),
+            engine: EngineOptions::from_matches(m)?,
+            json: m.get_flag("json"),
+        })
+    }
+}
+
 /// Parses a margin in discs: a number from 0 to 64.
 fn parse_discs_margin(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
