@@ -6,10 +6,10 @@
 //! turns the position to its key, finds the entry and turns its moves back)
 //! and prints the mean time per lookup.
 
-use reversi::apps::book::{plan_new, search_and_merge, MAX_POSITIONS};
 use reversi::engine::book::{position_of, Book};
 use reversi::engine::RelativePosition;
 use reversi::eval::pattern::symmetry::image;
+use reversi::lab::book::{plan_new, search_and_merge, MAX_POSITIONS};
 use std::time::Instant;
 
 fn main() {

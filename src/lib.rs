@@ -25,11 +25,16 @@
 //!    bitboards, perft, the iterative and midgame searches, the exact
 //!    endgame solver, the opening book).
 //! 5. Applications: [`apps`] (the contracts' computations, the depth study,
-//!    the protocols, the web server of `reversi serve`, training and book
-//!    building).
+//!    the protocols, the web server of `reversi serve`).
+//! 6. The lab: [`lab`] (the tools that make the pattern weights and the
+//!    opening books: training data, fits, book building). It stands above
+//!    the product: nothing below imports it, and the product reads what it
+//!    makes through [`eval::pattern`] and [`engine::book`].
 //!
-//! The library never prints; the binaries (`src/main.rs` with its command
-//! line in `src/cli/`, and `src/bin/`) parse, call and format.
+//! The library never prints; the binaries parse, call and format:
+//! `src/main.rs` (`reversi`, the product, its command line in `src/cli/`)
+//! and `src/bin/` (`reversi-lab`, the lab's commands, and
+//! `ring-treblecross`).
 //!
 //! The main types are re-exported here, so that a program building on the
 //! crate names them from its root: [`Board`], [`Color`], [`Square`],
@@ -97,6 +102,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod hash;
+pub mod lab;
 pub mod lines;
 pub mod record;
 pub mod reversi;

@@ -242,9 +242,9 @@ fn small_book_bytes() -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
     BYTES.get_or_init(|| {
         let mut book = reversi::engine::book::Book::new();
-        reversi::apps::book::plan_new(&mut book, &[], 3, reversi::apps::book::MAX_POSITIONS)
+        reversi::lab::book::plan_new(&mut book, &[], 3, reversi::lab::book::MAX_POSITIONS)
             .expect("a small plan");
-        reversi::apps::book::search_and_merge(&mut book, 1, 1, &mut |_, _| {});
+        reversi::lab::book::search_and_merge(&mut book, 1, 1, &mut |_, _| {});
         book.to_bytes()
     })
 }
@@ -301,8 +301,8 @@ proptest! {
         near("0123456789abcdef\td3c4f5e6-+", 0..70),
         any::<String>(),
     ]) {
-        match reversi::apps::book::Searched::parse_line(&text) {
-            Ok(s) => prop_assert_eq!(reversi::apps::book::Searched::parse_line(&s.to_line()), Ok(s)),
+        match reversi::lab::book::Searched::parse_line(&text) {
+            Ok(s) => prop_assert_eq!(reversi::lab::book::Searched::parse_line(&s.to_line()), Ok(s)),
             Err(e) => one_line(&e)?,
         }
     }

@@ -1,5 +1,7 @@
 //! Applications built on the engine and the searches: the assignment
-//! contracts' computations and the depth study. Each computes and formats;
+//! contracts' computations, the depth study, the protocols and the web
+//! server (the product; the tools that make weights and books are in
+//! [`crate::lab`]). Each computes and formats;
 //! none prints or touches files (the command line does).
 //!
 //! - [`tiny`]: the Reversi Tiny contract (`reversi FLAG PLAYER BOARD`).
@@ -9,12 +11,9 @@
 //! - [`nboard`], [`gtp`]: the NBoard and GTP engine protocols as
 //!   line-in, lines-out sessions over the engine's
 //!   [`crate::engine::analyze`].
-//! - [`book`]: building the opening book (plans, sharded searches, merge).
-//! - [`train`]: training data for the pattern evaluation.
 //! - `serve` (feature `serve`, on by default): the local web server of
 //!   `reversi serve`: play, the search explorer, the study pages and their API.
 
-pub mod book;
 pub mod gtp;
 pub mod nboard;
 #[cfg(feature = "serve")]
@@ -22,4 +21,3 @@ pub mod serve;
 pub mod study;
 pub mod tiny;
 pub mod traced_game;
-pub mod train;

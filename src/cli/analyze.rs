@@ -2,7 +2,8 @@
 //! played, the best move and its value, the discs lost, and the total per
 //! player.
 
-use super::hint::{book_args, book_of, certainty_text, limits_args, limits_of, name, read_record};
+use super::hint::{certainty_text, name};
+use super::options::{book_args, limits_args, read_record, RecordQuery};
 use super::{flag, write_stdout};
 use anyhow::Result;
 use clap::{Arg, Command};
@@ -42,18 +43,22 @@ pub(super) fn command() -> Command {
 
 /// Runs `reversi analyze ...` (`args[0]` is `analyze`).
 pub fn run(args: &[String]) -> Result<()> {
-    let m = super::parse(command(), &args[1..])?;
-    let words: Vec<String> = ["game", "more"]
-        .iter()
-        .flat_map(|id| m.get_many::<String>(id).into_iter().flatten().cloned())
-        .collect();
-    let game = read_record(&words.join(" "), 8)?;
-    let limits = limits_of(&m)?;
+    super::parse_and_run(
+        command(),
+        &args[1..],
+        |m| RecordQuery::from_matches(m, "game", "more"),
+        analyze,
+    )
+}
+
+fn analyze(r: RecordQuery) -> Result<()> {
+    let game = read_record(&r.record, 8)?;
+    let limits = r.engine.limits.limits()?;
     let quiet = AtomicBool::new(false);
-    let mut search = Analyzer::new().with_book(book_of(&m, 0)?);
+    let mut search = Analyzer::new().with_book(r.engine.book.book_use(0)?);
     let a = analyze_game(&mut search, &game, &limits, &quiet, &mut |_| {});
     let mut s = String::new();
-    if m.get_flag("json") {
+    if r.json {
         let items: Vec<String> = a
             .moves
             .iter()

@@ -1,145 +1,40 @@
-//! `reversi book new|deepen|add|search|merge|show|export|import|stats`: the
-//! opening book (see `reversi book --help`, docs/BOOK.md). The building
-//! logic is in `reversi::apps::book`; this module reads and writes files.
+//! `reversi book show|stats`: reading the opening book (see `reversi book
+//! --help`, docs/BOOK.md). Building books is the lab's (`reversi-lab
+//! book ...`); the reader is [`crate::cli::readers::read_book`].
 
-use super::hint::position_record;
-use super::input::{open_regular, CappedLines};
-use super::output_files::{self, InPlace, Planned, Rule, Signature};
-use super::train::import::{form_of, read_collection, Form};
-use super::train::labels::split_shard;
-use super::train::{append_lines, parse_shard, push_shard, Progress, Resumable, ShardSet};
-use super::{flag, option, usage, value, write_stdout, UsageError};
+use super::options::{read_record, record_words};
+use super::readers::read_book;
+use super::{usage, value, write_stdout};
 use anyhow::Result;
-use clap::{value_parser, Arg, ArgMatches, Command};
-use reversi::apps::book::{self as build, Searched};
-use reversi::apps::train::Shard;
-use reversi::engine::book::text::TEXT_HEADER;
-use reversi::engine::book::{Book, Key};
-use reversi::engine::midgame::Level;
+use clap::{Arg, ArgMatches, Command};
+use reversi::engine::book::{pending, ply};
 use reversi::engine::RelativePosition;
-use reversi::record::{edax_book, parse_game, write_board_string};
-use reversi::reversi::Position;
+use reversi::record::write_board_string;
 use reversi::units::Eval;
 use std::fmt::Write as _;
-use std::io::Read;
-use std::path::Path;
 
-/// Book files: their magic bytes.
-const BOOK: Signature = Signature {
-    start: "RVOBOOK1",
-    kind: "an opening book",
-};
+/// The `book` subcommands of the lab (`reversi-lab book ...`): every one
+/// that writes a book or another form of one.
+const LAB_SUBCOMMANDS: &[&str] = &[
+    "new",
+    "deepen",
+    "add",
+    "search",
+    "merge",
+    "export",
+    "import",
+    "import-edax",
+    "export-edax",
+];
 
-/// The search files of `reversi book search`: a header line.
-const SEARCHED: Signature = Signature {
-    start: "# reversi book search:",
-    kind: "a search file of `reversi book search`",
-};
-
-/// The largest book file read (about 30 million positions).
-const MAX_BOOK_BYTES: u64 = 1 << 30;
-
-/// The longest line of a search file, an openings or games file, or a
-/// book's text form.
-const MAX_LINE: usize = 1 << 16;
-
-/// The most lines of a search file.
-const MAX_SEARCHED: u64 = 100_000_000;
-
-/// The most openings a book is planned from (each held as its moves).
-const MAX_OPENINGS: usize = 1_000_000;
-
-const ABOUT: &str = "The opening book: `new` builds one from the start (or from openings) \
-to a depth, `deepen` extends its best lines, `add` learns played games, `search` and `merge` \
-split the searches of a book planned with --no-search between runs (--shard K/N), `show` \
-prints a position's book moves, `export`/`import` convert to and from a text form, \
-`import-edax`/`export-edax` read and write Edax's book.dat, `stats` describes a book";
-
-fn out_arg() -> Arg {
-    option(
-        "out",
-        "FILE",
-        "The book to write (replaced only if it is a book, or with --force)",
-    )
-    .required(true)
+/// Whether `args` (`book ...`) name a subcommand of the lab's.
+pub fn is_lab_subcommand(args: &[String]) -> bool {
+    args.get(1)
+        .is_some_and(|sub| LAB_SUBCOMMANDS.contains(&sub.as_str()))
 }
 
 fn book_arg(help: &'static str) -> Arg {
-    option("book", "FILE", help)
-}
-
-fn building_args() -> [Arg; 6] {
-    [
-        option("max-positions", "N", "Refuse a plan that would make the book larger than N positions, before it takes the memory (5000000: about 1.1 GB while planning)")
-            .value_parser(value_parser!(usize))
-            .default_value("5000000"),
-        option("level", "L", "Search the new positions at this engine level (required unless --no-search)")
-            .value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX))),
-        option("threads", "N", "Worker threads (the book is the same for any number)")
-            .value_parser(value_parser!(usize))
-            .default_value("2"),
-        flag("no-search", "Only plan: write the book with its new positions unsearched, for `reversi book search` (split with --shard) and `reversi book merge`").conflicts_with("level"),
-        flag("force", "Replace --out even if it is not a book"),
-        flag("quiet", "No progress on stderr").short('q'),
-    ]
-}
-
-fn searched_arg() -> Arg {
-    option("searched", "FILE", "Write the searches into this search file as they finish, and continue it when run again after an interruption (as `reversi book search`)").conflicts_with("no-search")
-}
-
-fn new_command() -> Command {
-    Command::new("reversi book new")
-        .about("A book of every position of the first --depth plies from the start (or from each opening of --openings), each position whose moves leave the book valued by a search at --level")
-        .arg(out_arg())
-        .arg(option("depth", "PLIES", "Plies from the start").value_parser(value_parser!(u32).range(0..=60)).required(true))
-        .arg(option("openings", "FILE", "Openings to start from, one transcript a line (f5d6c3); `#` lines are skipped"))
-        .arg(book_arg("Add to this book: its positions keep their values and lines, the positions it lacks are added and searched (e.g. every position of the first 7 plies added to a book of deeper lines)"))
-        .arg(searched_arg())
-        .args(building_args())
-}
-
-fn deepen_command() -> Command {
-    Command::new("reversi book deepen")
-        .about("Extend a book's lines: from the start (or from every position at --from-ply), the lines whose moves lose at most --within discs in all against their positions' best moves grow one ply, until --depth; round after round until no line grows, --out written after each round (one round with --no-search). Run again with --book set to the --out file to go on after a stop")
-        .arg(book_arg("The book to extend").required(true))
-        .arg(out_arg())
-        .arg(option("depth", "PLIES", "Plies from the start").value_parser(value_parser!(u32).range(0..=60)).required(true))
-        .arg(option("within", "DISCS", "The discs a line may lose in all, both sides' moves counted, against the best").value_parser(parse_discs).default_value("0"))
-        .arg(option("from-ply", "PLY", "Start lines at every book position of this ply (default: the start position)").value_parser(value_parser!(u32).range(0..=60)))
-        .args(building_args())
-}
-
-fn add_command() -> Command {
-    Command::new("reversi book add")
-        .about("Learn games: the positions of their first --depth plies join the book (the new ones searched at --level) and count each finished game's result")
-        .arg(book_arg("The book to add to (default: an empty book)"))
-        .arg(out_arg())
-        .arg(Arg::new("games").value_name("GAMES").num_args(1..).required(true).help("Files of games: WTHOR files (`.wtb`, PGN), or one game a line: transcripts (f5d6c3...), GGF games, Logistello .gam lines, or board strings followed by moves; `#` lines are skipped"))
-        .arg(option("depth", "PLIES", "Plies of each game learned").value_parser(value_parser!(u32).range(0..=60)).default_value("30"))
-        .arg(searched_arg())
-        .args(building_args())
-}
-
-fn search_command() -> Command {
-    Command::new("reversi book search")
-        .about("Search the positions of a book planned with --no-search (those whose moves leave the book without a valued best one), one line each into --out; continues an existing file")
-        .arg(book_arg("The planned book").required(true))
-        .arg(option("out", "FILE", "The search file (created, or continued if it is one of the same book and options; any other file is refused without --force)").required(true))
-        .arg(option("level", "L", "Engine level of the searches").value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX))).required(true))
-        .arg(option("shard", "K/N", "Search only the positions whose number is K modulo N; `reversi book merge` joins the runs' files").value_parser(parse_shard))
-        .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
-        .arg(flag("force", "Start --out over if it is not a search file of this book and options"))
-        .arg(flag("quiet", "No progress on stderr").short('q'))
-}
-
-fn merge_command() -> Command {
-    Command::new("reversi book merge")
-        .about("Store the search files of a planned book (every shard, each finished) in it and value it by negamax: the same book bytes whatever the split")
-        .arg(book_arg("The planned book").required(true))
-        .arg(out_arg())
-        .arg(Arg::new("searched").value_name("SEARCHED").num_args(1..).required(true).help("The search files, in any order"))
-        .arg(flag("force", "Replace --out even if it is not a book"))
+    super::option("book", "FILE", help)
 }
 
 fn show_command() -> Command {
@@ -150,49 +45,6 @@ fn show_command() -> Command {
         .arg(Arg::new("more").value_name("MORE").num_args(0..).help("More words of the record, joined with spaces"))
 }
 
-fn export_command() -> Command {
-    Command::new("reversi book export")
-        .about("The book as text, one position a line (docs/BOOK.md), on stdout or into --out")
-        .arg(book_arg("The book").required(true))
-        .arg(option(
-            "out",
-            "FILE",
-            "The text file to write (replaced only if it is a book's text, or with --force)",
-        ))
-        .arg(flag(
-            "force",
-            "Replace --out even if it is not a book's text",
-        ))
-}
-
-fn import_command() -> Command {
-    Command::new("reversi book import")
-        .about("A book from its text form (as `reversi book export` writes it): the same book byte for byte")
-        .arg(Arg::new("text").value_name("TEXT").required(true).help("The text file"))
-        .arg(out_arg())
-        .arg(flag("force", "Replace --out even if it is not a book"))
-}
-
-fn import_edax_command() -> Command {
-    Command::new("reversi book import-edax")
-        .about("A book from an Edax book file (book.dat, as Edax's `book save` writes it): every position with Edax's moves, values, levels and solved-line counts")
-        .arg(Arg::new("edax").value_name("EDAX_BOOK").required(true).help("The Edax book file"))
-        .arg(out_arg())
-        .arg(flag("force", "Replace --out even if it is not a book"))
-        .arg(flag("quiet", "No note on stderr").short('q'))
-}
-
-fn export_edax_command() -> Command {
-    Command::new("reversi book export-edax")
-        .about("Writes a book as an Edax book file, which Edax reads with `book load` (values rounded to whole discs)")
-        .arg(book_arg("The book").required(true))
-        .arg(
-            option("out", "FILE", "The Edax book to write (replaced only if it is an Edax book, or with --force)")
-                .required(true),
-        )
-        .arg(flag("force", "Replace --out even if it is not an Edax book"))
-}
-
 fn stats_command() -> Command {
     Command::new("reversi book stats")
         .about("What a book holds: positions per ply, their levels, games, and the positions waiting for a search")
@@ -201,30 +53,8 @@ fn stats_command() -> Command {
 
 /// The subcommands' definitions (for the consistency test).
 #[cfg(test)]
-pub(super) fn commands() -> [Command; 11] {
-    [
-        new_command(),
-        deepen_command(),
-        add_command(),
-        search_command(),
-        merge_command(),
-        show_command(),
-        export_command(),
-        import_command(),
-        import_edax_command(),
-        export_edax_command(),
-        stats_command(),
-    ]
-}
-
-/// Reads a number of discs (0 to 128, a multiple of 1/64).
-fn parse_discs(text: &str) -> Result<Eval, String> {
-    match text.parse::<f64>() {
-        Ok(d) if (0.0..=128.0).contains(&d) => {
-            Ok(Eval((d * f64::from(Eval::PER_DISC)).round() as i32))
-        }
-        _ => Err(format!("{text:?} is not a number of discs from 0 to 128")),
-    }
+pub(super) fn commands() -> [Command; 2] {
+    [show_command(), stats_command()]
 }
 
 /// Runs `reversi book ...` (`args[0]` is `book`).
@@ -232,402 +62,22 @@ pub fn run(args: &[String]) -> Result<()> {
     let sub = args.get(1).map(String::as_str);
     let rest = args.get(2..).unwrap_or(&[]);
     match sub {
-        Some("new") => new(&super::parse(new_command(), rest)?),
-        Some("deepen") => deepen(&super::parse(deepen_command(), rest)?),
-        Some("add") => add(&super::parse(add_command(), rest)?),
-        Some("search") => search(&super::parse(search_command(), rest)?),
-        Some("merge") => merge(&super::parse(merge_command(), rest)?),
-        Some("show") => show(&super::parse(show_command(), rest)?),
-        Some("export") => export(&super::parse(export_command(), rest)?),
-        Some("import") => import(&super::parse(import_command(), rest)?),
-        Some("import-edax") => import_edax(&super::parse(import_edax_command(), rest)?),
-        Some("export-edax") => export_edax(&super::parse(export_edax_command(), rest)?),
-        Some("stats") => stats(&super::parse(stats_command(), rest)?),
-        Some("-h" | "--help" | "help") | None => write_stdout(&format!(
-            "{ABOUT}.\n\nUsage:\n  reversi book new --depth PLIES --level L --out BOOK [--openings FILE] [--book BOOK]\n  reversi book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi book merge --book PLANNED --out BOOK SEARCHED...\n  reversi book show [--book BOOK] POSITION\n  reversi book export --book BOOK [--out TEXT]\n  reversi book import TEXT --out BOOK\n  reversi book import-edax EDAX_BOOK --out BOOK\n  reversi book export-edax --book BOOK --out EDAX_BOOK\n  reversi book stats --book BOOK\n\nEach has --help.\n"
-        )),
+        Some("show") => super::parse_and_run(show_command(), rest, Show::from_matches, show),
+        Some("stats") => super::parse_and_run(
+            stats_command(),
+            rest,
+            |m| Ok(value::<String>(m, "book")),
+            stats,
+        ),
+        Some("-h" | "--help" | "help") | None => write_stdout(
+            "The opening book: `show` prints a position's book moves, `stats` describes a book. Books are built by the lab: see `reversi-lab book --help`.\n\nUsage:\n  reversi book show [--book BOOK] POSITION\n  reversi book stats --book BOOK\n\nEach has --help.\n",
+        ),
         Some(other) => usage(format!(
-            "unknown book subcommand {:?}; the subcommands are new, deepen, add, search, merge, show, export, import, import-edax, export-edax, stats (see `reversi book --help`)",
-            super::escape(other)
+            "unknown book subcommand {:?}; the subcommands are show and stats (and the lab's {}: see `reversi-lab book --help`)",
+            super::escape(other),
+            LAB_SUBCOMMANDS.join(", ")
         )),
     }
-}
-
-/// Reads the book file `path`: a regular file of at most 1 GiB.
-pub(super) fn read_book(path: &str) -> Result<Book> {
-    let bytes = read_book_bytes(path, "book")?;
-    Book::from_bytes(&bytes).or_else(|e| usage(format!("book file {path} {e}")))
-}
-
-/// The bytes of the book file `path` (`what`: `book`, `Edax book`): a
-/// regular file of at most 1 GiB.
-fn read_book_bytes(path: &str, what: &str) -> Result<Vec<u8>> {
-    let (file, len) = open_regular(Path::new(path), &format!("{what} {path}"))?;
-    if len > MAX_BOOK_BYTES {
-        return usage(format!(
-            "{what} {path} is larger than {MAX_BOOK_BYTES} bytes; it is not a book this build reads"
-        ));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_BOOK_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| UsageError(format!("cannot read {what} {path}: {e}")))?;
-    Ok(bytes)
-}
-
-/// Plans `--out` (a book, replaced only if it is one or with `--force`).
-fn plan_book_out(m: &ArgMatches) -> Result<Planned> {
-    let out: String = value(m, "out");
-    output_files::plan_output(
-        "--out",
-        Path::new(&out),
-        &Rule {
-            ours: Some(BOOK),
-            force: m.get_flag("force"),
-            in_place: InPlace::Devices,
-        },
-    )
-}
-
-/// The level of a building command: required unless `--no-search`.
-fn building_level(m: &ArgMatches) -> Result<Option<u32>> {
-    match (m.get_one::<u32>("level"), m.get_flag("no-search")) {
-        (Some(&l), _) => Ok(Some(l)),
-        (None, true) => Ok(None),
-        (None, false) => usage("give --level L for the searches, or --no-search to only plan"),
-    }
-}
-
-/// Searches the pending positions of `book` at `level` (unless none) and
-/// writes it to the planned `--out`.
-fn finish(m: &ArgMatches, book: &mut Book, level: Option<u32>, planned: Planned) -> Result<()> {
-    match (level, m.get_one::<String>("searched")) {
-        (Some(level), Some(file)) => {
-            search_into(m, book, level, file, Shard::WHOLE)?;
-            merge_files(book, std::slice::from_ref(file))?;
-        }
-        (Some(level), None) => search_in_process(m, book, level),
-        (None, _) => {}
-    }
-    output_files::write(&[planned], &[&book.to_bytes()])
-}
-
-/// Searches every pending position of `book` at `level` and merges the
-/// results, with progress on stderr.
-fn search_in_process(m: &ArgMatches, book: &mut Book, level: u32) {
-    let total = build::pending(book).len() as u64;
-    let mut progress = Progress::new("book", "positions searched", m.get_flag("quiet"), 0, total);
-    build::search_and_merge(book, level, value(m, "threads"), &mut |done, _| {
-        progress.at(done);
-    });
-}
-
-fn new(m: &ArgMatches) -> Result<()> {
-    let level = building_level(m)?;
-    let planned = plan_book_out(m)?;
-    let mut openings = Vec::new();
-    if let Some(path) = m.get_one::<String>("openings") {
-        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-        while let Some(line) = lines.next_line()? {
-            if line.text.starts_with('#') || line.text.trim().is_empty() {
-                continue;
-            }
-            let game = parse_game(line.text, 8)
-                .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
-            if game.start != Position::start(8) {
-                return usage(format!(
-                    "{path} line {}: an opening is a transcript from the start position",
-                    line.number
-                ));
-            }
-            if openings.len() >= MAX_OPENINGS {
-                return usage(format!(
-                    "{path} holds more than {MAX_OPENINGS} openings, the most a book is planned from"
-                ));
-            }
-            openings.push(game.move_list());
-        }
-        if openings.is_empty() {
-            return usage(format!("{path} holds no opening"));
-        }
-    }
-    let mut book = match m.get_one::<String>("book") {
-        Some(path) => read_book(path)?,
-        None => Book::new(),
-    };
-    let added = build::plan_new(
-        &mut book,
-        &openings,
-        value(m, "depth"),
-        value(m, "max-positions"),
-    )
-    .or_else(|e| usage(e.to_string()))?;
-    note(m, &format!("book: {added} positions planned"));
-    finish(m, &mut book, level, planned)
-}
-
-fn deepen(m: &ArgMatches) -> Result<()> {
-    let level = building_level(m)?;
-    let planned = plan_book_out(m)?;
-    let mut book = read_book(&value::<String>(m, "book"))?;
-    let depth: u32 = value(m, "depth");
-    let within: Eval = value(m, "within");
-    let limit: usize = value(m, "max-positions");
-    let roots = match m.get_one::<u32>("from-ply") {
-        Some(&p) => build::Roots::Ply(p),
-        None => build::Roots::Start,
-    };
-    if let build::Roots::Ply(p) = roots {
-        let plies: Vec<u32> = book.sorted().iter().map(|&(k, _)| build::ply(k)).collect();
-        if !plies.contains(&p) {
-            let (low, high) = (plies.iter().min(), plies.iter().max());
-            return match (low, high) {
-                (Some(low), Some(high)) => usage(format!(
-                    "the book has no position at ply {p} (its positions are at plies {low} to {high})"
-                )),
-                _ => usage("the book is empty: no line to deepen"),
-            };
-        }
-    }
-    let Some(level) = level else {
-        let added = build::plan_deepen(&mut book, roots, depth, within, limit)
-            .or_else(|e| usage(e.to_string()))?;
-        note(m, &format!("book: {added} positions planned"));
-        return output_files::write(&[planned], &[&book.to_bytes()]);
-    };
-    // Pending positions first: a line is followed on values.
-    search_in_process(m, &mut book, level);
-    let mut planned = Some(planned);
-    let mut round = 0;
-    loop {
-        round += 1;
-        let added = build::plan_deepen(&mut book, roots, depth, within, limit)
-            .or_else(|e| usage(e.to_string()))?;
-        // Each round's plan is written with the searches before it: a
-        // stopped run goes on from it (searching what waits first). The
-        // round adding nothing writes the finished book.
-        let out = match planned.take() {
-            Some(p) => p,
-            None => plan_book_out(m)?,
-        };
-        output_files::write(&[out], &[&book.to_bytes()])?;
-        let s = if added == 1 { "" } else { "s" };
-        note(
-            m,
-            &format!(
-                "book: round {round}: {added} position{s} added, book written ({} positions)",
-                book.len()
-            ),
-        );
-        if added == 0 {
-            return Ok(());
-        }
-        search_in_process(m, &mut book, level);
-    }
-}
-
-fn add(m: &ArgMatches) -> Result<()> {
-    let level = building_level(m)?;
-    let planned = plan_book_out(m)?;
-    let mut book = match m.get_one::<String>("book") {
-        Some(path) => read_book(path)?,
-        None => Book::new(),
-    };
-    let depth: u32 = value(m, "depth");
-    let limit: usize = value(m, "max-positions");
-    let (mut games, mut added) = (0u64, 0usize);
-    for path in m.get_many::<String>("games").into_iter().flatten() {
-        if let Some(form @ (Form::Wtb | Form::Pgn)) = form_of(path)? {
-            for (i, game) in read_collection(path, form)?.iter().enumerate() {
-                added += build::plan_game(&mut book, &game.record, depth, limit)
-                    .map_err(|e| UsageError(format!("{path} game {}: {e}", i + 1)))?;
-                games += 1;
-            }
-            continue;
-        }
-        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-        while let Some(line) = lines.next_line()? {
-            if line.text.starts_with('#') || line.text.trim().is_empty() {
-                continue;
-            }
-            let game = parse_game(line.text, 8)
-                .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
-            added += build::plan_game(&mut book, &game, depth, limit)
-                .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
-            games += 1;
-        }
-    }
-    note(m, &format!("book: {games} games, {added} new positions"));
-    finish(m, &mut book, level, planned)
-}
-
-/// A progress note on stderr unless `--quiet`.
-fn note(m: &ArgMatches, text: &str) {
-    if !m.get_flag("quiet") {
-        eprintln!("{text}");
-    }
-}
-
-/// The checksum naming a book in a search file's header: its file's last
-/// 8 bytes.
-fn book_checksum(book: &Book) -> u64 {
-    let bytes = book.to_bytes();
-    u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"))
-}
-
-/// The header of the search files of `book`'s pending `list` at `level`
-/// (without the shard).
-fn search_header(book: &Book, list: &[Key], level: u32) -> String {
-    format!(
-        "{} level {level} book {:016x} positions {}",
-        SEARCHED.start,
-        book_checksum(book),
-        list.len()
-    )
-}
-
-fn search(m: &ArgMatches) -> Result<()> {
-    let book = read_book(&value::<String>(m, "book"))?;
-    let shard = m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE);
-    search_into(
-        m,
-        &book,
-        value(m, "level"),
-        &value::<String>(m, "out"),
-        shard,
-    )
-}
-
-/// Searches the pending positions of `book` of `shard` at `level` into the
-/// search file `out` (continued if it holds some of them already).
-fn search_into(m: &ArgMatches, book: &Book, level: u32, out: &str, shard: Shard) -> Result<()> {
-    let list = build::pending(book);
-    let mut header_line = search_header(book, &list, level);
-    push_shard(&mut header_line, shard);
-    let check = |line: &str| checked_search(line, &list, level).map(|r| r.item);
-    let (file, done) = Resumable {
-        signature: SEARCHED,
-        noun: "position",
-        out,
-        header_line: &header_line,
-        force: m.get_flag("force"),
-        item: &check,
-    }
-    .open(shard, MAX_SEARCHED)?;
-    let total = shard.items_below(list.len() as u64);
-    let threads = value(m, "threads");
-    let progress = Progress::new("book search", "positions", m.get_flag("quiet"), done, total);
-    append_lines(file, out, progress, |deliver| {
-        build::search_pending(book, &list, level, shard, done..total, threads, |r| {
-            deliver(r.to_line())
-        });
-    })
-}
-
-/// The search result a search file's line holds, checked by
-/// [`Searched::parse_line`] and against what the run knows: it is of the
-/// pending position of its number in `list`, searched at the `level` of
-/// the file's header.
-fn checked_search(line: &str, list: &[Key], level: u32) -> Result<Searched, String> {
-    let r = Searched::parse_line(line).map_err(|e| e.to_string())?;
-    match usize::try_from(r.item).ok().and_then(|i| list.get(i)) {
-        Some(&key) if key == r.key => {}
-        Some(_) => {
-            return Err(format!(
-                "holds another position than pending position {}",
-                r.item
-            ))
-        }
-        None => {
-            return Err(format!(
-                "holds position {}, beyond the {} pending positions",
-                r.item,
-                list.len()
-            ))
-        }
-    }
-    if u32::from(r.level) != level {
-        return Err(format!(
-            "was searched at level {}, its file at level {level}",
-            r.level
-        ));
-    }
-    Ok(r)
-}
-
-/// The number a header's `key N` field gives, if any.
-fn header_number(header: &str, key: &str) -> Option<u64> {
-    let words: Vec<&str> = header.split(' ').collect();
-    words
-        .windows(2)
-        .find(|w| w[0] == key)
-        .and_then(|w| w[1].parse().ok())
-}
-
-fn merge(m: &ArgMatches) -> Result<()> {
-    let planned = plan_book_out(m)?;
-    let mut book = read_book(&value::<String>(m, "book"))?;
-    let inputs: Vec<String> = m
-        .get_many::<String>("searched")
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect();
-    merge_files(&mut book, &inputs)?;
-    output_files::write(&[planned], &[&book.to_bytes()])
-}
-
-/// Stores the results of the search files `inputs` (every shard of one
-/// split of `book`'s pending positions) in `book` and values it.
-fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
-    let list = build::pending(book);
-    let mut base: Option<String> = None;
-    let mut shards = ShardSet::default();
-    let mut results = Vec::new();
-    for path in inputs {
-        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-        let Some(first) = lines.next_line()? else {
-            return usage(format!("{path} is empty: not {}", SEARCHED.kind));
-        };
-        if !first.text.starts_with(SEARCHED.start) {
-            return usage(format!("{path} is not {}", SEARCHED.kind));
-        }
-        let (header, shard) = split_shard(first.text);
-        let level = header_number(header, "level").unwrap_or(0);
-        let expected = search_header(book, &list, level as u32);
-        if header != expected {
-            return usage(format!(
-                "{path} holds the searches of another book or plan ({header:?}; this book's would be {expected:?})"
-            ));
-        }
-        match &base {
-            None => base = Some(header.to_owned()),
-            Some(b) if b == header => {}
-            Some(_) => {
-                return usage(format!(
-                    "{path} was searched at another level than {}",
-                    inputs[0]
-                ))
-            }
-        }
-        shards.add(path, shard, &inputs[0])?;
-        while let Some(line) = lines.next_line()? {
-            ShardSet::whole(path, line.number, line.terminated, "search")?;
-            let r = checked_search(line.text, &list, level as u32)
-                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?;
-            ShardSet::holds(path, line.number, shard, r.item, "position")?;
-            if results.len() >= list.len() {
-                return usage(format!(
-                    "{path} line {}: the files hold more results than the {} pending positions",
-                    line.number,
-                    list.len()
-                ));
-            }
-            results.push(r);
-        }
-    }
-    shards.complete()?;
-    build::merge(book, &list, &results).or_else(|e| usage(e.to_string()))
 }
 
 /// `+1.50`-style discs of a book value.
@@ -635,12 +85,29 @@ fn discs(v: Eval) -> String {
     format!("{:+.2}", v.discs())
 }
 
-fn show(m: &ArgMatches) -> Result<()> {
-    let book = match m.get_one::<String>("book") {
+/// `reversi book show`'s request.
+struct Show {
+    /// `--book` (none: the book built in).
+    book: Option<String>,
+    /// The record whose last position is shown.
+    record: String,
+}
+
+impl Show {
+    fn from_matches(m: &ArgMatches) -> Result<Show> {
+        Ok(Show {
+            book: m.get_one("book").cloned(),
+            record: record_words(m, "position", "more"),
+        })
+    }
+}
+
+fn show(request: Show) -> Result<()> {
+    let book = match &request.book {
         Some(path) => std::sync::Arc::new(read_book(path)?),
         None => reversi::engine::analyze::shipped_book(),
     };
-    let game = position_record(m)?;
+    let game = read_record(&request.record, 8)?;
     let p = game.last();
     let mut text = format!("{}\n", write_board_string(&p));
     match book.lookup(&RelativePosition::from(&p)) {
@@ -672,91 +139,15 @@ fn show(m: &ArgMatches) -> Result<()> {
     write_stdout(&text)
 }
 
-/// A book's text form: its header line.
-const TEXT: Signature = Signature {
-    start: TEXT_HEADER,
-    kind: "a book's text form",
-};
-
-fn export(m: &ArgMatches) -> Result<()> {
-    let book = read_book(&value::<String>(m, "book"))?;
-    let text = book.to_text();
-    match m.get_one::<String>("out") {
-        None => write_stdout(&text),
-        Some(out) => {
-            let planned = output_files::plan_output(
-                "--out",
-                Path::new(out),
-                &Rule {
-                    ours: Some(TEXT),
-                    force: m.get_flag("force"),
-                    in_place: InPlace::Devices,
-                },
-            )?;
-            output_files::write(&[planned], &[text.as_bytes()])
-        }
-    }
-}
-
-fn import(m: &ArgMatches) -> Result<()> {
-    let planned = plan_book_out(m)?;
-    let path: String = value(m, "text");
-    let mut lines = CappedLines::open(Path::new(&path), &path, MAX_LINE)?;
-    let mut book = Book::new();
-    // A line at a time: only the positions are held.
-    while let Some(line) = lines.next_line()? {
-        book.read_text_line(line.number, line.text)
-            .or_else(|e| usage(format!("{path} {e}")))?;
-        if book.len() > build::MAX_POSITIONS {
-            return usage(format!(
-                "{path} holds more than {} positions, the most a book imported here holds",
-                build::MAX_POSITIONS
-            ));
-        }
-    }
-    output_files::write(&[planned], &[&book.to_bytes()])
-}
-
-/// Edax book files: their magic bytes.
-const EDAX_BOOK: Signature = Signature {
-    start: "XADEKOOB",
-    kind: "an Edax book",
-};
-
-fn import_edax(m: &ArgMatches) -> Result<()> {
-    let planned = plan_book_out(m)?;
-    let path: String = value(m, "edax");
-    let bytes = read_book_bytes(&path, "Edax book")?;
-    let edax = edax_book::from_bytes(&bytes).or_else(|e| usage(format!("{path}: {e}")))?;
-    let book = Book::from_edax(&edax).or_else(|e| usage(format!("{path}: {e}")))?;
-    note(m, &format!("{} positions read from {path}", book.len()));
-    output_files::write(&[planned], &[&book.to_bytes()])
-}
-
-fn export_edax(m: &ArgMatches) -> Result<()> {
-    let book = read_book(&value::<String>(m, "book"))?;
-    let out: String = value(m, "out");
-    let planned = output_files::plan_output(
-        "--out",
-        Path::new(&out),
-        &Rule {
-            ours: Some(EDAX_BOOK),
-            force: m.get_flag("force"),
-            in_place: InPlace::Devices,
-        },
-    )?;
-    output_files::write(&[planned], &[&edax_book::to_bytes(&book.to_edax())])
-}
-
-fn stats(m: &ArgMatches) -> Result<()> {
-    let path: String = value(m, "book");
+/// `reversi book stats --book PATH`.
+fn stats(path: String) -> Result<()> {
     let book = read_book(&path)?;
     let sorted = book.sorted();
     let mut per_ply = std::collections::BTreeMap::<u32, (u64, u64, u64)>::new();
     let mut levels = std::collections::BTreeMap::<u8, u64>::new();
     let (mut moves, mut games) = (0u64, 0u64);
     for (key, e) in &sorted {
-        let row = per_ply.entry(build::ply(*key)).or_default();
+        let row = per_ply.entry(ply(*key)).or_default();
         row.0 += 1;
         row.1 += e.searched.len() as u64;
         row.2 += e.counts.games();
@@ -766,7 +157,7 @@ fn stats(m: &ArgMatches) -> Result<()> {
             *levels.entry(e.level).or_default() += 1;
         }
     }
-    let pending = build::pending(&book).len();
+    let pending = pending(&book).len();
     let start = book.lookup(&RelativePosition::start(8));
     let mut text = format!(
         "{path}: {} positions, {moves} book moves, {games} games counted, {pending} positions waiting for a search, {} bytes\n",

@@ -1,7 +1,8 @@
 //! `reversi gtp`: the engine as a GTP (version 2) program, for GoGui and
 //! other GTP controllers, on stdin and stdout; each response is flushed.
 
-use super::hint::{book_args, book_of, clock_seed, limits_args, limits_of, read_command};
+use super::hint::read_command;
+use super::options::{book_args, clock_seed, limits_args, EngineOptions};
 use anyhow::Result;
 use clap::Command;
 use reversi::apps::gtp::GtpSession;
@@ -21,10 +22,14 @@ pub(super) fn command() -> Command {
 
 /// Runs `reversi gtp ...` (`args[0]` is `gtp`).
 pub fn run(args: &[String]) -> Result<()> {
-    let m = super::parse(command(), &args[1..])?;
+    super::parse_and_run(command(), &args[1..], EngineOptions::from_matches, session)
+}
+
+/// The GTP session of the engine of `options`, on stdin and stdout.
+fn session(options: EngineOptions) -> Result<()> {
     let mut session = GtpSession::new(
-        Analyzer::new().with_book(book_of(&m, clock_seed())?),
-        limits_of(&m)?,
+        Analyzer::new().with_book(options.book.book_use(clock_seed())?),
+        options.limits.limits()?,
         "reversi",
         env!("CARGO_PKG_VERSION"),
     );

@@ -4,7 +4,8 @@
 //! the engine's [`Analyzer`] at a strength level: the GUI's
 //! `set depth N` (or `--depth N`, `--level N`) is the level.
 
-use super::hint::{book_args, book_of, clock_seed, limits_args, limits_of, read_command};
+use super::hint::read_command;
+use super::options::{book_args, clock_seed, limits_args, EngineOptions};
 use anyhow::Result;
 use clap::Command;
 use reversi::apps::nboard::{Flow, NboardSession};
@@ -35,8 +36,12 @@ pub(super) fn command() -> Command {
 
 /// Runs `reversi nboard ...` (`args[0]` is `nboard`).
 pub fn run(args: &[String]) -> Result<()> {
-    let m = super::parse(command(), &args[1..])?;
-    let mut limits = limits_of(&m)?;
+    super::parse_and_run(command(), &args[1..], EngineOptions::from_matches, session)
+}
+
+/// The NBoard session of the engine of `options`, on stdin and stdout.
+fn session(options: EngineOptions) -> Result<()> {
+    let mut limits = options.limits.limits()?;
     // Always at a level: the strongest until the GUI or --depth says.
     limits.level = Some(limits.level.or(limits.depth).unwrap_or(Level::MAX));
     limits.depth = None;
@@ -50,7 +55,7 @@ pub fn run(args: &[String]) -> Result<()> {
         Ok(())
     });
     let mut session = NboardSession::new(
-        Analyzer::new().with_book(book_of(&m, clock_seed())?),
+        Analyzer::new().with_book(options.book.book_use(clock_seed())?),
         limits,
         tx,
     );

@@ -101,7 +101,16 @@ pub(super) fn position_of(
 
 /// Runs `reversi perft ...` (`args[0]` is `perft`).
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&super::parse(command(), &args[1..])?);
+    super::parse_and_run(
+        command(),
+        &args[1..],
+        |m| Ok(Args::from_matches(m)),
+        perft_as_asked,
+    )
+}
+
+/// Runs `reversi perft` as asked.
+fn perft_as_asked(a: Args) -> Result<()> {
     let (pos, _) = position_of(a.size, a.board.as_deref(), a.player)?;
     let mut out = String::new();
     if a.divide {

@@ -14,6 +14,8 @@ use std::net::IpAddr;
 /// The options of `reversi serve`.
 #[derive(Debug)]
 struct Args {
+    /// The opening book's options.
+    book: crate::cli::options::BookOptions,
     host: IpAddr,
     port: u16,
     allow_hosts: Vec<String>,
@@ -56,12 +58,13 @@ pub(super) fn command() -> Command {
             )
             .action(ArgAction::Append),
         )
-        .args(super::hint::book_args())
+        .args(crate::cli::options::book_args())
 }
 
 impl Args {
     fn from_matches(m: &ArgMatches) -> Args {
         Args {
+            book: crate::cli::options::BookOptions::from_matches(m),
             host: value(m, "host"),
             port: value(m, "port"),
             allow_hosts: m
@@ -74,9 +77,12 @@ impl Args {
 
 /// Runs `reversi serve ARGS` (`args` starts with `serve`).
 pub fn run(args: &[String]) -> Result<()> {
-    let m = super::parse(command(), &args[1..])?;
-    let a = Args::from_matches(&m);
-    let book = super::hint::book_and_randomness(&m)?;
+    super::parse_and_run(command(), &args[1..], |m| Ok(Args::from_matches(m)), serve)
+}
+
+/// Runs `reversi serve` as asked.
+fn serve(a: Args) -> Result<()> {
+    let book = a.book.book_and_randomness()?;
     // An address that is taken or not this machine's is the user's to
     // change: exit status 2 like any bad argument.
     let server = Server::bind(Config {

@@ -126,7 +126,16 @@ impl Args {
 
 /// Runs `reversi solve ...` (`args[0]` is `solve`).
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&super::parse(command(), &args[1..])?);
+    super::parse_and_run(
+        command(),
+        &args[1..],
+        |m| Ok(Args::from_matches(m)),
+        solve_as_asked,
+    )
+}
+
+/// Runs `reversi solve` as asked.
+fn solve_as_asked(a: Args) -> Result<()> {
     let positions = positions_of(&a)?;
     let scoring = if a.discs_only {
         Scoring::DiscsOnly

@@ -11,7 +11,7 @@
 //! empty squares is modelled as the value of its `d`-ply pattern search
 //! plus an error of standard deviation `c0 + c1 * (n - 8) + c2 * d` discs.
 //!
-//! The parameters are fitted on training positions by `reversi train
+//! The parameters are fitted on training positions by `reversi-lab train
 //! probcut` and shipped as text (`data/probcut.txt`, embedded): one line
 //! `depth phase a b sigma` per midgame cut and one line `endgame c0 c1 c2`.
 //! A file without the `endgame` line (written before it existed) still

@@ -3,7 +3,7 @@
 //! trip, `show` answers in the orientation asked, `deepen` and `add` grow
 //! the book, and bad files give one `error:` line.
 
-use crate::harness::{expect_usage_error, reversi, scratch_in};
+use crate::harness::{command_of, expect_usage_error, lab, reversi, scratch_in};
 use reversi::engine::book::Book;
 use reversi::engine::RelativePosition;
 use reversi::game::Game;
@@ -17,9 +17,9 @@ fn read_book(path: &Path) -> Book {
     Book::from_bytes(&fs::read(path).expect("book")).expect("a valid book")
 }
 
-/// Runs `reversi ARGS`, which must succeed, and returns its stdout.
+/// Runs `reversi ARGS` (or `reversi-lab ARGS`: [`command_of`]), which must succeed, and returns its stdout.
 fn run(args: &[&str]) -> String {
-    let out = reversi().args(args).output().expect("run");
+    let out = command_of(args).output().expect("run");
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -53,7 +53,7 @@ fn a_book_searched_in_shards_under_gnu_parallel_is_the_unsharded_book() {
     ]);
     let out = std::process::Command::new("parallel")
         .args(["--will-cite", "--halt", "now,fail=1", "-j", "3"])
-        .arg(env!("CARGO_BIN_EXE_reversi"))
+        .arg(env!("CARGO_BIN_EXE_reversi-lab"))
         .args([
             "book",
             "search",
@@ -77,7 +77,7 @@ fn a_book_searched_in_shards_under_gnu_parallel_is_the_unsharded_book() {
     );
     let shards: Vec<PathBuf> = (0..3).map(|k| dir.join(format!("searched.{k}"))).collect();
     let merged = dir.join("merged.bin");
-    let mut merge = reversi();
+    let mut merge = lab();
     merge
         .args(["book", "merge", "--book"])
         .arg(&planned)
@@ -96,7 +96,7 @@ fn a_book_searched_in_shards_under_gnu_parallel_is_the_unsharded_book() {
     // A shard missing, given twice, or cut short: refused, nothing written.
     let refused = dir.join("refused.bin");
     let merge_of = |files: &[&PathBuf]| {
-        let mut cmd = reversi();
+        let mut cmd = lab();
         cmd.args(["book", "merge", "--book"])
             .arg(&planned)
             .arg("--out")
@@ -145,7 +145,7 @@ fn a_book_searched_in_shards_under_gnu_parallel_is_the_unsharded_book() {
         "--out",
         path(&other),
     ]);
-    let mut cmd = reversi();
+    let mut cmd = lab();
     cmd.args(["book", "merge", "--book"])
         .arg(&other)
         .arg("--out")
@@ -177,7 +177,7 @@ fn export_and_import_give_the_book_back_byte_for_byte() {
     let spoiled = text.replacen(" level ", " lovel ", 1);
     fs::write(&file, spoiled).expect("text");
     expect_usage_error(
-        reversi()
+        lab()
             .args(["book", "import"])
             .arg(&file)
             .arg("--out")
@@ -305,7 +305,7 @@ fn show_answers_in_the_orientation_asked_and_deepen_follows_the_best_lines() {
     // Lines from a ply the book does not reach: said, nothing written.
     let none = dir.join("none.bin");
     expect_usage_error(
-        reversi().args([
+        lab().args([
             "book",
             "deepen",
             "--book",
@@ -342,7 +342,7 @@ fn show_answers_in_the_orientation_asked_and_deepen_follows_the_best_lines() {
     let full_entries: HashMap<_, _> = full.sorted().into_iter().collect();
     for (key, entry) in deep.sorted() {
         let kept = full_entries.get(&key).expect("a position of the base book");
-        if reversi::apps::book::ply(key) > 3 {
+        if reversi::engine::book::ply(key) > 3 {
             assert_eq!(*kept, entry, "a position beyond ply 3 keeps its entry");
         }
     }
@@ -438,7 +438,7 @@ fn added_games_count_their_results_and_bad_books_are_refused() {
     );
     // A file that is not a book is never replaced without --force.
     expect_usage_error(
-        reversi()
+        lab()
             .args(["book", "new", "--depth", "1", "--level", "1", "--out"])
             .arg(&file),
         "not replacing it",
@@ -447,7 +447,7 @@ fn added_games_count_their_results_and_bad_books_are_refused() {
         .expect("games")
         .starts_with("# two games"));
     expect_usage_error(
-        reversi()
+        lab()
             .args(["book", "new", "--depth", "1", "--out"])
             .arg(&bad),
         "--level",
@@ -573,7 +573,7 @@ fn an_edax_book_is_imported_and_exported_for_edax_and_back_unchanged() {
     // Not an Edax book: one error line, nothing written.
     let bad = dir.join("bad.bin");
     expect_usage_error(
-        reversi().args(["book", "import-edax", path(&ours), "--out", path(&bad)]),
+        lab().args(["book", "import-edax", path(&ours), "--out", path(&bad)]),
         "not an Edax",
     );
     assert!(!bad.exists());

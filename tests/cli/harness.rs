@@ -23,11 +23,11 @@ pub fn reversi() -> Command {
     Command::cargo_bin("reversi").expect("reversi binary")
 }
 
-/// `reversi train generate` of quick training games (seed 3, solved from
+/// `reversi-lab train generate` of quick training games (seed 3, solved from
 /// 10 empty squares, no progress lines): the caller adds `--out`,
 /// `--games` and the rest.
 pub fn train_generate() -> Command {
-    let mut cmd = reversi();
+    let mut cmd = lab();
     cmd.args([
         "train",
         "generate",
@@ -150,4 +150,50 @@ pub fn listing(dir: &std::path::Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// The `reversi-lab` binary (the lab's commands: `train ...`, and the
+/// `book` subcommands that write books).
+pub fn lab() -> Command {
+    Command::cargo_bin("reversi-lab").expect("reversi-lab binary")
+}
+
+/// The `book` subcommands of `reversi-lab`; `show` and `stats` are
+/// `reversi`'s.
+pub const LAB_BOOK_SUBCOMMANDS: &[&str] = &[
+    "new",
+    "deepen",
+    "add",
+    "search",
+    "merge",
+    "export",
+    "import",
+    "import-edax",
+    "export-edax",
+];
+
+/// Whether `args` are a command of the lab's (`train ...`, `book new`...).
+pub fn is_lab(args: &[&str]) -> bool {
+    match args {
+        ["train", ..] => true,
+        ["book", sub, ..] => LAB_BOOK_SUBCOMMANDS.contains(sub),
+        _ => false,
+    }
+}
+
+/// The path of the binary that runs `args`: `reversi-lab` for the lab's
+/// commands, `reversi` for the others.
+pub fn binary_of(args: &[&str]) -> &'static str {
+    if is_lab(args) {
+        env!("CARGO_BIN_EXE_reversi-lab")
+    } else {
+        env!("CARGO_BIN_EXE_reversi")
+    }
+}
+
+/// The binary that runs `args` ([`binary_of`]), with `args` given.
+pub fn command_of(args: &[&str]) -> Command {
+    let mut cmd = Command::new(binary_of(args));
+    cmd.args(args);
+    cmd
 }

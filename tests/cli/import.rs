@@ -3,10 +3,10 @@
 //! game is kept or dropped for a stated reason, and the readers serve
 //! `book add` and `analyze`.
 
-use crate::harness::{data, expect_usage_error, reversi, scratch_in};
-use reversi::apps::train::TrainingGame;
+use crate::harness::{data, expect_usage_error, lab, reversi, scratch_in};
 use reversi::engine::parse_obf_file;
 use reversi::game::Game;
+use reversi::lab::train::TrainingGame;
 use reversi::record::archive::{parse_gam, parse_pgn, parse_wtb, ArchiveGame};
 use reversi::reversi::{Position, Reversi};
 use std::collections::HashSet;
@@ -76,7 +76,7 @@ fn sample_games(name: &str) -> Vec<ArchiveGame> {
 fn no_imported_position_is_an_ffo_position() {
     let dir = scratch_in("import", "samples");
     let (out, dropped) = (dir.join("games.txt"), dir.join("dropped.txt"));
-    let run = reversi()
+    let run = lab()
         .args(["train", "import", "-q", "--out"])
         .arg(&out)
         .arg("--dropped")
@@ -173,26 +173,20 @@ fn an_illegal_move_names_its_file_and_game_and_nothing_is_written() {
     .expect("write");
     let out = dir.join("games.txt");
     expect_usage_error(
-        reversi()
-            .args(["train", "import", "--out"])
-            .arg(&out)
-            .arg(&pgn),
+        lab().args(["train", "import", "--out"]).arg(&out).arg(&pgn),
         "bad.pgn: game 2: at move 4",
     );
     assert!(!out.exists());
     let gz = dir.join("x.pgn.gz");
     fs::write(&gz, [0x1f, 0x8b, 8, 0]).expect("write");
     expect_usage_error(
-        reversi()
-            .args(["train", "import", "--out"])
-            .arg(&out)
-            .arg(&gz),
+        lab().args(["train", "import", "--out"]).arg(&out).arg(&gz),
         "gzip-compressed",
     );
     let other = dir.join("notes.txt");
     fs::write(&other, "hello\n").expect("write");
     expect_usage_error(
-        reversi()
+        lab()
             .args(["train", "import", "--out"])
             .arg(&out)
             .arg(&other),
@@ -205,7 +199,7 @@ fn an_illegal_move_names_its_file_and_game_and_nothing_is_written() {
 fn book_add_and_analyze_read_wthor_games() {
     let dir = scratch_in("import", "users");
     let book = dir.join("book.bin");
-    let run = reversi()
+    let run = lab()
         .args(["book", "add", "--depth", "4", "--level", "1", "--out"])
         .arg(&book)
         .arg(data("wthor/wthor-sample.pgn"))
@@ -283,7 +277,7 @@ fn brute(p: u64, o: u64) -> i32 {
 fn the_held_out_set_is_solved_exactly_without_training_positions() {
     let dir = scratch_in("import", "heldout");
     let games = dir.join("held.txt");
-    reversi()
+    lab()
         .args(["train", "import", "-q", "--out"])
         .arg(&games)
         .arg(data("wthor/wthor-sample.pgn"))
@@ -291,7 +285,7 @@ fn the_held_out_set_is_solved_exactly_without_training_positions() {
         .success();
     let labels = dir.join("labels.txt");
     let heldout = |training: Option<&std::path::Path>| {
-        let mut cmd = reversi();
+        let mut cmd = lab();
         cmd.args([
             "train",
             "heldout",
@@ -326,7 +320,7 @@ fn the_held_out_set_is_solved_exactly_without_training_positions() {
     let lines: Vec<&str> = text.lines().skip(1).collect();
     assert_eq!(lines.len(), 6);
     for line in lines {
-        let l = reversi::apps::train::labels::Label::parse_line(line).expect("a label");
+        let l = reversi::lab::train::labels::Label::parse_line(line).expect("a label");
         let exact = brute(l.position.player, l.position.opponent);
         assert_eq!(l.value.0, exact * reversi::units::Eval::PER_DISC, "{line}");
     }
@@ -350,7 +344,7 @@ fn theoretical_labels_are_the_wtb_scores_of_each_kept_games_position_at_24_empti
     let dir = scratch_in("import", "theoretical");
     let (out, labels) = (dir.join("games.txt"), dir.join("theoretical.txt"));
     let name = "wthor/WTH_1984-sample.wtb";
-    let run = reversi()
+    let run = lab()
         .args(["train", "import", "-q", "--out"])
         .arg(&out)
         .arg("--theoretical-labels")
@@ -414,9 +408,9 @@ fn theoretical_labels_are_the_wtb_scores_of_each_kept_games_position_at_24_empti
         assert_eq!(row[5], (64 * for_mover).to_string());
         assert_eq!(row[6], "exact");
     }
-    // `train fit` reads it as labels.
+    // `reversi-lab train fit` reads it as labels.
     let weights = dir.join("w.bin");
-    let fit = reversi()
+    let fit = lab()
         .args(["train", "fit", "-q", "--iterations", "2", "--labels"])
         .arg(&labels)
         .arg("--out")
@@ -432,7 +426,7 @@ fn theoretical_labels_are_the_wtb_scores_of_each_kept_games_position_at_24_empti
 
 #[test]
 fn the_held_out_test_set_is_300_exact_positions_of_20_to_24_empties_and_no_ffo_position() {
-    use reversi::apps::train::labels::{Label, LabelSource};
+    use reversi::lab::train::labels::{Label, LabelSource};
     let text = fs::read_to_string(data("wthor/heldout-2023.txt")).expect("held-out set");
     let mut lines = text.lines();
     assert!(lines

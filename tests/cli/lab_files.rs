@@ -4,7 +4,9 @@
 //! program's own reader refuses; and the searches that fill those files
 //! never value a move beyond the board's discs.
 
-use crate::harness::{expect_usage_error, reversi, scratch_in, train_generate};
+use crate::harness::{
+    binary_of, command_of, expect_usage_error, lab, reversi, scratch_in, train_generate,
+};
 use reversi::board::symmetry::canonical;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,7 +17,7 @@ fn path(p: &Path) -> &str {
 
 /// Runs `reversi ARGS`, which must succeed.
 fn run(args: &[&str]) {
-    let out = reversi().args(args).output().expect("run");
+    let out = command_of(args).output().expect("run");
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -42,7 +44,7 @@ fn a_label_of_fewer_than_four_discs_is_refused() {
         &labels,
         &["0\t0\t0000000000000000\t0000000000000000\t64\t0\texact"],
     );
-    let mut compare = reversi();
+    let mut compare = lab();
     compare.args([
         "train",
         "compare",
@@ -64,7 +66,7 @@ fn values_of_the_smallest_integer_are_refused() {
         &labels,
         &[&format!("0\t0\t{p:016x}\t{o:016x}\t60\t-2147483648\texact")],
     );
-    let mut fit = reversi();
+    let mut fit = lab();
     fit.args([
         "train",
         "fit",
@@ -86,7 +88,7 @@ fn values_of_the_smallest_integer_are_refused() {
     });
     let book = dir.join("book.bin");
     merge_refused(&planned, &searched, &book, "beyond 64 discs");
-    let mut new = reversi();
+    let mut new = lab();
     new.args([
         "book",
         "new",
@@ -154,7 +156,7 @@ fn edit_lines(file: &Path, edit: impl FnOnce(&mut Vec<String>)) {
 /// Expects `book merge` of `searched` into the book `planned` (to `out`)
 /// to be refused with `needle`, writing nothing.
 fn merge_refused(planned: &Path, searched: &Path, out: &Path, needle: &str) {
-    let mut merge = reversi();
+    let mut merge = lab();
     merge.args([
         "book",
         "merge",
@@ -213,7 +215,7 @@ fn continued_lines_must_hold_the_runs_own_items() {
         assert!(lines.len() > 3, "{lines:?}");
         swap_fields(lines, 1, 2, 1..7);
     });
-    expect_usage_error(reversi().args(label), "another position");
+    expect_usage_error(lab().args(label), "another position");
 
     // A search line of another level than its file's header, merged or
     // continued.
@@ -227,11 +229,11 @@ fn continued_lines_must_hold_the_runs_own_items() {
     });
     let book = dir.join("book.bin");
     merge_refused(&planned, &searched, &book, "searched at level 3");
-    expect_usage_error(reversi().args(search), "searched at level 3");
+    expect_usage_error(lab().args(search), "searched at level 3");
     // Two results trading their positions: refused where continued.
     fs::write(&searched, &text).expect("restore");
     edit_lines(&searched, |lines| swap_fields(lines, 1, 2, 1..6));
-    expect_usage_error(reversi().args(search), "another position");
+    expect_usage_error(lab().args(search), "another position");
     assert!(!book.exists());
 }
 
@@ -248,7 +250,7 @@ fn a_games_file_without_games_is_refused() {
         ];
         for args in commands {
             let out = dir.join("out");
-            let mut cmd = reversi();
+            let mut cmd = lab();
             cmd.args(args).arg(&out).arg("--games").arg(&games);
             expect_usage_error(&mut cmd, "holds no game");
             assert!(!out.exists(), "{args:?}");
@@ -267,7 +269,7 @@ fn a_write_failing_mid_run_exits_like_every_output_file() {
     let games = dir.join("games.txt");
     let script = format!(
         "trap '' XFSZ; ulimit -f 2 && exec '{}' train generate -q --seed 3 --depth 1 --solve-empties 10 --games 40 --out '{}'",
-        env!("CARGO_BIN_EXE_reversi"),
+        env!("CARGO_BIN_EXE_reversi-lab"),
         path(&games)
     );
     let out = std::process::Command::new("sh")
@@ -297,7 +299,7 @@ impl Drop for Running {
 /// its header line: the run is then writing it.
 fn started_writing(args: &[&str], out: &Path) -> Running {
     let running = Running(
-        std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        std::process::Command::new(binary_of(args))
             .args(args)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -315,7 +317,7 @@ fn started_writing(args: &[&str], out: &Path) -> Running {
 /// Runs `reversi ARGS`, which must end within a minute (it is killed
 /// otherwise) refused with one `error:` line holding `needle`.
 fn refused_at_once(args: &[&str], needle: &str) {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let mut child = std::process::Command::new(binary_of(args))
         .args(args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())

@@ -2,9 +2,15 @@
 //! `crate::X` only where X is in its own layer or a lower one
 //! (docs/ARCHITECTURE.md). Test code (`tests.rs` files and `mod tests`
 //! blocks) may reach anywhere, to compare a layer against a higher one.
+//!
+//! The lab (the library's `lab` and the `reversi-lab` binary's drivers)
+//! stands apart from the product: no product file imports it, and the
+//! front ends' files (each binary's module tree) import one another
+//! without a circle.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Each top-level library module and its layer, lowest first.
 const LAYERS: &[(&str, u8)] = &[
@@ -21,6 +27,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("search", 3),
     ("engine", 4),
     ("apps", 5),
+    ("lab", 6),
 ];
 
 fn layer(module: &str) -> Option<u8> {
@@ -99,4 +106,362 @@ fn library_imports_point_down() {
 fn the_check_sees_an_upward_import() {
     let text = "use crate::board::Board;\nuse crate::engine::perft;\n#[cfg(test)]\nmod tests {\n use crate::apps::tiny;\n}\n";
     assert_eq!(crate_paths(&code(text)), ["board", "engine"]);
+}
+
+/// A module tree of one crate: each module's path (`cli::kit::input`,
+/// the root `""`) with its file.
+type Modules = BTreeMap<String, PathBuf>;
+
+/// The modules of the crate whose root file is `root`, following its
+/// `mod NAME;` lines (and their `#[path = ...]`), test modules left out.
+fn module_tree(root: &Path) -> Modules {
+    let mut modules = Modules::new();
+    let mut todo = vec![(String::new(), root.to_path_buf())];
+    while let Some((name, file)) = todo.pop() {
+        let text = fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let own_folder = if ["mod", "main", "lib"].contains(&stem.as_str()) || name.is_empty() {
+            file.parent().unwrap().to_path_buf()
+        } else {
+            file.parent().unwrap().join(&stem)
+        };
+        let mut path_attribute = None;
+        for line in code(&text).lines().map(str::trim) {
+            if let Some(rest) = line.strip_prefix("#[path = \"") {
+                path_attribute = rest.split('"').next().map(str::to_owned);
+                continue;
+            }
+            let declared = line
+                .trim_start_matches("pub ")
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ");
+            let Some(child) = declared
+                .strip_prefix("mod ")
+                .and_then(|r| r.strip_suffix(';'))
+            else {
+                if !line.starts_with("#[") {
+                    path_attribute = None;
+                }
+                continue;
+            };
+            let child_file = match path_attribute.take() {
+                Some(p) => file.parent().unwrap().join(p),
+                None if own_folder.join(format!("{child}.rs")).exists() => {
+                    own_folder.join(format!("{child}.rs"))
+                }
+                None => own_folder.join(child).join("mod.rs"),
+            };
+            if child == "tests" {
+                continue;
+            }
+            let full = if name.is_empty() {
+                child.to_owned()
+            } else {
+                format!("{name}::{child}")
+            };
+            todo.push((full, child_file));
+        }
+        modules.insert(name, file);
+    }
+    modules
+}
+
+/// The module paths that `text` (of module `own`) names with `crate::`,
+/// `super::` and `self::` paths, use groups (`super::{a, b::c}`) spread.
+fn named_paths(text: &str, own: &str) -> Vec<Vec<String>> {
+    let own: Vec<String> = own
+        .split("::")
+        .filter(|c| !c.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let word_start = |i: usize| {
+        i == 0
+            || !(bytes[i - 1].is_ascii_alphanumeric()
+                || bytes[i - 1] == b'_'
+                || bytes[i - 1] == b':')
+    };
+    for start in ["crate::", "super::", "self::"] {
+        for (i, _) in text.match_indices(start) {
+            if !word_start(i) {
+                continue;
+            }
+            // The module the path starts from, and the rest of the path.
+            let mut base: Vec<String> = match start {
+                "crate::" => Vec::new(),
+                "super::" => own[..own.len().saturating_sub(1)].to_vec(),
+                _ => own.clone(),
+            };
+            let mut rest = &text[i + start.len()..];
+            while let Some(r) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = r;
+            }
+            spread(rest, &base, &mut out);
+        }
+    }
+    out
+}
+
+/// Adds to `out` the paths of `text` (after `base::`): one path, or a
+/// brace group of paths.
+fn spread(text: &str, base: &[String], out: &mut Vec<Vec<String>>) {
+    let mut path = base.to_vec();
+    let mut rest = text;
+    loop {
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0;
+            let mut item = 0;
+            for (j, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        spread(group[item..j].trim(), &path, out);
+                        return;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        spread(group[item..j].trim(), &path, out);
+                        item = j + 1;
+                    }
+                    _ => {}
+                }
+            }
+            return;
+        }
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if word.is_empty() || word == "self" {
+            break;
+        }
+        path.push(word.clone());
+        match rest[word.len()..].strip_prefix("::") {
+            Some(r) => rest = r,
+            None => break,
+        }
+    }
+    out.push(path);
+}
+
+/// The module a path names: its longest prefix that is a module of
+/// `modules`, through glob re-exports (`pub use kit::*;`).
+fn resolve(path: &[String], modules: &Modules, texts: &BTreeMap<PathBuf, String>) -> String {
+    let mut at = String::new();
+    for component in path {
+        let join = |m: &str, c: &str| {
+            if m.is_empty() {
+                c.to_owned()
+            } else {
+                format!("{m}::{c}")
+            }
+        };
+        let direct = join(&at, component);
+        if modules.contains_key(&direct) {
+            at = direct;
+            continue;
+        }
+        let text = &texts[&modules[&at]];
+        let through = code(text).lines().find_map(|l| {
+            let glob = l.trim().strip_prefix("pub use ")?.strip_suffix("::*;")?;
+            let candidate = join(&join(&at, glob), component);
+            modules.contains_key(&candidate).then_some(candidate)
+        });
+        match through {
+            Some(m) => at = m,
+            None => break,
+        }
+    }
+    at
+}
+
+/// The imports between the modules of one crate: module -> the modules it
+/// names, its own submodules (its parts) left out.
+fn import_graph(
+    modules: &Modules,
+    texts: &BTreeMap<PathBuf, String>,
+) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph = BTreeMap::new();
+    for (name, file) in modules {
+        let mut targets = BTreeSet::new();
+        for path in named_paths(&code(&texts[file]), name) {
+            let target = resolve(&path, modules, texts);
+            let inside = name.is_empty() || target.starts_with(&format!("{name}::"));
+            if target != *name && !inside {
+                targets.insert(target);
+            }
+        }
+        graph.insert(name.clone(), targets);
+    }
+    graph
+}
+
+/// A circle of imports in `graph`, if any (its modules in order).
+fn circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        m: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        stack: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = stack.iter().position(|s| s == m) {
+            let mut found = stack[i..].to_vec();
+            found.push(m.to_owned());
+            return Some(found);
+        }
+        if done.contains(m) {
+            return None;
+        }
+        stack.push(m.to_owned());
+        for next in graph.get(m).into_iter().flatten() {
+            if let Some(found) = visit(next, graph, stack, done) {
+                return Some(found);
+            }
+        }
+        stack.pop();
+        done.insert(m.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|m| visit(m, graph, &mut Vec::new(), &mut done))
+}
+
+/// The texts of the files of `modules`.
+fn texts_of(modules: &Modules) -> BTreeMap<PathBuf, String> {
+    modules
+        .values()
+        .map(|f| (f.clone(), fs::read_to_string(f).expect("source")))
+        .collect()
+}
+
+/// Whether a file's code names the lab: the library's `lab` module or a
+/// file of the lab's drivers.
+fn names_the_lab(code: &str) -> bool {
+    code.contains("reversi::lab") || code.contains("crate::lab") || code.contains("reversi-lab/")
+}
+
+/// Whether `file` is the lab's: the library's `src/lab/` or the
+/// `reversi-lab` binary's `src/bin/reversi-lab/`.
+fn is_lab_file(file: &Path, src: &Path) -> bool {
+    file.starts_with(src.join("lab")) || file.starts_with(src.join("bin/reversi-lab"))
+}
+
+#[test]
+fn no_product_file_imports_the_lab() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, None, &mut files);
+    let mut problems = Vec::new();
+    for (path, _, text) in &files {
+        if !is_lab_file(Path::new(path), &src) && names_the_lab(&code(text)) {
+            problems.push(format!("{path}: a product file names the lab"));
+        }
+    }
+    // The product's binaries hold no file of the lab's.
+    for root in ["main.rs", "bin/ring-treblecross.rs"] {
+        for (name, file) in module_tree(&src.join(root)) {
+            if is_lab_file(&file, &src) {
+                problems.push(format!(
+                    "{root}: module {name} is the lab's {}",
+                    file.display()
+                ));
+            }
+        }
+    }
+    assert!(
+        files
+            .iter()
+            .any(|(p, _, _)| is_lab_file(Path::new(p), &src)),
+        "no lab file found"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_front_ends_files_import_one_another_without_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for root in ["main.rs", "bin/reversi-lab/main.rs"] {
+        let modules = module_tree(&src.join(root));
+        assert!(modules.len() > 5, "{root}: {modules:?}");
+        let graph = import_graph(&modules, &texts_of(&modules));
+        assert!(
+            graph.values().map(BTreeSet::len).sum::<usize>() > 10,
+            "{root}: {graph:?}"
+        );
+        if let Some(found) = circle(&graph) {
+            panic!(
+                "{root}: the modules {} import one another in a circle",
+                found.join(" -> ")
+            );
+        }
+    }
+}
+
+#[test]
+fn the_checks_see_a_circle_and_the_lab() {
+    let graph_of = |files: &[(&str, &str)]| {
+        let modules: Modules = files
+            .iter()
+            .map(|(m, _)| (m.to_string(), PathBuf::from(format!("{m}.rs"))))
+            .collect();
+        let texts = files
+            .iter()
+            .map(|(m, t)| (PathBuf::from(format!("{m}.rs")), t.to_string()))
+            .collect();
+        import_graph(&modules, &texts)
+    };
+    // cli/book uses cli/hint and cli/hint uses cli/book (as before the
+    // readers moved): a circle; the parent's dispatch to its parts is not.
+    let before = graph_of(&[
+        ("", "mod cli;"),
+        (
+            "cli",
+            "pub use kit::*;\nfn run() { book::run(); hint::run(); }",
+        ),
+        ("cli::kit", "pub fn usage() {}"),
+        (
+            "cli::book",
+            "use super::hint::position_record;\nuse super::{usage, value};",
+        ),
+        (
+            "cli::hint",
+            "use super::{flag, option};\nfn f() { super::book::read_book(p) }",
+        ),
+    ]);
+    assert_eq!(
+        before["cli::book"],
+        BTreeSet::from(["cli::hint".to_owned(), "cli".to_owned()])
+    );
+    assert_eq!(before["cli"], BTreeSet::new());
+    assert!(circle(&before).is_some_and(|c| c.contains(&"cli::book".to_owned())));
+    let after = graph_of(&[
+        ("", "mod cli;"),
+        (
+            "cli",
+            "pub use kit::*;\nfn run() { book::run(); hint::run(); }",
+        ),
+        ("cli::kit", "pub fn usage() {}"),
+        ("cli::kit::readers", "use super::{usage, UsageError};"),
+        (
+            "cli::book",
+            "use super::hint::position_record;\nuse crate::cli::readers::read_book;",
+        ),
+        (
+            "cli::hint",
+            "use super::{flag, option};\nfn f() { super::readers::read_book(p) }",
+        ),
+    ]);
+    assert!(
+        after["cli::hint"].contains("cli::kit::readers"),
+        "{after:?}"
+    );
+    assert_eq!(circle(&after), None);
+    assert!(names_the_lab("use reversi::lab::train::Shard;"));
+    assert!(!names_the_lab(
+        "use reversi::engine::book::Book; // the lab builds it"
+    ));
 }

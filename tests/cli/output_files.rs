@@ -2,7 +2,7 @@
 //! and symlinks as outputs, a failing second output, the same file under
 //! two spellings, long names, two runs at once and signals while writing.
 
-use crate::harness::{data, expect_usage_error, reversi, train_generate};
+use crate::harness::{data, expect_usage_error, lab, reversi, train_generate};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -326,7 +326,7 @@ fn train_generate_replaces_only_its_own_files() {
     for name in ["notes.txt", "lines.txt", "empty.txt", "link.txt"] {
         expect_usage_error(
             &mut generate(&dir, name, &[]),
-            &format!("{name} exists and is not a games file of `reversi train generate`; not replacing it (use --force)"),
+            &format!("{name} exists and is not a games file of `reversi-lab train generate`; not replacing it (use --force)"),
         );
     }
     assert_eq!(
@@ -387,7 +387,7 @@ fn train_outputs_never_replace_a_device() {
         return;
     }
     for command in ["fit", "probcut"] {
-        let mut cmd = reversi();
+        let mut cmd = lab();
         cmd.current_dir(&dir).args([
             "train", command, "-q", "--force", "--games", "g.txt", "--out", "null",
         ]);
@@ -408,7 +408,7 @@ fn train_fit_replaces_weights_through_a_temporary_file() {
     let dir = scratch("train-fit");
     generate(&dir, "g.txt", &[]).assert().success();
     let fit = || {
-        let mut cmd = reversi();
+        let mut cmd = lab();
         cmd.current_dir(&dir).args([
             "train",
             "fit",

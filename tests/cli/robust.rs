@@ -2,7 +2,7 @@
 //! usage errors as one line everywhere, stdout and stderr that cannot be
 //! written, endless input files, unreadable answers in the dialogs.
 
-use crate::harness::{expect_usage_error, reversi, train_generate};
+use crate::harness::{binary_of, command_of, expect_usage_error, lab, reversi, train_generate};
 use std::fs;
 use std::path::Path;
 use std::process::Stdio;
@@ -430,7 +430,7 @@ fn games_file(path: &Path) {
 #[cfg(unix)]
 fn within_two_gigabytes(dir: &Path, args: &[&str]) -> std::process::Output {
     use std::os::unix::process::CommandExt;
-    let mut cmd = raw();
+    let mut cmd = std::process::Command::new(binary_of(args));
     cmd.current_dir(dir).args(args);
     // SAFETY: setrlimit is async-signal-safe; the closure allocates nothing.
     unsafe {
@@ -601,7 +601,7 @@ fn games_lines_whose_score_contradicts_their_moves_are_refused() {
             .collect();
         let bad = dir.join("bad.txt");
         fs::write(&bad, &corrupt).expect("write");
-        let mut fit = reversi();
+        let mut fit = lab();
         fit.current_dir(&dir)
             .args(["train", "fit", "-q", "--games", "bad.txt", "--out", "w.bin"]);
         expect_usage_error(
@@ -624,7 +624,7 @@ fn games_lines_whose_score_contradicts_their_moves_are_refused() {
 /// Runs `reversi ARGS` in `dir` for at most 20 s: its exit code, or
 /// `None` if it had to be killed (it blocked).
 fn within_twenty_seconds(dir: &Path, args: &[&str]) -> Option<i32> {
-    let mut child = raw()
+    let mut child = std::process::Command::new(binary_of(args))
         .current_dir(dir)
         .args(args)
         .stdout(Stdio::null())
@@ -872,8 +872,9 @@ fn bad_train_inputs_and_paths_exit_with_status_2() {
         ),
     ];
     for (args, needle) in &cases {
-        let mut cmd = reversi();
-        cmd.current_dir(&dir).args(args);
+        let words: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut cmd = command_of(&words);
+        cmd.current_dir(&dir);
         expect_usage_error(&mut cmd, needle);
     }
     println!(
@@ -974,29 +975,77 @@ fn fifos_without_a_writer_are_read_at_once_as_empty() {
     }
 }
 
+/// The subcommands that `BINARY GROUP --help` lists in its usage lines
+/// (`BINARY GROUP SUB ...`).
+fn usage_subcommands(binary: &str, group: &str) -> Vec<String> {
+    let mut cmd = if binary == "reversi-lab" {
+        lab()
+    } else {
+        reversi()
+    };
+    let out = cmd.args([group, "--help"]).output().expect("run");
+    assert!(out.status.success(), "{binary} {group} --help");
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    let prefix = format!("{binary} {group} ");
+    help.lines()
+        .filter_map(|l| l.trim_start().strip_prefix(&prefix))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether `help` has a line `BINARY GROUP WORD...` whose `|`-separated
+/// words name `sub`.
+fn names(help: &str, binary: &str, group: &str, sub: &str) -> bool {
+    let prefix = format!("{binary} {group} ");
+    help.lines().any(|l| {
+        l.trim_start()
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.split_whitespace().next())
+            .is_some_and(|word| word.split('|').any(|w| w == sub))
+    })
+}
+
 #[test]
-fn the_main_help_names_every_train_and_book_subcommand() {
-    // Each subcommand that `reversi train --help` and `reversi book --help`
-    // list in their usage is named in `reversi --help` too.
+fn the_lab_help_names_every_lab_subcommand_and_the_main_help_the_product_ones() {
     let main = String::from_utf8(reversi().arg("--help").output().expect("run").stdout).unwrap();
+    let lab_help = String::from_utf8(lab().arg("--help").output().expect("run").stdout).unwrap();
     for group in ["train", "book"] {
-        let out = reversi().args([group, "--help"]).output().expect("run");
-        let help = String::from_utf8_lossy(&out.stdout).into_owned();
-        let prefix = format!("reversi {group} ");
-        let subs: Vec<&str> = help
-            .lines()
-            .filter_map(|l| l.trim_start().strip_prefix(&prefix))
-            .filter_map(|rest| rest.split_whitespace().next())
-            .collect();
-        assert!(subs.len() >= 5, "{group}: {help}");
-        for sub in subs {
-            let named = main.lines().any(|l| {
-                l.trim_start()
-                    .strip_prefix(&prefix)
-                    .and_then(|rest| rest.split_whitespace().next())
-                    .is_some_and(|word| word.split('|').any(|w| w == sub))
-            });
-            assert!(named, "reversi --help does not name `{prefix}{sub}`");
+        let subs = usage_subcommands("reversi-lab", group);
+        assert!(subs.len() >= 8, "reversi-lab {group}: {subs:?}");
+        for sub in &subs {
+            assert!(
+                names(&lab_help, "reversi-lab", group, sub),
+                "reversi-lab --help does not name `reversi-lab {group} {sub}`"
+            );
+            // The product's help names no command of the lab's.
+            assert!(
+                !names(&main, "reversi", group, sub),
+                "reversi --help names the lab's `{group} {sub}`"
+            );
+        }
+    }
+    let book = usage_subcommands("reversi", "book");
+    assert_eq!(book, ["show", "stats"]);
+    for sub in &book {
+        assert!(
+            names(&main, "reversi", "book", sub),
+            "reversi --help: book {sub}"
+        );
+    }
+    assert!(main.contains("reversi-lab --help"), "{main}");
+}
+
+#[test]
+fn the_lab_commands_old_spellings_name_reversi_lab() {
+    for group in ["train", "book"] {
+        for sub in usage_subcommands("reversi-lab", group) {
+            let mut cmd = reversi();
+            cmd.args([group, &sub, "--help"]);
+            expect_usage_error(
+                &mut cmd,
+                &format!("`reversi {group} {sub}` is a command of the lab, which is a binary of its own: run `reversi-lab {group} {sub}`"),
+            );
         }
     }
 }

@@ -6,7 +6,7 @@
 
 #![cfg(unix)]
 
-use crate::harness::{data, listing, reversi, scratch_in, train_generate};
+use crate::harness::{binary_of, data, lab, listing, scratch_in, train_generate};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -25,7 +25,7 @@ const SIGNALS: [(i32, &str, i32); 3] = [
 
 /// `reversi ARGS` started in `dir`, its output thrown away.
 fn start(dir: &Path, args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    Command::new(binary_of(args))
         .current_dir(dir)
         .args(args)
         .stdin(Stdio::null())
@@ -109,7 +109,7 @@ fn inputs(dir: &Path) {
         "book new --depth 4 --no-search --out planned.book",
         "book new --depth 2 --level 1 --out small.book",
     ] {
-        reversi()
+        lab()
             .current_dir(dir)
             .args(args.split_whitespace())
             .assert()
@@ -262,7 +262,7 @@ fn readable(dir: &Path, c: &Case, path: &Path) -> Result<(), String> {
         "train fit" => vec!["hint", "--weights", &name, "--level", "1", "f5"],
         _ => return continued(dir, c),
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let out = Command::new(binary_of(&args))
         .current_dir(dir)
         .args(&args)
         .output()
@@ -281,7 +281,7 @@ fn readable(dir: &Path, c: &Case, path: &Path) -> Result<(), String> {
 /// stopped run left (it continues it instead of refusing it).
 fn continued(dir: &Path, c: &Case) -> Result<(), String> {
     let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let mut child = Command::new(binary_of(&args))
         .current_dir(dir)
         .args(&args)
         .stdin(Stdio::null())
@@ -342,7 +342,7 @@ fn a_shard_stopped_and_run_again_merges_to_the_bytes_of_an_uninterrupted_run() {
     let stopped_at = fs::read_to_string(&part).unwrap().lines().count();
     finish(generate(&dir, "part.0", &["--shard", "0/2"]));
     finish(generate(&dir, "part.1", &["--shard", "1/2"]));
-    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi-lab"))
         .current_dir(&dir)
         .args(["train", "merge", "--out", "merged.txt", "part.0", "part.1"])
         .output()

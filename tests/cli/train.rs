@@ -3,7 +3,7 @@
 //! probcut writes its table, and files they did not write are never
 //! replaced.
 
-use crate::harness::{expect_usage_error, reversi, scratch_in, train_generate};
+use crate::harness::{binary_of, expect_usage_error, lab, reversi, scratch_in, train_generate};
 use std::fs;
 use std::path::Path;
 
@@ -29,7 +29,7 @@ fn resumed_generation_fits_weights_that_the_engine_reads() {
     assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 30);
 
     let weights = dir.join("w.bin");
-    let out = reversi()
+    let out = lab()
         .args([
             "train", "fit", "-q", "--lambda", "5", "--margin", "4", "--games",
         ])
@@ -66,13 +66,13 @@ fn resumed_generation_fits_weights_that_the_engine_reads() {
     // A file that is not a weights file is left alone.
     let notes = dir.join("notes.txt");
     fs::write(&notes, "mine").expect("write");
-    let mut fit = reversi();
+    let mut fit = lab();
     fit.args(["train", "fit", "-q", "--games"])
         .arg(&resumed)
         .arg("--out")
         .arg(&notes);
     expect_usage_error(&mut fit, "not replacing");
-    let mut probcut = reversi();
+    let mut probcut = lab();
     probcut
         .args(["train", "probcut", "-q", "--games"])
         .arg(&resumed)
@@ -84,7 +84,7 @@ fn resumed_generation_fits_weights_that_the_engine_reads() {
     // A Multi-ProbCut table is written, and replaced by the next one.
     let table = dir.join("probcut.txt");
     for _ in 0..2 {
-        reversi()
+        lab()
             .args([
                 "train",
                 "probcut",
@@ -106,7 +106,7 @@ fn resumed_generation_fits_weights_that_the_engine_reads() {
         text.starts_with("# Multi-ProbCut table fitted by"),
         "{text}"
     );
-    let mut wide = reversi();
+    let mut wide = lab();
     wide.args(["train", "fit", "--margin", "31", "--games"])
         .arg(&resumed)
         .arg("--out")
@@ -118,20 +118,17 @@ fn resumed_generation_fits_weights_that_the_engine_reads() {
 fn the_defaults_are_the_shipped_weights_recipe() {
     // The lab manual's pipeline (the commands that made
     // data/pattern-weights.bin and data/probcut.txt): every option it gives
-    // with a value is that subcommand's default, so `reversi train SUB
+    // with a value is that subcommand's default, so `reversi-lab train SUB
     // --games/--out ...` alone reproduces it.
     let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/LAB.md"))
         .expect("docs/LAB.md");
     for sub in ["generate", "fit", "probcut"] {
-        let prefix = format!("reversi train {sub} ");
+        let prefix = format!("reversi-lab train {sub} ");
         let recipe = readme
             .lines()
             .find(|l| l.starts_with(&prefix))
             .unwrap_or_else(|| panic!("docs/LAB.md gives no `{prefix}...` line"));
-        let help = reversi()
-            .args(["train", sub, "--help"])
-            .output()
-            .expect("help");
+        let help = lab().args(["train", sub, "--help"]).output().expect("help");
         let help = String::from_utf8_lossy(&help.stdout).to_string();
         let words: Vec<&str> = recipe.split_whitespace().collect();
         for pair in words.windows(2) {
@@ -159,7 +156,7 @@ fn the_defaults_are_the_shipped_weights_recipe() {
 fn probcut_fits_the_endgame_model_from_the_solved_lines() {
     let dir = scratch_in("train", "endgame-model");
     let games = dir.join("games.txt");
-    reversi()
+    lab()
         .args([
             "train",
             "generate",
@@ -179,7 +176,7 @@ fn probcut_fits_the_endgame_model_from_the_solved_lines() {
         .success();
     let table = dir.join("probcut.txt");
     let run = |cells: &str| {
-        reversi()
+        lab()
             .args(["train", "probcut", "-q", "--positions", "2", "--depth", "3"])
             .args(["--cell-positions", cells, "--games"])
             .arg(&games)
@@ -261,7 +258,7 @@ pub(crate) fn gnu_parallel() -> Option<()> {
 fn under_parallel(args: &[&str], prefix: &Path) -> Vec<std::path::PathBuf> {
     let out = std::process::Command::new("parallel")
         .args(["--will-cite", "--halt", "now,fail=1", "-j", "3"])
-        .arg(env!("CARGO_BIN_EXE_reversi"))
+        .arg(binary_of(args))
         .args(args)
         .args(["--threads", "1", "-q", "--shard", "{}/3", "--out"])
         .arg(format!("{}.{{}}", prefix.display()))
@@ -279,7 +276,7 @@ fn under_parallel(args: &[&str], prefix: &Path) -> Vec<std::path::PathBuf> {
 }
 
 fn merge(out: &Path, shards: &[std::path::PathBuf]) -> std::process::Output {
-    reversi()
+    lab()
         .args(["train", "merge", "--out"])
         .arg(out)
         .args(shards.iter().rev())
@@ -306,7 +303,7 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
         "10",
     ];
     let games = dir.join("games.txt");
-    reversi()
+    lab()
         .args(play)
         .args(["-q", "--out"])
         .arg(&games)
@@ -329,7 +326,7 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
     }
     let labels_args = label(&["--exact-empties", "12", "--games", games.to_str().unwrap()]);
     let labels = dir.join("labels.txt");
-    reversi()
+    lab()
         .args(&labels_args)
         .args(["-q", "--threads", "2", "--out"])
         .arg(&labels)
@@ -349,14 +346,14 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
 
     // A shard missing, a shard twice, a shard cut short: refused.
     expect_usage_error(
-        reversi()
+        lab()
             .args(["train", "merge", "--out"])
             .arg(dir.join("x.txt"))
             .args(&shards[..2]),
         "shard 2/3 is missing",
     );
     expect_usage_error(
-        reversi()
+        lab()
             .args(["train", "merge", "--out"])
             .arg(dir.join("x.txt"))
             .args([&shards[0], &shards[0], &shards[1]]),
@@ -365,7 +362,7 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
     let cut = fs::read_to_string(&shards[1]).expect("shard");
     fs::write(&shards[1], &cut[..cut.len() - 5]).expect("cut");
     expect_usage_error(
-        reversi()
+        lab()
             .args(["train", "merge", "--out"])
             .arg(dir.join("x.txt"))
             .args(&shards),
@@ -380,7 +377,7 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
 
     // Exact labels of the same positions measure the searched ones.
     let exact = dir.join("exact.txt");
-    reversi()
+    lab()
         .args(label(&[
             "--exact-empties",
             "20",
@@ -391,7 +388,7 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
         .arg(&exact)
         .assert()
         .success();
-    let out = reversi()
+    let out = lab()
         .args(["train", "compare", "--labels"])
         .arg(&labels)
         .arg("--reference")
@@ -415,7 +412,7 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
 
     // The weights fit on games and labels together.
     let weights = dir.join("w.bin");
-    let out = reversi()
+    let out = lab()
         .args(["train", "fit", "-q", "--lambda", "5", "--games"])
         .arg(&games)
         .arg("--labels")

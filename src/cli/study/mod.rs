@@ -141,17 +141,29 @@ impl EvalArg {
     }
 }
 
-/// Parses a study command's `args` with `command` plus `--weights FILE`,
-/// loads those weights, and refuses the pattern evaluation off 8x8.
-fn parse(command: Command, args: &[String]) -> anyhow::Result<ArgMatches> {
+/// Parses a study command's `args` with `command` plus `--weights FILE`
+/// into its typed request (`typed`), loads those weights, and refuses the
+/// pattern evaluation off 8x8; then runs the request with `run` (or
+/// prints the help asked for).
+fn parse_and_run<T>(
+    command: Command,
+    args: &[String],
+    typed: impl FnOnce(&ArgMatches) -> T,
+    run: impl FnOnce(T) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let command = command.arg(option(
         "weights",
         "FILE",
         "Pattern weights for --eval pattern and the levels (default: the trained weights built in)",
     ));
-    let m = super::parse(command, args)?;
+    super::parse_and_run(command, args, |m| checked(m).map(|()| typed(m)), run)
+}
+
+/// Loads the `--weights` of a study command's matches `m` and refuses the
+/// pattern evaluation and the levels off 8x8.
+fn checked(m: &ArgMatches) -> anyhow::Result<()> {
     if let Some(path) = m.get_one::<String>("weights") {
-        super::train::use_weights(path)?;
+        super::readers::use_weights(path)?;
     }
     let size = m
         .try_get_one::<u8>("size")
@@ -176,7 +188,7 @@ fn parse(command: Command, args: &[String]) -> anyhow::Result<ArgMatches> {
             }
         }
     }
-    Ok(m)
+    Ok(())
 }
 
 /// Parses a depth bound: a whole number of plies, at least 1.

@@ -3,7 +3,7 @@
 //! its positions alpha-beta runs in natural order, with ordered moves at the
 //! full depth, and with ordered iterative deepening (all iterations counted).
 
-use super::{depth, eval, json_array, json_flag, parse, size, EvalArg};
+use super::{depth, eval, json_array, json_flag, parse_and_run, size, EvalArg};
 use crate::cli::{value, write_stdout};
 use anyhow::Result;
 use clap::{ArgMatches, Command};
@@ -45,7 +45,11 @@ impl Args {
 
 /// Runs `reversi ordering ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args)?);
+    parse_and_run(command(), args, Args::from_matches, ordering)
+}
+
+/// Runs `reversi ordering` as asked.
+fn ordering(a: Args) -> Result<()> {
     let game = Reversi::DISC_DIFFERENCE;
     let eval = a.eval.get();
     let engine = IterativeSearch {

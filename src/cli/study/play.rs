@@ -5,8 +5,8 @@
 //! line ended, `end of input: game abandoned` on stderr, exit status 0.
 
 use super::{
-    algorithm, board_picture, depth, describe, eval, level, order, parse, player, size, time,
-    verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
+    algorithm, board_picture, depth, describe, eval, level, order, parse_and_run, player, size,
+    time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
 };
 use crate::cli::input::{read_answer, Answer};
 use crate::cli::{option, value};
@@ -48,6 +48,8 @@ impl ValueEnum for Human {
 /// Play against the computer.
 #[derive(Debug)]
 struct Args {
+    /// The opening book's options.
+    book: crate::cli::options::BookOptions,
     size: u8,
     human: Human,
     depth: Option<u32>,
@@ -64,7 +66,7 @@ pub(super) fn command() -> Command {
     Command::new("reversi play")
         .about("Play Reversi against the computer")
         .arg(size("4"))
-        .args(crate::cli::hint::book_args())
+        .args(crate::cli::options::book_args())
         .arg(
             option("human", "HUMAN", "The colour(s) the human plays")
                 .value_parser(value_parser!(Human))
@@ -106,6 +108,7 @@ impl Args {
     fn from_matches(m: &ArgMatches) -> Args {
         let size = value(m, "size");
         Args {
+            book: crate::cli::options::BookOptions::from_matches(m),
             size,
             human: value(m, "human"),
             depth: m.get_one("depth").copied(),
@@ -127,13 +130,16 @@ impl Args {
 
 /// Runs `reversi play OPTIONS`, reading moves from stdin.
 pub fn run(args: &[String]) -> Result<()> {
-    let m = parse(command(), args)?;
-    let a = Args::from_matches(&m);
+    parse_and_run(command(), args, Args::from_matches, play)
+}
+
+/// Runs `reversi play OPTIONS` as asked.
+fn play(a: Args) -> Result<()> {
     let mut computer = player(a.depth, a.time, a.algorithm, a.order, a.eval, a.level);
-    computer.book = crate::cli::hint::book_and_randomness(&m)?;
+    computer.book = a.book.book_and_randomness()?;
     let game = Reversi::DISC_DIFFERENCE;
     let mut p = match &a.from {
-        Some(from) => crate::cli::hint::read_record(from, a.size)?.last(),
+        Some(from) => crate::cli::options::read_record(from, a.size)?.last(),
         None => Position::start(a.size),
     };
     let stdin = io::stdin();

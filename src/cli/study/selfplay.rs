@@ -2,7 +2,7 @@
 
 use super::{
     algorithm, board_picture, depth, describe, eval, json_array, json_flag, json_moves, level,
-    order, parse, player, size, time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
+    order, parse_and_run, player, size, time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
 };
 use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
@@ -17,6 +17,8 @@ use std::time::Duration;
 /// Self-play: black and white are both the computer.
 #[derive(Debug)]
 struct Args {
+    /// The opening book's options.
+    book: crate::cli::options::BookOptions,
     size: u8,
     depth: Option<u32>,
     black_depth: Option<u32>,
@@ -41,7 +43,7 @@ pub(super) fn command() -> Command {
     Command::new("reversi match")
         .about("The computer plays itself and reports every move")
         .arg(size("4"))
-        .args(crate::cli::hint::book_args())
+        .args(crate::cli::options::book_args())
         .arg(depth(
             "depth",
             "DEPTH",
@@ -119,6 +121,7 @@ pub(super) fn command() -> Command {
 impl Args {
     fn from_matches(m: &ArgMatches) -> Args {
         Args {
+            book: crate::cli::options::BookOptions::from_matches(m),
             size: value(m, "size"),
             depth: m.get_one("depth").copied(),
             black_depth: m.get_one("black-depth").copied(),
@@ -142,9 +145,12 @@ impl Args {
 
 /// Runs `reversi match ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let m = parse(command(), args)?;
-    let a = Args::from_matches(&m);
-    let book = crate::cli::hint::book_and_randomness(&m)?;
+    parse_and_run(command(), args, Args::from_matches, matches)
+}
+
+/// Runs `reversi match` as asked.
+fn matches(a: Args) -> Result<()> {
+    let book = a.book.book_and_randomness()?;
     let mut black = player(
         a.black_depth.or(a.depth),
         a.time,
@@ -168,7 +174,7 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let (first, start, opening) = match &a.from {
         Some(from) => {
-            let g = crate::cli::hint::read_record(from, a.size)?;
+            let g = crate::cli::options::read_record(from, a.size)?;
             (g.start, g.last(), g.move_list())
         }
         None => match play_opening(a.size, &a.opening) {

@@ -2,7 +2,7 @@
 //! depth, with the nodes each game took. Progress goes to stderr.
 
 use super::{
-    algorithm, depth, eval, json_array, json_flag, order, parse, player, quiet_flag, size,
+    algorithm, depth, eval, json_array, json_flag, order, parse_and_run, player, quiet_flag, size,
     AlgorithmArg, EvalArg, OrderArg,
 };
 use crate::cli::{value, write_stdout};
@@ -62,7 +62,11 @@ impl Args {
 
 /// Runs `reversi table ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args)?);
+    parse_and_run(command(), args, Args::from_matches, table)
+}
+
+/// Runs `reversi table` as asked.
+fn table(a: Args) -> Result<()> {
     let (start, _) = play_opening(a.size, "").expect("empty opening");
     let k = a.depths.len();
     let mut scores = vec![vec![0; k]; k];

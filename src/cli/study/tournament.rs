@@ -3,7 +3,7 @@
 //! Progress goes to stderr.
 
 use super::{
-    algorithm, depth, describe, eval, json_flag, level, lines_within, order, parse, player,
+    algorithm, depth, describe, eval, json_flag, level, lines_within, order, parse_and_run, player,
     quiet_flag, size, time, AlgorithmArg, EvalArg, OrderArg,
 };
 use crate::cli::{option, usage, value, write_stdout};
@@ -17,6 +17,10 @@ use std::time::{Duration, Instant};
 /// The tournament.
 #[derive(Debug)]
 struct Args {
+    /// The opening book's options.
+    book: crate::cli::options::BookOptions,
+    /// `--vs-no-book`: the opponent plays without a book.
+    vs_no_book: bool,
     size: u8,
     depth: Option<u32>,
     time: Option<Duration>,
@@ -39,7 +43,7 @@ pub(super) fn command() -> Command {
     Command::new("reversi tournament")
         .about("--eval against --vs over all openings of --plies plies, both colours")
         .arg(size("6"))
-        .args(crate::cli::hint::book_args())
+        .args(crate::cli::options::book_args())
         .arg(crate::cli::flag(
             "vs-no-book",
             "The opponent searches every position: no opening book (the side under \
@@ -112,6 +116,8 @@ pub(super) fn command() -> Command {
 impl Args {
     fn from_matches(m: &ArgMatches) -> Args {
         Args {
+            book: crate::cli::options::BookOptions::from_matches(m),
+            vs_no_book: m.get_flag("vs-no-book"),
             size: value(m, "size"),
             depth: m.get_one("depth").copied(),
             time: m.get_one("time").copied(),
@@ -133,10 +139,13 @@ impl Args {
 
 /// Runs `reversi tournament ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let m = parse(command(), args)?;
-    let a = Args::from_matches(&m);
+    parse_and_run(command(), args, Args::from_matches, run_tournament)
+}
+
+/// Runs `reversi tournament` as asked.
+fn run_tournament(a: Args) -> Result<()> {
     let mut me = player(a.depth, a.time, a.algorithm, a.order, a.eval, a.level);
-    me.book = crate::cli::hint::book_and_randomness(&m)?;
+    me.book = a.book.book_and_randomness()?;
     let mut other = player(
         a.vs_depth.or(a.depth),
         a.time,
@@ -145,14 +154,16 @@ pub fn run(args: &[String]) -> Result<()> {
         a.vs,
         a.vs_level,
     );
-    if !m.get_flag("vs-no-book") {
+    if !a.vs_no_book {
         other.book.clone_from(&me.book);
     }
     if let Some(path) = &a.vs_weights {
         if a.vs_level.is_none() {
             return usage("--vs-weights is for --vs-level's search: give --vs-level too");
         }
-        other.level_weights = Some(std::sync::Arc::new(crate::cli::train::read_weights(path)?));
+        other.level_weights = Some(std::sync::Arc::new(crate::cli::readers::read_weights(
+            path,
+        )?));
     }
     let start = Position::start(a.size);
     if lines_within(&Reversi::DISC_DIFFERENCE, &start, a.plies, a.max_openings).is_none() {

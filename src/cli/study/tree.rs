@@ -1,7 +1,7 @@
 //! `reversi tree FLAG PLAYER BOARD`: the tree that the Tiny contract's FLAG
 //! 300 (minimax) or 500 (alpha-beta) searches, as Graphviz DOT on stdout.
 
-use super::{depth, eval, parse, EvalArg};
+use super::{depth, eval, parse_and_run, EvalArg};
 use crate::cli::memory::tree_size_within;
 use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
@@ -84,7 +84,11 @@ impl Args {
 
 /// Runs `reversi tree ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
-    let a = Args::from_matches(&parse(command(), args)?);
+    parse_and_run(command(), args, Args::from_matches, tree)
+}
+
+/// Runs `reversi tree` as asked.
+fn tree(a: Args) -> Result<()> {
     let algorithm = match a.flag.as_str() {
         "300" => Algorithm::Minimax,
         "500" => Algorithm::AlphaBeta,

@@ -453,3 +453,32 @@ impl Book {
         out
     }
 }
+
+/// The ply of a position (discs on the board beyond the start's four).
+#[must_use]
+pub fn ply(key: Key) -> u32 {
+    (key.0 | key.1).count_ones().saturating_sub(4)
+}
+
+/// Whether the position of `key` waits for a search: it has a move whose
+/// position after is not in the book, and no valued best such move.
+#[must_use]
+pub fn is_pending(book: &Book, key: Key) -> bool {
+    let open = book.unsearched_moves(key);
+    open != 0
+        && book
+            .get(key)
+            .and_then(|e| e.unsearched)
+            .is_none_or(|m| open >> m.square.0 & 1 == 0)
+}
+
+/// The positions waiting for a search, in the order of their keys (the
+/// numbered list that the searches' runs share).
+#[must_use]
+pub fn pending(book: &Book) -> Vec<Key> {
+    book.sorted()
+        .into_iter()
+        .map(|(k, _)| k)
+        .filter(|&k| is_pending(book, k))
+        .collect()
+}

@@ -1,5 +1,5 @@
 //! The book's text form, one line per position, for reading and editing
-//! (`reversi book export` / `import`):
+//! (`reversi-lab book export` / `import`):
 //!
 //! ```text
 //! # reversi opening book 1: 2 positions

@@ -11,7 +11,7 @@
 //! from the side to move's point of view (mover 1, opponent 2), so swapping
 //! the colours of the discs and of the side to move leaves it unchanged.
 //!
-//! The weights are trained by `reversi train` ([`crate::eval::pattern::fit`]
+//! The weights are trained by `reversi-lab train` ([`crate::eval::pattern::fit`]
 //! fits them; the applications layer generates the data) and shipped in a
 //! versioned file ([`PatternWeights::from_bytes`]); the build embeds the
 //! project's trained file (`data/pattern-weights.bin`).

@@ -370,9 +370,9 @@ pub fn combined_samples(games: &[TrainingGame], labels: &[Label]) -> (Vec<Sample
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apps::train::{GamePlayer, GameSettings};
     use crate::engine::{EndgameSolver, Scoring};
     use crate::eval::pattern::shared_active_weights;
+    use crate::lab::train::{GamePlayer, GameSettings};
 
     fn games(n: u64) -> Vec<TrainingGame> {
         let settings = GameSettings {

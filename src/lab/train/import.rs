@@ -342,7 +342,8 @@ mod tests {
             // theoretical score states it.
             let mover_score = EndgameSolver::new(Scoring::Standard)
                 .solve(&RelativePosition::from(&at))
-                .score;
+                .score
+                .0;
             let black_score = if at.to_move == Color::Black {
                 mover_score
             } else {

@@ -1,20 +1,21 @@
-//! `reversi train label|merge|compare`: positions labelled by search, the
+//! `reversi-lab train label|merge|compare`: positions labelled by search, the
 //! merge of sharded runs, and the labels' error against exact ones.
 
-use super::super::input::CappedLines;
-use super::super::output_files::{self, InPlace, Rule, Signature};
-use super::super::{flag, option, usage, value, write_stdout, UsageError};
-use super::{
-    append_lines, game_number, parse_shard, push_shard, read_games, read_weights, Progress,
-    Resumable, ShardSet, GAMES, MAX_LINE, SHARD_SUFFIX,
+use super::{game_number, read_games, GAMES, MAX_LINE};
+use crate::cli::input::CappedLines;
+use crate::cli::output_files::{self, InPlace, Rule, Signature};
+use crate::cli::readers::read_weights;
+use crate::cli::{flag, option, usage, value, write_stdout, UsageError};
+use crate::sharded::{
+    append_lines, header_number, parse_shard, push_shard, Progress, Resumable, ShardFiles, Shards,
 };
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
-use reversi::apps::train::labels::{
+use reversi::eval::pattern;
+use reversi::lab::train::labels::{
     label_positions, list_checksum, position_list, Label, LabelSettings, ListedPosition,
 };
-use reversi::apps::train::Shard;
-use reversi::eval::pattern;
+use reversi::lab::train::Shard;
 use reversi::units::Eval;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -28,27 +29,27 @@ const MAX_LABELS: u64 = 10_000_000;
 /// The files `label` writes: a header line naming the options.
 pub(super) const LABELS: Signature = Signature {
     start: "# reversi train label:",
-    kind: "a label file of `reversi train label`",
+    kind: "a label file of `reversi-lab train label`",
 };
 
 pub(super) fn label_command() -> Command {
-    Command::new("reversi train label")
+    Command::new("reversi-lab train label")
         .about("Label the positions of a games file with --empties empty squares (each once up to the symmetries, in the games' order) by a full-width search of the pattern evaluation, or exactly from --exact-empties; appends to --out, one per line, and continues an existing file")
-        .arg(option("games", "FILE", "The games file (from `reversi train generate` or `merge`)").required(true))
+        .arg(option("games", "FILE", "The games file (from `reversi-lab train generate` or `merge`)").required(true))
         .arg(option("empties", "A-B", "The positions labelled: those with A to B empty squares (or just A)").required(true).value_parser(parse_empties))
         .arg(option("out", "FILE", "The label file (created, or continued if it is a label file of the same options; any other file is refused without --force)").required(true))
         .arg(option("depth", "PLIES", "Plies of the search that labels the positions not solved exactly (0: the evaluation itself, to measure it against exact labels)").value_parser(value_parser!(u32).range(0..=20)).default_value("4"))
         .arg(option("exact-empties", "N", "Positions with at most N empty squares are labelled with their exact score").value_parser(value_parser!(u32).range(0..=30)).default_value("0"))
         .arg(option("selectivity", "SIGMAS", "Multi-ProbCut in that search, cutting when a shallow search predicts the result outside the window by this many standard deviations (the levels use 1.5; default: full width)").value_parser(parse_selectivity))
         .arg(option("weights", "FILE", "The pattern weights of the search (default: the embedded ones)"))
-        .arg(option("shard", "K/N", "Label only the positions whose number is K modulo N, into this run's own --out; `reversi train merge` joins the runs' files").value_parser(parse_shard))
+        .arg(option("shard", "K/N", "Label only the positions whose number is K modulo N, into this run's own --out; `reversi-lab train merge` joins the runs' files").value_parser(parse_shard))
         .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
         .arg(flag("force", "Start --out over if it is not a label file of these options"))
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
 pub(super) fn merge_command() -> Command {
-    Command::new("reversi train merge")
+    Command::new("reversi-lab train merge")
         .about("Join the files of the runs of one `generate` or `label` stage split with --shard K/N (every shard, each finished) into the file one unsplit run writes, byte for byte")
         .arg(option("out", "FILE", "The merged file (replaced only if it is a games or label file, or with --force)").required(true))
         .arg(Arg::new("shards").value_name("SHARD").num_args(1..).required(true).help("The runs' files, in any order"))
@@ -56,7 +57,7 @@ pub(super) fn merge_command() -> Command {
 }
 
 pub(super) fn compare_command() -> Command {
-    Command::new("reversi train compare")
+    Command::new("reversi-lab train compare")
         .about("The error of labels against reference labels (e.g. exact ones) on the positions both hold, per number of empty squares, in discs")
         .arg(option("labels", "FILE", "The label file measured").required(true))
         .arg(option("reference", "FILE", "The label file taken as the truth").required(true))
@@ -87,21 +88,48 @@ pub(super) fn parse_empties(text: &str) -> Result<RangeInclusive<u32>, String> {
     }
 }
 
-pub(super) fn label(m: &ArgMatches) -> Result<()> {
-    let out: String = value(m, "out");
-    let quiet = m.get_flag("quiet");
-    let shard = m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE);
-    let settings = LabelSettings {
-        empties: value(m, "empties"),
-        exact_empties: value(m, "exact-empties"),
-        depth: value(m, "depth"),
-        selectivity: m.get_one::<f64>("selectivity").copied(),
-    };
-    let weights = match m.get_one::<String>("weights") {
+/// `reversi-lab train label`'s request.
+pub(super) struct LabelRequest {
+    games: String,
+    out: String,
+    settings: LabelSettings,
+    weights: Option<String>,
+    shard: Shard,
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl LabelRequest {
+    pub(super) fn from_matches(m: &ArgMatches) -> Result<LabelRequest> {
+        Ok(LabelRequest {
+            games: value(m, "games"),
+            out: value(m, "out"),
+            settings: LabelSettings {
+                empties: value(m, "empties"),
+                exact_empties: value(m, "exact-empties"),
+                depth: value(m, "depth"),
+                selectivity: m.get_one::<f64>("selectivity").copied(),
+            },
+            weights: m.get_one("weights").cloned(),
+            shard: m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE),
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
+pub(super) fn label(r: LabelRequest) -> Result<()> {
+    let out = r.out;
+    let quiet = r.quiet;
+    let shard = r.shard;
+    let settings = r.settings;
+    let weights = match &r.weights {
         Some(path) => Arc::new(read_weights(path)?),
         None => pattern::shared_active_weights(),
     };
-    let games = read_games(&value::<String>(m, "games"))?;
+    let games = read_games(&r.games)?;
     let list = position_list(&games, &settings.empties);
     let selectivity = match settings.selectivity {
         Some(s) => format!(" selectivity {s}"),
@@ -125,12 +153,12 @@ pub(super) fn label(m: &ArgMatches) -> Result<()> {
         noun: "position",
         out: &out,
         header_line: &header_line,
-        force: m.get_flag("force"),
+        force: r.force,
         item: &check,
     }
     .open(shard, MAX_LABELS)?;
     let total = shard.items_below(list.len() as u64);
-    let threads = value(m, "threads");
+    let threads = r.threads;
     let progress = Progress::new("label", "positions", quiet, done, total);
     append_lines(file, &out, progress, |deliver| {
         label_positions(&list, &settings, &weights, shard, done, threads, |label| {
@@ -197,79 +225,54 @@ pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
     }
 }
 
-/// A header line without its shard, and the shard (the whole list when it
-/// names none).
-pub(in crate::cli) fn split_shard(header: &str) -> (&str, Shard) {
-    if let Some((base, shard)) = header.rsplit_once(SHARD_SUFFIX) {
-        if let Ok(shard) = shard.parse::<Shard>() {
-            return (base, shard);
-        }
+/// `reversi-lab train merge`'s request.
+pub(super) struct Merge {
+    out: String,
+    shards: Vec<String>,
+    force: bool,
+}
+
+impl Merge {
+    pub(super) fn from_matches(m: &ArgMatches) -> Result<Merge> {
+        Ok(Merge {
+            out: value(m, "out"),
+            shards: m
+                .get_many::<String>("shards")
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+            force: m.get_flag("force"),
+        })
     }
-    (header, Shard::WHOLE)
 }
 
-/// The number a header's `key N` field gives, if any.
-fn header_number(header: &str, key: &str) -> Option<u64> {
-    let words: Vec<&str> = header.split(' ').collect();
-    words
-        .windows(2)
-        .find(|w| w[0] == key)
-        .and_then(|w| w[1].parse().ok())
-}
-
-pub(super) fn merge(m: &ArgMatches) -> Result<()> {
-    let out: String = value(m, "out");
-    let inputs: Vec<String> = m
-        .get_many::<String>("shards")
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect();
-    let mut base: Option<(String, Signature)> = None;
-    let mut shards = ShardSet::default();
-    let mut items: Vec<(u64, String)> = Vec::new();
-    for path in &inputs {
-        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-        let Some(first) = lines.next_line()? else {
-            return usage(format!("{path} is empty: not a games or label file"));
-        };
-        let signature = if first.text.starts_with(GAMES.start) {
-            GAMES
-        } else if first.text.starts_with(LABELS.start) {
-            LABELS
+pub(super) fn merge(r: Merge) -> Result<()> {
+    let out = r.out;
+    let inputs = r.shards;
+    let item = |header: &str, line: &str| {
+        let number = if header.starts_with(GAMES.start) {
+            game_number
         } else {
-            return usage(format!("{path} is not a games or label file"));
+            position_number
         };
-        let (header, shard) = split_shard(first.text);
-        match &base {
-            None => base = Some((header.to_owned(), signature)),
-            Some((b, _)) if b == header => {}
-            Some((b, _)) => {
-                return usage(format!(
-                    "{path} is of another stage than {}: {header:?} against {b:?}",
-                    inputs[0]
-                ))
-            }
-        }
-        shards.add(path, shard, &inputs[0])?;
-        while let Some(line) = lines.next_line()? {
-            ShardSet::whole(path, line.number, line.terminated, "stage")?;
-            let number = if signature.start == GAMES.start {
-                game_number
-            } else {
-                position_number
-            };
-            let item = number(line.text)
-                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?;
-            ShardSet::holds(path, line.number, shard, item, "number")?;
-            if items.len() as u64 >= MAX_LABELS {
-                return usage(format!("the files hold more than {MAX_LABELS} lines"));
-            }
-            items.push((item, line.text.to_owned()));
-        }
+        number(line).map(|n| (n, line.to_owned()))
+    };
+    let Shards {
+        header,
+        signature,
+        mut items,
+    } = ShardFiles {
+        signatures: &[GAMES, LABELS],
+        kind: "a games or label file",
+        check_header: &|_, _| Ok(()),
+        again: "stage",
+        noun: "number",
+        max_items: MAX_LABELS,
+        max_line: MAX_LINE,
+        item: &item,
     }
-    let (header, signature) = base.expect("at least one input");
-    shards.complete()?;
+    .read(&inputs)?;
     items.sort_by_key(|(item, _)| *item);
     if let Some(i) = (0..items.len()).find(|&i| items[i].0 != i as u64) {
         return usage(format!(
@@ -296,7 +299,7 @@ pub(super) fn merge(m: &ArgMatches) -> Result<()> {
     }
     let rule = Rule {
         ours: Some(signature),
-        force: m.get_flag("force"),
+        force: r.force,
         in_place: InPlace::Refused,
     };
     let planned = output_files::plan_output("--out", Path::new(&out), &rule)?;
@@ -304,9 +307,13 @@ pub(super) fn merge(m: &ArgMatches) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn compare(m: &ArgMatches) -> Result<()> {
-    let (labels_path, reference_path): (String, String) =
-        (value(m, "labels"), value(m, "reference"));
+/// `reversi-lab train compare`'s request: the labels measured and the
+/// reference labels.
+pub(super) fn compare_request(m: &ArgMatches) -> Result<(String, String)> {
+    Ok((value(m, "labels"), value(m, "reference")))
+}
+
+pub(super) fn compare((labels_path, reference_path): (String, String)) -> Result<()> {
     let (_, labels) = read_labels(&labels_path)?;
     let (_, reference) = read_labels(&reference_path)?;
     let truth: HashMap<(u64, u64), Eval> = reference

@@ -1,5 +1,5 @@
 //! Every file a command writes, by one rule (the 8x8 contract's
-//! `-op MOVES -ol LOG`, `reversi train`'s games, weights and tables):
+//! `-op MOVES -ol LOG`, `reversi-lab train`'s games, weights and tables):
 //!
 //! - A regular file is replaced only if it is ours (it starts with the
 //!   signature of what the command writes, [`Rule::ours`]) or `--force`
@@ -20,7 +20,7 @@
 //!   before the work starts. Two outputs that are the same file under two
 //!   spellings, or an output that is the input file, are found by identity
 //!   (device and inode), not by spelling.
-//! - [`write`] writes the in-place outputs first (their errors, such as
+//! - [`write()`] writes the in-place outputs first (their errors, such as
 //!   `/dev/full`'s, stop everything before a regular file changes), then
 //!   locks the folders of the other outputs (so that two runs writing the
 //!   same files take turns), writes each to a temporary file in its folder
@@ -32,7 +32,7 @@
 //! - Temporary names are short (`.reversi-PID-N.tmp`), so they are valid in
 //!   any folder whatever the length of the target's name.
 //!
-//! The one writer that changes a file in place is `reversi train
+//! The one writer that changes a file in place is `reversi-lab train
 //! generate`, which appends games to a games file it wrote (so a long run
 //! can be continued); it creates that file here, header first.
 
@@ -59,6 +59,7 @@ pub struct Signature {
 
 /// What may be done with a path that is not a regular file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(dead_code)] // `Refused` and `Devices`: reversi-lab's
 pub enum InPlace {
     /// Nothing: only a regular file (or a new name) will do.
     Refused,
@@ -128,6 +129,7 @@ pub struct Planned {
 
 impl Planned {
     /// The file written: the path as given with its symlinks followed.
+    #[allow(dead_code)] // reversi-lab's: its resumable files
     pub fn target(&self) -> &Path {
         &self.target
     }

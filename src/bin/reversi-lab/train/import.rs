@@ -1,21 +1,23 @@
-//! `reversi train import`: the games of WTHOR files (`.wtb`, PGN) and of
+//! `reversi-lab train import`: the games of WTHOR files (`.wtb`, PGN) and of
 //! Logistello's `.gam` file as a games file for `train fit` and `train
 //! label`; and the reading of such collections for `book add`.
 
-use super::super::input::open_regular;
-use super::super::output_files::{self, InPlace, Rule, Signature};
-use super::super::{flag, option, write_stdout, UsageError};
 use super::labels::{parse_empties, LABELS};
-use super::{append_lines, read_games, read_weights, test_table, Progress, Resumable, MAX_GAMES};
+use super::{read_games, test_table, MAX_GAMES};
+use crate::cli::input::open_regular;
+use crate::cli::output_files::{self, InPlace, Rule, Signature};
+use crate::cli::readers::read_weights;
+use crate::cli::{flag, option, value, write_stdout, UsageError};
+use crate::sharded::{append_lines, Progress, Resumable};
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
-use reversi::apps::train::import::{held_out_positions, theoretical_label, Importer, Verdict};
-use reversi::apps::train::labels::{
+use reversi::eval::pattern;
+use reversi::lab::train::import::{held_out_positions, theoretical_label, Importer, Verdict};
+use reversi::lab::train::labels::{
     label_positions, list_checksum, Label, LabelSettings, ListedPosition,
 };
-use reversi::apps::train::Shard;
-use reversi::eval::pattern;
+use reversi::lab::train::Shard;
 use reversi::record::archive::{self, ArchiveGame};
 use reversi::record::write_transcript;
 use std::fmt::Write as _;
@@ -30,7 +32,7 @@ const MAX_COLLECTION_BYTES: u64 = 512 << 20;
 
 /// The forms of game collections.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::cli) enum Form {
+pub(crate) enum Form {
     /// WTHOR's binary `.wtb`.
     Wtb,
     /// PGN (WTHOR's conversion).
@@ -41,7 +43,7 @@ pub(in crate::cli) enum Form {
 
 /// The `import` command's arguments.
 pub(super) fn import_command() -> Command {
-    Command::new("reversi train import")
+    Command::new("reversi-lab train import")
         .about("Make a games file (for `train fit` and `train label`) from game collections: WTHOR's binary files (`WTH_YYYY.wtb`, by the extension), WTHOR PGN and Logistello's `.gam` lines (by their text). Passes are inferred and every game is replayed (an illegal move names its file and game). Dropped, in this order: unfinished games (no final score to label them with), games whose moves repeat an earlier game's up to symmetry (the first file given keeps it), and games through any FFO test position #1-#79 under the 8 symmetries with the same side to move. Prints a table of the games read, dropped and kept per file. Files are read whole and must not be compressed: `zcat WTH_*.pgn.gz > wthor.pgn` first")
         .arg(Arg::new("files").value_name("FILE").num_args(1..).required(true).help("Collection files, read in this order"))
         .arg(option("out", "FILE", "The games file to write (replaced only if it is an imported games file, or with --force)").required(true))
@@ -54,19 +56,19 @@ pub(super) fn import_command() -> Command {
 /// The games files `import` writes.
 const IMPORTED: Signature = Signature {
     start: "# reversi train import:",
-    kind: "a games file of `reversi train import`",
+    kind: "a games file of `reversi-lab train import`",
 };
 
 /// The dropped-games lists `import` writes.
 const DROPPED: Signature = Signature {
     start: "# reversi train import, dropped:",
-    kind: "a dropped-games list of `reversi train import`",
+    kind: "a dropped-games list of `reversi-lab train import`",
 };
 
 /// The form of the collection in `path`, by its extension (`.wtb`) or its
 /// first bytes, or `None` for a file of none of these forms. A gzip file
 /// is refused with the way to read it.
-pub(in crate::cli) fn form_of(path: &str) -> Result<Option<Form>> {
+pub(crate) fn form_of(path: &str) -> Result<Option<Form>> {
     if Path::new(path)
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
@@ -97,7 +99,7 @@ pub(in crate::cli) fn form_of(path: &str) -> Result<Option<Form>> {
 
 /// Reads every game of the collection `path` of `form` (a regular file of
 /// at most 512 MiB).
-pub(in crate::cli) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>> {
+pub(crate) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>> {
     let (file, _) = open_regular(Path::new(path), path)?;
     let mut bytes = Vec::new();
     file.take(MAX_COLLECTION_BYTES + 1)
@@ -151,21 +153,49 @@ impl Counts {
     }
 }
 
-/// Runs `reversi train import`.
-pub(super) fn import(m: &ArgMatches) -> Result<()> {
-    let quiet = m.get_flag("quiet");
+/// `reversi-lab train import`'s request.
+pub(super) struct Import {
+    out: String,
+    dropped: Option<String>,
+    theoretical_labels: Option<String>,
+    files: Vec<String>,
+    force: bool,
+    quiet: bool,
+}
+
+impl Import {
+    pub(super) fn from_matches(m: &ArgMatches) -> Result<Import> {
+        Ok(Import {
+            out: value(m, "out"),
+            dropped: m.get_one("dropped").cloned(),
+            theoretical_labels: m.get_one("theoretical-labels").cloned(),
+            files: m
+                .get_many::<String>("files")
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
+/// Runs `reversi-lab train import`.
+pub(super) fn import(r: Import) -> Result<()> {
+    let quiet = r.quiet;
     let rule = |ours| Rule {
         ours: Some(ours),
-        force: m.get_flag("force"),
+        force: r.force,
         in_place: InPlace::Devices,
     };
-    let out: &String = m.get_one("out").expect("required");
+    let out = &r.out;
     let mut planned = vec![output_files::plan_output(
         "--out",
         Path::new(out),
         &rule(IMPORTED),
     )?];
-    let dropped_path = m.get_one::<String>("dropped");
+    let dropped_path = r.dropped.as_ref();
     if let Some(path) = dropped_path {
         if path == out {
             return Err(UsageError("--dropped is --out: give two files".into()).into());
@@ -176,9 +206,9 @@ pub(super) fn import(m: &ArgMatches) -> Result<()> {
             &rule(DROPPED),
         )?);
     }
-    let labels_path = m.get_one::<String>("theoretical-labels");
+    let labels_path = r.theoretical_labels.as_ref();
     if let Some(path) = labels_path {
-        if path == out || dropped_path == Some(path) {
+        if *path == r.out || dropped_path == Some(path) {
             return Err(UsageError(
                 "--theoretical-labels is another output's file: give each its own".into(),
             )
@@ -190,11 +220,7 @@ pub(super) fn import(m: &ArgMatches) -> Result<()> {
             &rule(LABELS),
         )?);
     }
-    let files: Vec<&String> = m
-        .get_many::<String>("files")
-        .into_iter()
-        .flatten()
-        .collect();
+    let files: Vec<&String> = r.files.iter().collect();
     let mut forms = Vec::with_capacity(files.len());
     for path in &files {
         match form_of(path)? {
@@ -332,9 +358,9 @@ pub(super) fn import(m: &ArgMatches) -> Result<()> {
 
 /// The `heldout` command's arguments.
 pub(super) fn heldout_command() -> Command {
-    Command::new("reversi train heldout")
+    Command::new("reversi-lab train heldout")
         .about("Build the evaluation's test set: the positions of held-out games (e.g. `train import` of WTHOR 2023) with --empties empty squares, each once up to symmetry, none that occurs in a --training game, --positions of them spread evenly, each solved exactly into a label file (resumable: run it again to continue); then print the static error of the weights on them per empties count")
-        .arg(option("games", "FILE", "The held-out games file (e.g. `reversi train import` of WTHOR 2023)").required(true))
+        .arg(option("games", "FILE", "The held-out games file (e.g. `reversi-lab train import` of WTHOR 2023)").required(true))
         .arg(option("training", "FILE", "A games file of training (repeatable): its positions are left out").action(clap::ArgAction::Append))
         .arg(option("empties", "A-B", "The empty squares of the positions").value_parser(parse_empties).default_value("20-24"))
         .arg(option("positions", "N", "How many positions (spread evenly over the list)").value_parser(value_parser!(usize)).default_value("300"))
@@ -345,18 +371,52 @@ pub(super) fn heldout_command() -> Command {
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
-/// Runs `reversi train heldout`.
-pub(super) fn heldout(m: &ArgMatches) -> Result<()> {
-    let quiet = m.get_flag("quiet");
-    let out: &String = m.get_one("out").expect("required");
-    let empties: std::ops::RangeInclusive<u32> = m.get_one("empties").cloned().expect("default");
-    let weights = match m.get_one::<String>("weights") {
+/// `reversi-lab train heldout`'s request.
+pub(super) struct Heldout {
+    games: String,
+    training: Vec<String>,
+    out: String,
+    empties: std::ops::RangeInclusive<u32>,
+    positions: usize,
+    weights: Option<String>,
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl Heldout {
+    pub(super) fn from_matches(m: &ArgMatches) -> Result<Heldout> {
+        Ok(Heldout {
+            games: value(m, "games"),
+            training: m
+                .get_many::<String>("training")
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+            out: value(m, "out"),
+            empties: value(m, "empties"),
+            positions: value(m, "positions"),
+            weights: m.get_one("weights").cloned(),
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
+/// Runs `reversi-lab train heldout`.
+pub(super) fn heldout(r: Heldout) -> Result<()> {
+    let quiet = r.quiet;
+    let out = &r.out;
+    let empties = r.empties.clone();
+    let weights = match &r.weights {
         Some(path) => Arc::new(read_weights(path)?),
         None => pattern::shared_active_weights(),
     };
-    let held = read_games(m.get_one::<String>("games").expect("required"))?;
+    let held = read_games(&r.games)?;
     let mut training = Vec::new();
-    for path in m.get_many::<String>("training").into_iter().flatten() {
+    for path in &r.training {
         training.extend(read_games(path)?);
         if training.len() as u64 > MAX_GAMES {
             return Err(UsageError(format!(
@@ -365,7 +425,7 @@ pub(super) fn heldout(m: &ArgMatches) -> Result<()> {
             .into());
         }
     }
-    let count: usize = *m.get_one("positions").expect("default");
+    let count = r.positions;
     let (list, in_training) = held_out_positions(&held, &training, &empties, count);
     if !quiet {
         eprintln!(
@@ -398,11 +458,11 @@ pub(super) fn heldout(m: &ArgMatches) -> Result<()> {
         noun: "position",
         out,
         header_line: &header_line,
-        force: m.get_flag("force"),
+        force: r.force,
         item: &check,
     }
     .open(Shard::WHOLE, list.len() as u64)?;
-    let threads = *m.get_one::<usize>("threads").expect("default");
+    let threads = r.threads;
     let progress = Progress::new("heldout", "positions", quiet, done, list.len() as u64);
     append_lines(file, out, progress, |deliver| {
         label_positions(

@@ -3,14 +3,14 @@
 //! not known, and merging the searches' results into the book.
 //!
 //! Every building step has three parts, so that the searches can be split
-//! between runs like the training stages ([`crate::apps::train::Shard`]):
+//! between runs like the training stages ([`crate::lab::train::Shard`]):
 //!
 //! 1. A plan adds positions to the book without values: [`plan_new`] (every
 //!    position of the first plies of the start or of given openings),
 //!    [`plan_deepen`] (one more ply along the lines whose values are within
 //!    a margin of the best), [`plan_game`] (the positions of played games,
 //!    with their results counted).
-//! 2. The *pending* positions ([`pending`]: those with a move whose
+//! 2. The *pending* positions ([`crate::engine::book::pending`]: those with a move whose
 //!    position after is not in the book, and no valued best such move) are
 //!    searched at a level, each on its own by a fresh engine
 //!    ([`search_position`]), so a value depends on the position alone.
@@ -18,13 +18,13 @@
 //!    every value by negamax: the same book whatever the split and the
 //!    thread counts.
 
-use crate::apps::train::{ordered_work, Shard};
 use crate::board::{Color, Square};
 use crate::engine::analyze::{Analyzer, Limits, MoveSearch};
 use crate::engine::book::{
-    key_of, position_of, successor, Book, BookMove, Entry, GameCounts, Key, Successor,
+    key_of, pending, ply, position_of, successor, Book, BookMove, Entry, GameCounts, Key, Successor,
 };
 use crate::engine::RelativePosition;
+use crate::lab::train::{ordered_work, Shard};
 use crate::record::GameRecord;
 use crate::reversi::{Move, Position};
 use crate::units::{Discs, Eval};
@@ -66,12 +66,6 @@ fn check_limit(positions: usize, limit: usize) -> Result<(), TooManyPositions> {
     } else {
         Ok(())
     }
-}
-
-/// The ply of a position (discs on the board beyond the start's four).
-#[must_use]
-pub fn ply(key: Key) -> u32 {
-    (key.0 | key.1).count_ones().saturating_sub(4)
 }
 
 /// Adds `position` to the book without values if it is not there.
@@ -285,29 +279,6 @@ pub fn plan_game(
         }
     }
     Ok(added)
-}
-
-/// Whether the position of `key` waits for a search: it has a move whose
-/// position after is not in the book, and no valued best such move.
-#[must_use]
-pub fn is_pending(book: &Book, key: Key) -> bool {
-    let open = book.unsearched_moves(key);
-    open != 0
-        && book
-            .get(key)
-            .and_then(|e| e.unsearched)
-            .is_none_or(|m| open >> m.square.0 & 1 == 0)
-}
-
-/// The positions waiting for a search, in the order of their keys (the
-/// numbered list that the searches' runs share).
-#[must_use]
-pub fn pending(book: &Book) -> Vec<Key> {
-    book.sorted()
-        .into_iter()
-        .map(|(k, _)| k)
-        .filter(|&k| is_pending(book, k))
-        .collect()
 }
 
 /// The result of one position's search: its best move among those whose

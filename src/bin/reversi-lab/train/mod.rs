@@ -1,0 +1,547 @@
+//! `reversi-lab train generate|fit`: the pattern evaluation's training pipeline
+//! (see `reversi-lab train --help` and the README's section on the evaluation).
+
+use crate::cli::input::CappedLines;
+use crate::cli::output_files::{self, InPlace, Rule, Signature};
+use crate::cli::readers::{read_weights, use_weights};
+use crate::cli::{flag, option, usage, value, write_stdout, UsageError};
+use crate::sharded::{append_lines, parse_shard, push_shard, Progress, Resumable};
+use anyhow::Result;
+use clap::{value_parser, ArgMatches, Command};
+use reversi::eval::pattern::fit::{
+    fit_phases, phase_range, FitConfig, PartialFit, PhaseReport, Sample,
+};
+use reversi::eval::pattern::{self, PatternWeights};
+use reversi::eval::Heuristic;
+use reversi::lab::train::{self, GameSettings, Shard, TrainingGame};
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The most games a games file may hold (20 times the shipped weights'
+/// 100,000): `fit` holds every game and its positions in memory.
+const MAX_GAMES: u64 = 2_000_000;
+
+/// The longest line of a games file, in bytes. A game line holds at most
+/// 120 moves of 2 characters (every pass follows a disc placed) and three
+/// numbers: under 300 bytes.
+const MAX_LINE: usize = 1024;
+
+pub(super) mod import;
+pub(super) mod labels;
+
+const ABOUT: &str = "Train the pattern evaluation: `generate` plays and solves self-play \
+games into a file (resumable: run it again to continue), `label` labels their positions by \
+search or exact solving (resumable), `merge` joins the files of runs split with --shard K/N, \
+`compare` measures labels against exact ones, `import` makes a games file of WTHOR and Logistello games, `heldout` solves the evaluation's test set, `fit` fits the weights to games and labels, \
+`probcut` fits the midgame search's Multi-ProbCut table and the endgame solver's model of its cuts";
+
+fn generate_command() -> Command {
+    Command::new("reversi-lab train generate")
+        .about("Play training games (random opening, then the iterative search, solved exactly from --solve-empties) and append them to --out, one per line; an existing file is continued")
+        .arg(option("out", "FILE", "The games file (created, or continued if it is a games file of the same options; any other file is refused without --force)").required(true))
+        .arg(option("games", "N", "Games the file should hold when done (at most 2000000; the shipped weights' recipe is the default)").value_parser(value_parser!(u64).range(0..=MAX_GAMES)).default_value("100000"))
+        .arg(option("seed", "SEED", "Seed of every game's randomness").value_parser(value_parser!(u64)).default_value("1"))
+        .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(option("depth", "PLIES", "Depth of the iterative search that plays after the opening").value_parser(value_parser!(u32).range(1..=8)).default_value("4"))
+        .arg(option("eval", "EVAL", "Its evaluation: disc, weights, strong or pattern").default_value("strong"))
+        .arg(option("solve-empties", "N", "Solve exactly once at most this many squares are empty").value_parser(value_parser!(u32).range(0..=26)).default_value("18"))
+        .arg(option("random-min", "N", "Fewest random opening moves").value_parser(value_parser!(u32).range(0..=60)).default_value("4"))
+        .arg(option("random-max", "N", "Most random opening moves").value_parser(value_parser!(u32).range(0..=60)).default_value("24"))
+        .arg(option("level", "L", "Play the middle game with the midgame search at this level and the pattern evaluation, instead of --depth and --eval").value_parser(value_parser!(u32).range(1..=20)))
+        .arg(option("weights", "FILE", "The pattern weights of --level's search (default: the embedded ones)"))
+        .arg(option("shard", "K/N", "Play only the games whose number is K modulo N (of the --games in all), into this run's own --out; `reversi-lab train merge` joins the runs' files").value_parser(parse_shard))
+        .arg(flag("force", "Start --out over if it is not a games file of these options"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+fn fit_command() -> Command {
+    Command::new("reversi-lab train fit")
+        .about("Fit the pattern weights to a games file and label files (the positions of a tenth of the games held out) and write them; prints the error per phase")
+        .arg(option("games", "FILE", "The games file written by `reversi-lab train generate` (at most 2000000 games): its positions are labelled with the games' results unless a --labels file labels them"))
+        .arg(option("labels", "FILE", "A label file written by `reversi-lab train label` (repeatable; a position labelled twice keeps its first label)").action(clap::ArgAction::Append))
+        .arg(option("out", "FILE", "The weights file to write (replaced only if it is a weights file, or with --force)").required(true))
+        .arg(option("base", "WEIGHTS", "With --refit: the weights whose other phases are kept"))
+        .arg(option("refit", "A-B", "Fit only the phases holding positions of A to B empty squares and keep the others of --base (a stage refits the phases its labels cover)").value_parser(labels::parse_empties).requires("base"))
+        .arg(flag("toward-base", "With --refit: the penalty pulls each refitted weight toward its --base value instead of toward zero (fine-tuning on new labels, for data sets too small to fit alone)").requires("refit"))
+        .arg(option("test", "FILE", "A games file whose exactly solved positions measure the weights (e.g. generated with --solve-empties 24)"))
+        .arg(option("lambda", "L", "Ridge penalty on the weights (30 fitted the shipped weights)").value_parser(value_parser!(f64)).default_value("30"))
+        .arg(option("iterations", "N", "Conjugate gradient iterations per phase").value_parser(value_parser!(usize)).default_value("150"))
+        .arg(option("margin", "EMPTIES", "Positions up to this many empty squares outside a phase's range also train it").value_parser(value_parser!(u32).range(0..=30)).default_value("2"))
+        .arg(option("threads", "N", "Phases fitted at once").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(flag("force", "Replace --out even if it is not a weights file"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+fn probcut_command() -> Command {
+    Command::new("reversi-lab train probcut")
+        .about("Fit the Multi-ProbCut table of the midgame search (full searches of training positions, shallow values against deep ones per depth and phase) and the endgame solver's model of its cuts (the `endgame` line: the spread of the exact scores of the solved positions with 8 or more empties around the solver's shallow estimates)")
+        .arg(option("games", "FILE", "The games file written by `reversi-lab train generate`").required(true))
+        .arg(option("out", "FILE", "The table to write (text; replaced only if it is such a table, or with --force)").required(true))
+        .arg(option("weights", "FILE", "Pattern weights to search with (default: the embedded ones)"))
+        .arg(option("positions", "N", "Positions per phase (40 fitted the shipped table)").value_parser(value_parser!(usize)).default_value("40"))
+        .arg(option("depth", "PLIES", "The deepest search fitted").value_parser(value_parser!(u32).range(3..=12)).default_value("8"))
+        .arg(option("cell-positions", "N", "Fewest solved positions of an (empties, depth) cell of the endgame model's fit").value_parser(value_parser!(u64).range(1..)).default_value("30"))
+        .arg(option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(flag("force", "Replace --out even if it is not a Multi-ProbCut table"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+/// The subcommands' definitions (for the consistency test).
+#[cfg(test)]
+pub(super) fn commands() -> [Command; 8] {
+    [
+        generate_command(),
+        fit_command(),
+        probcut_command(),
+        labels::label_command(),
+        labels::merge_command(),
+        labels::compare_command(),
+        import::import_command(),
+        import::heldout_command(),
+    ]
+}
+
+/// `reversi-lab train probcut`'s request.
+struct Probcut {
+    games: String,
+    out: String,
+    weights: Option<String>,
+    positions: usize,
+    depth: u32,
+    cell_positions: u64,
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl Probcut {
+    fn from_matches(m: &ArgMatches) -> Result<Probcut> {
+        Ok(Probcut {
+            games: value(m, "games"),
+            out: value(m, "out"),
+            weights: m.get_one("weights").cloned(),
+            positions: value(m, "positions"),
+            depth: value(m, "depth"),
+            cell_positions: value(m, "cell-positions"),
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
+fn probcut(r: Probcut) -> Result<()> {
+    let out = &r.out;
+    let planned =
+        output_files::plan_output("--out", Path::new(out), &written_by(r.force, PROBCUT))?;
+    if let Some(w) = &r.weights {
+        use_weights(w)?;
+    }
+    let games = read_games(&r.games)?;
+    let (samples, _) = train::samples(&games, false);
+    let quiet = r.quiet;
+    let start = Instant::now();
+    let last = std::sync::Mutex::new(Instant::now());
+    let progress = |done: usize, total: usize| {
+        let mut last = last.lock().expect("no panics");
+        if !quiet && (last.elapsed().as_secs_f64() >= 2.0 || done == total) {
+            *last = Instant::now();
+            eprintln!(
+                "probcut: {done}/{total} positions searched ({:.0} s)",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let depth = r.depth;
+    let cell_positions = usize::try_from(r.cell_positions).unwrap_or(usize::MAX);
+    let endgame =
+        train::fit_endgame_sigma(&games, &pattern::shared_active_weights(), cell_positions);
+    let mut table = train::fit_probcut(&samples, r.positions, depth, r.threads, &progress);
+    let mut comment = format!(
+        "{PROBCUT_TITLE} fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{depth}",
+        games.len(),
+        r.positions
+    );
+    match &endgame {
+        Some(fit) => {
+            table.set_endgame(fit.model);
+            let _ = write!(
+                comment,
+                "\nendgame model: RMS of exact score minus estimate per (empties, depth) cell of at least {cell_positions} solved positions with {}+ empties, least squares weighted by the cells' counts\nendgame cell: empties depth positions sigma bias (discs)",
+                train::ENDGAME_FIT_MIN_EMPTIES
+            );
+            for c in &fit.cells {
+                let _ = write!(
+                    comment,
+                    "\nendgame cell: {} {} {} {:.3} {:.3}",
+                    c.empties, c.depth, c.count, c.sigma, c.bias
+                );
+            }
+        }
+        None => eprintln!(
+            "warning: no endgame model (the table has no `endgame` line, so a solver given it runs no selective passes): the games' solved lines give no cells of {cell_positions} positions with {}+ empties at two depths and two empties counts",
+            train::ENDGAME_FIT_MIN_EMPTIES
+        ),
+    }
+    let text = table.to_text(&comment);
+    output_files::write(&[planned], &[text.as_bytes()])?;
+    write_stdout(&text)
+}
+
+/// Runs `reversi-lab train ...` (`args[0]` is `train`).
+pub fn run(args: &[String]) -> Result<()> {
+    match args.get(1).map(String::as_str) {
+        Some("generate") => crate::cli::parse_and_run(generate_command(), &args[2..], Generate::from_matches, generate),
+        Some("fit") => crate::cli::parse_and_run(fit_command(), &args[2..], Fit::from_matches, fit_weights),
+        Some("probcut") => crate::cli::parse_and_run(probcut_command(), &args[2..], Probcut::from_matches, probcut),
+        Some("label") => crate::cli::parse_and_run(labels::label_command(), &args[2..], labels::LabelRequest::from_matches, labels::label),
+        Some("merge") => crate::cli::parse_and_run(labels::merge_command(), &args[2..], labels::Merge::from_matches, labels::merge),
+        Some("compare") => crate::cli::parse_and_run(labels::compare_command(), &args[2..], labels::compare_request, labels::compare),
+        Some("import") => crate::cli::parse_and_run(import::import_command(), &args[2..], import::Import::from_matches, import::import),
+        Some("heldout") => crate::cli::parse_and_run(import::heldout_command(), &args[2..], import::Heldout::from_matches, import::heldout),
+        Some("-h" | "--help") | None => write_stdout(&format!(
+            "{ABOUT}\n\nUsage:\n  reversi-lab train generate --out GAMES [OPTIONS]\n  reversi-lab train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi-lab train merge --out FILE SHARD...\n  reversi-lab train compare --labels LABELS --reference LABELS\n  reversi-lab train import --out GAMES FILE...\n  reversi-lab train heldout --games GAMES --training GAMES --out LABELS\n  reversi-lab train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi-lab train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
+        )),
+        Some(other) => usage(format!(
+            "unknown train command {other:?}: expected generate, label, merge, compare, import, heldout, fit or probcut (see `reversi-lab train --help`)"
+        )),
+    }
+}
+
+/// `reversi-lab train generate`'s request.
+struct Generate {
+    settings: GameSettings,
+    out: String,
+    games: u64,
+    shard: Shard,
+    weights: Option<String>,
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl Generate {
+    fn from_matches(m: &ArgMatches) -> Result<Generate> {
+        let settings = settings(m)?;
+        if settings.level.is_none() && m.contains_id("weights") {
+            return usage("--weights is for --level's search: give --level too");
+        }
+        Ok(Generate {
+            settings,
+            out: value(m, "out"),
+            games: value(m, "games"),
+            shard: m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE),
+            weights: m.get_one("weights").cloned(),
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
+fn settings(m: &ArgMatches) -> Result<GameSettings> {
+    let name: String = value(m, "eval");
+    let Some(eval) = Heuristic::by_name(&name) else {
+        return usage(format!(
+            "--eval {name:?} is not disc, weights, strong or pattern"
+        ));
+    };
+    let (random_min, random_max) = (value(m, "random-min"), value(m, "random-max"));
+    if random_min > random_max {
+        return usage("--random-min is larger than --random-max");
+    }
+    Ok(GameSettings {
+        seed: value(m, "seed"),
+        random_min,
+        random_max,
+        depth: value(m, "depth"),
+        eval,
+        solve_empties: value(m, "solve-empties"),
+        level: m.get_one::<u32>("level").copied(),
+    })
+}
+
+/// The first line of a games file: the settings every game was played with
+/// (the weights by their checksum when a level plays), and the shard.
+fn header(s: &GameSettings, weights: &PatternWeights, shard: Shard) -> String {
+    let player = match s.level {
+        None => format!("depth {} eval {}", s.depth, s.eval),
+        Some(level) => format!("level {level} weights {:016x}", weights.checksum()),
+    };
+    let mut line = format!(
+        "# reversi train generate: seed {} random {}-{} {player} solve-empties {}",
+        s.seed, s.random_min, s.random_max, s.solve_empties
+    );
+    push_shard(&mut line, shard);
+    line
+}
+
+/// The files `generate` writes: a header line naming the options.
+const GAMES: Signature = Signature {
+    start: "# reversi train generate:",
+    kind: "a games file of `reversi-lab train generate`",
+};
+
+fn generate(r: Generate) -> Result<()> {
+    let s = r.settings;
+    let out = r.out;
+    let shard = r.shard;
+    let total = shard.items_below(r.games);
+    let quiet = r.quiet;
+    let weights = match &r.weights {
+        Some(path) => Arc::new(read_weights(path)?),
+        None => pattern::shared_active_weights(),
+    };
+    let header_line = header(&s, &weights, shard);
+    let check = game_number;
+    let (file, done) = Resumable {
+        signature: GAMES,
+        noun: "game",
+        out: &out,
+        header_line: &header_line,
+        force: r.force,
+        item: &check,
+    }
+    .open(shard, MAX_GAMES)?;
+    let threads = r.threads;
+    append_lines(
+        file,
+        &out,
+        Progress::new("generate", "games", quiet, done, total),
+        |deliver| {
+            train::generate(&s, &weights, shard, done..total, threads, |game| {
+                deliver(game.to_line())
+            });
+        },
+    )
+}
+
+/// The number of the game a games file's line holds, checked by
+/// [`TrainingGame::parse_line`].
+fn game_number(line: &str) -> Result<u64, String> {
+    TrainingGame::parse_line(line)
+        .map(|g| g.index)
+        .map_err(|e| e.to_string())
+}
+
+/// Reads every game of a games file (`#` lines and empty lines skipped),
+/// each line checked by [`TrainingGame::parse_line`]: a regular file of at
+/// most [`MAX_GAMES`] games and at least one, read a line at a time.
+fn read_games(path: &str) -> Result<Vec<TrainingGame>> {
+    let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
+    let mut games = Vec::new();
+    while let Some(line) = lines.next_line()? {
+        if line.text.starts_with('#') || line.text.is_empty() {
+            continue;
+        }
+        if games.len() as u64 >= MAX_GAMES {
+            return usage(format!("{path} holds more than {MAX_GAMES} games"));
+        }
+        games.push(
+            TrainingGame::parse_line(line.text)
+                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?,
+        );
+    }
+    if games.is_empty() {
+        // Nothing to label, fit or measure: an empty result would look
+        // like a finished stage.
+        return usage(format!("{path} holds no game"));
+    }
+    Ok(games)
+}
+
+/// `reversi-lab train fit`'s request.
+struct Fit {
+    games: Option<String>,
+    labels: Vec<String>,
+    out: String,
+    base: Option<String>,
+    refit: Option<std::ops::RangeInclusive<u32>>,
+    toward_base: bool,
+    test: Option<String>,
+    config: FitConfig,
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl Fit {
+    fn from_matches(m: &ArgMatches) -> Result<Fit> {
+        Ok(Fit {
+            games: m.get_one("games").cloned(),
+            labels: m
+                .get_many::<String>("labels")
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+            out: value(m, "out"),
+            base: m.get_one("base").cloned(),
+            refit: m.get_one("refit").cloned(),
+            toward_base: m.get_flag("toward-base"),
+            test: m.get_one("test").cloned(),
+            config: FitConfig {
+                lambda: value(m, "lambda"),
+                iterations: value(m, "iterations"),
+                margin: value(m, "margin"),
+            },
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
+fn fit_weights(r: Fit) -> Result<()> {
+    let out = &r.out;
+    let quiet = r.quiet;
+    let planned =
+        output_files::plan_output("--out", Path::new(out), &written_by(r.force, WEIGHTS))?;
+    let games = match &r.games {
+        Some(path) => read_games(path)?,
+        None => Vec::new(),
+    };
+    let mut labels = Vec::new();
+    for path in &r.labels {
+        labels.extend(labels::read_labels(path)?.1);
+    }
+    // The test file is read before the fit, so that a bad one is refused
+    // at once.
+    let test = match &r.test {
+        Some(path) => Some((path, read_games(path)?)),
+        None => None,
+    };
+    if games.is_empty() && labels.is_empty() {
+        return usage("no positions to fit: give --games or --labels with games or labels in them");
+    }
+    let (train_set, held_out) = train::labels::combined_samples(&games, &labels);
+    if !quiet {
+        eprintln!(
+            "fit: {} games, {} labels, {} training and {} held-out positions",
+            games.len(),
+            labels.len(),
+            train_set.len(),
+            held_out.len()
+        );
+    }
+    let config = r.config;
+    let start = Instant::now();
+    let progress = |r: &PhaseReport| {
+        if !quiet {
+            eprintln!(
+                "fit: phase {} ({}-{} empties) done after {:.0} s",
+                r.phase,
+                r.empties.0,
+                r.empties.1,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let base = match &r.base {
+        Some(path) => Some(read_weights(path)?),
+        None => None,
+    };
+    let refit = r.refit;
+    if base.is_some() && refit.is_none() {
+        return usage("--base is for --refit: give the empty squares of the phases to refit");
+    }
+    let refits = |k: usize| {
+        let (lo, hi) = phase_range(k);
+        refit
+            .as_ref()
+            .is_some_and(|r| lo <= *r.end() && *r.start() <= hi)
+    };
+    let (weights, reports) = fit_phases(
+        &train_set,
+        &held_out,
+        &config,
+        r.threads,
+        &progress,
+        base.as_ref().map(|base| PartialFit {
+            base,
+            refit: &refits,
+            toward_base: r.toward_base,
+        }),
+    );
+    let mut text = report_table(&reports);
+    if let Some((test, test_games)) = test {
+        let (a, b) = train::samples(&test_games, true);
+        let exact: Vec<Sample> = a.into_iter().chain(b).collect();
+        text.push_str(&test_table(&weights, &exact, test));
+    }
+    output_files::write(&[planned], &[&weights.to_bytes()])?;
+    write_stdout(&text)
+}
+
+/// Pattern weights (`fit`).
+const WEIGHTS: Signature = Signature {
+    start: "RVPATTRN",
+    kind: "a weights file",
+};
+
+/// The first words of a Multi-ProbCut table's title line.
+const PROBCUT_TITLE: &str = "Multi-ProbCut table";
+
+/// A Multi-ProbCut table (`probcut`): its first line is `# ` and the title.
+const PROBCUT: Signature = Signature {
+    start: "# Multi-ProbCut table",
+    kind: "a Multi-ProbCut table",
+};
+
+/// The rule of `fit`'s and `probcut`'s `--out`: a file of `ours` (or any
+/// with `--force`) is replaced, a device written in place.
+fn written_by(force: bool, ours: Signature) -> Rule {
+    Rule {
+        ours: Some(ours),
+        force,
+        in_place: InPlace::Devices,
+    }
+}
+
+/// The per-phase report as a Markdown table.
+fn report_table(reports: &[PhaseReport]) -> String {
+    let mut out = String::from(
+        "| phase | empties | training positions | held-out positions | training error | held-out error | error of 0 |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    for r in reports {
+        let _ = writeln!(
+            out,
+            "| {} | {}-{} | {} | {} | {:.2} | {:.2} | {:.2} |",
+            r.phase,
+            r.empties.0,
+            r.empties.1,
+            r.train,
+            r.held_out,
+            r.train_error,
+            r.held_out_error,
+            r.zero_error
+        );
+    }
+    out
+}
+
+/// The mean absolute error of `weights` on exactly labelled positions, by
+/// number of empty squares.
+pub(super) fn test_table(weights: &PatternWeights, exact: &[Sample], name: &str) -> String {
+    let mut out = format!(
+        "\nExact positions of {name}:\n\n| empties | positions | mean absolute error (discs) |\n| ---: | ---: | ---: |\n"
+    );
+    for empties in (0..=60).rev() {
+        let here: Vec<&Sample> = exact.iter().filter(|s| s.empties() == empties).collect();
+        if here.is_empty() {
+            continue;
+        }
+        let error: f64 = here
+            .iter()
+            .map(|s| {
+                let v = f64::from(weights.evaluate(s.p, s.o)) / f64::from(pattern::SCALE);
+                (v - f64::from(s.target)).abs()
+            })
+            .sum::<f64>()
+            / here.len() as f64;
+        let _ = writeln!(out, "| {empties} | {} | {error:.2} |", here.len());
+    }
+    out
+}

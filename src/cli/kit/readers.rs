@@ -1,0 +1,65 @@
+//! The readers of the files that the lab makes and the product reads:
+//! pattern weights and opening books. Reading is the product's (`hint
+//! --weights`, `--book`, `book show`); the lab reads them too, to build on
+//! them.
+
+use super::input::open_regular;
+use super::{usage, UsageError};
+use anyhow::Result;
+use reversi::engine::book::Book;
+use reversi::eval::pattern::{self, PatternWeights, WeightsError, FILE_BYTES};
+use std::io::Read;
+use std::path::Path;
+
+/// The largest book file read (about 30 million positions).
+const MAX_BOOK_BYTES: u64 = 1 << 30;
+
+/// Makes the weights in `path` the active pattern weights.
+pub fn use_weights(path: &str) -> Result<()> {
+    let weights = read_weights(path)?;
+    if pattern::set_active_weights(weights).is_err() {
+        return usage("the pattern weights were already chosen");
+    }
+    Ok(())
+}
+
+/// Reads the weights file `path`: a regular file, of which at most one
+/// byte more than a weights file's length is read.
+pub fn read_weights(path: &str) -> Result<PatternWeights> {
+    let (file, len) = open_regular(Path::new(path), &format!("weights {path}"))?;
+    let mut bytes = Vec::new();
+    file.take(FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| UsageError(format!("cannot read weights {path}: {e}")))?;
+    PatternWeights::from_bytes(&bytes).or_else(|e| {
+        let why = match e {
+            WeightsError::Truncated { .. } if bytes.len() > FILE_BYTES => format!(
+                "is longer than a weights file of this layout ({len} bytes, expected {FILE_BYTES})"
+            ),
+            e => e.to_string(),
+        };
+        usage(format!("weights file {path} {why}"))
+    })
+}
+
+/// Reads the book file `path`: a regular file of at most 1 GiB.
+pub fn read_book(path: &str) -> Result<Book> {
+    let bytes = read_book_bytes(path, "book")?;
+    Book::from_bytes(&bytes).or_else(|e| usage(format!("book file {path} {e}")))
+}
+
+/// The bytes of the book file `path` (`what`: `book`, `Edax book`): a
+/// regular file of at most 1 GiB.
+pub fn read_book_bytes(path: &str, what: &str) -> Result<Vec<u8>> {
+    let (file, len) = open_regular(Path::new(path), &format!("{what} {path}"))?;
+    if len > MAX_BOOK_BYTES {
+        return usage(format!(
+            "{what} {path} is larger than {MAX_BOOK_BYTES} bytes; it is not a book this build reads"
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_BOOK_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| UsageError(format!("cannot read {what} {path}: {e}")))?;
+    Ok(bytes)
+}
