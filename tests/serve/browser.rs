@@ -1611,17 +1611,22 @@ fn the_coach_shows_proved_values_one_unit_and_one_scoring_rule() {
         "the review's graph",
     );
     let review = b.eval(&format!(
-        "fetch('/api/review?size=6&moves={WIPEOUT_6X6}&level=6').then(r => r.json())"
+        "fetch('/api/review?size=6&moves={WIPEOUT_6X6}&level=6&time_ms=10000').then(r => r.json())"
     ));
     assert_eq!(review["final_score"], json!(standard));
     assert_eq!(review["unit"], json!("discs"));
-    let bars = b.eval("[...document.querySelectorAll('#graph rect')].map(r => +r.dataset.value)");
-    let bars: Vec<f64> = bars
+    // Each bar's value, and whether the page's own review proved it (its
+    // searches are time-capped, so under load a bar may be an estimate
+    // where this test's review was exact: only exact values must agree).
+    let bars = b.eval(
+        "[...document.querySelectorAll('#graph rect')].map(r => [+r.dataset.value, r.dataset.exact === 'true'])",
+    );
+    let (bars, bar_exact): (Vec<f64>, Vec<bool>) = bars
         .as_array()
         .unwrap()
         .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect();
+        .map(|v| (v[0].as_f64().unwrap(), v[1].as_bool().unwrap()))
+        .unzip();
     assert_eq!(*bars.last().unwrap(), standard as f64);
     for (i, m) in review["moves"].as_array().unwrap().iter().enumerate() {
         assert_ne!(m["certainty"]["kind"], json!("win-loss-draw"), "{m}");
@@ -1656,7 +1661,9 @@ fn the_coach_shows_proved_values_one_unit_and_one_scoring_rule() {
             &format!("#rv-table tbody tr:nth-child({}) td:nth-child(5)", i + 1),
         );
         assert!(!row.ends_with(" -1.0") && !row.ends_with(" +1.0"), "{row}");
-        assert_eq!(bars[i], m["black_value_after"].as_f64().unwrap());
+        if bar_exact[i] {
+            assert_eq!(bars[i], m["black_value_after"].as_f64().unwrap(), "{m}");
+        }
     }
     // The engine's values against the default `strong` evaluation are its
     // points, never called discs; disc values lie within the board.
