@@ -17,8 +17,9 @@
 
 use crate::board::symmetry;
 use crate::board::{Color, Square};
+use crate::engine::analyze::Limits;
 use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
-use crate::engine::midgame::{Level, MidgameSearch};
+use crate::engine::midgame::MidgameSearch;
 use crate::engine::probcut::{
     fit_endgame, fit_line, shallow_depth, EndgameFit, ProbCutTable, MAX_CUT_DEPTH,
 };
@@ -239,10 +240,12 @@ impl GamePlayer {
         let mut memory = SearchMemory::default();
         // The level's own exact solve is left to the final solve, so the
         // moves before it never depend on the solver's table.
-        let level = settings.level.map(|n| Level {
-            exact_empties: Level::new(n).exact_empties.min(settings.solve_empties),
-            ..Level::new(n)
-        });
+        let level = Limits {
+            level: settings.level,
+            exact_empties: settings.solve_empties,
+            ..Limits::default()
+        }
+        .level_on(8);
         if let Some(midgame) = &mut self.midgame {
             midgame.forget();
         }
