@@ -134,27 +134,29 @@ impl Importer {
     }
 }
 
-/// The exact label a WTHOR theoretical score gives: the position of game
-/// `game` (its training index) with `theoretical.empties` empty squares
-/// where the side to move has a move (after a pass there, if one is
-/// forced), in canonical orientation, valued for the side to move, as
-/// item 0 (the caller numbers the items). `None` when the game never
-/// reaches that count with a move to make (it ended earlier).
+/// The exact label, numbered `item`, a WTHOR theoretical score gives: the
+/// position of game `game` (its training index) with
+/// `theoretical.empties` empty squares where the side to move has a move
+/// (after a pass there, if one is forced), in canonical orientation,
+/// valued for the side to move. `None` when the game never reaches that
+/// count with a move to make (it ended earlier).
 ///
 /// The scores are perfect play (a sample checked against the solver agrees
 /// on every game: docs/TRAINING.md), so they label like `train label`'s
 /// exact solves, at no cost.
 #[must_use]
 pub fn theoretical_label(
+    item: u64,
     game: u64,
     record: &GameRecord,
     theoretical: TheoreticalScore,
 ) -> Option<Label> {
-    let at = record.positions().into_iter().find(|p| {
-        p.board.empty().count_ones() == theoretical.empties
-            && RelativePosition::from(p).moves() != 0
-    })?;
-    let relative = RelativePosition::from(&at);
+    let (at, relative) = record
+        .positions()
+        .into_iter()
+        .filter(|p| p.board.empty().count_ones() == theoretical.empties)
+        .map(|p| (p, RelativePosition::from(&p)))
+        .find(|(_, r)| r.moves() != 0)?;
     let (player, opponent) = canonical(relative.player, relative.opponent);
     let score = match at.to_move {
         Color::Black => theoretical.black_score,
@@ -162,7 +164,7 @@ pub fn theoretical_label(
     };
     Some(Label {
         position: ListedPosition {
-            item: 0,
+            item,
             game,
             player,
             opponent,
@@ -350,6 +352,7 @@ mod tests {
                 -mover_score
             };
             let label = theoretical_label(
+                3,
                 7,
                 &record,
                 TheoreticalScore {
@@ -359,7 +362,7 @@ mod tests {
             )
             .unwrap();
             assert_eq!(label.value, Eval(mover_score * Eval::PER_DISC));
-            assert_eq!(label.position.game, 7);
+            assert_eq!((label.position.item, label.position.game), (3, 7));
             let relative = RelativePosition::from(&at);
             assert_eq!(
                 (label.position.player, label.position.opponent),
@@ -371,7 +374,7 @@ mod tests {
             empties: 0,
             black_score: -4,
         };
-        assert_eq!(theoretical_label(0, &record, ended), None);
+        assert_eq!(theoretical_label(0, 0, &record, ended), None);
     }
 
     #[test]

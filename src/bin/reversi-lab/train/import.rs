@@ -14,9 +14,7 @@ use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
 use reversi::eval::pattern;
 use reversi::lab::train::import::{held_out_positions, theoretical_label, Importer, Verdict};
-use reversi::lab::train::labels::{
-    label_positions, list_checksum, Label, LabelSettings, ListedPosition,
-};
+use reversi::lab::train::labels::{label_positions, list_checksum, Label, LabelSettings};
 use reversi::lab::train::Shard;
 use reversi::record::archive::{self, ArchiveGame};
 use reversi::record::write_transcript;
@@ -253,18 +251,11 @@ pub(super) fn import(r: Import) -> Result<()> {
             let why = match importer.add(&game.record) {
                 Verdict::Kept(index) => {
                     counts.kept += 1;
-                    if let Some(label) = game
-                        .theoretical_score
-                        .and_then(|t| theoretical_label(index, &game.record, t))
-                    {
-                        theoretical.push(Label {
-                            position: ListedPosition {
-                                item: theoretical.len() as u64,
-                                ..label.position
-                            },
-                            ..label
-                        });
-                    }
+                    let item = theoretical.len() as u64;
+                    theoretical.extend(
+                        game.theoretical_score
+                            .and_then(|t| theoretical_label(item, index, &game.record, t)),
+                    );
                     continue;
                 }
                 Verdict::Unfinished => {
