@@ -47,7 +47,7 @@ pub(super) fn import_command() -> Command {
         .arg(option("out", "FILE", "The games file to write (replaced only if it is an imported games file, or with --force)").required(true))
         .arg(option("dropped", "FILE", "Also write the dropped games, one a line: file, game number, why, moves (tab-separated)"))
         .arg(option("theoretical-labels", "FILE", "Also write a label file (as `train label` writes, for `train fit --labels`) of the kept WTHOR .wtb games' theoretical scores: each game's position at the file's depth (24 empty squares), valued exactly"))
-        .arg(flag("force", "Replace --out or --dropped even if it is another kind of file"))
+        .arg(flag("force", "Replace --out, --dropped or --theoretical-labels even if it is another kind of file"))
         .arg(flag("quiet", "No progress on stderr").short('q'))
 }
 
