@@ -30,11 +30,15 @@
 //!    opening books: training data, fits, book building). It stands above
 //!    the product: nothing below imports it, and the product reads what it
 //!    makes through [`eval::pattern`] and [`engine::book`].
+//! 7. The front ends' kit: `kit` (feature `cli`, on by default: what both
+//!    command-line binaries share, the one `error:` line and exit status,
+//!    argument parsing, capped input, output files written whole, the
+//!    signals that stop a long command, the weights and book readers).
 //!
-//! The library never prints; the binaries parse, call and format:
+//! The library never prints, except the kit, which only the binaries use:
 //! `src/main.rs` (`reversi`, the product, its command line in `src/cli/`)
 //! and `src/bin/` (`reversi-lab`, the lab's commands, and
-//! `ring-treblecross`).
+//! `ring-treblecross`) parse, call and format.
 //!
 //! The main types are re-exported here, so that a program building on the
 //! crate names them from its root: [`Board`], [`Color`], [`Square`],
@@ -102,6 +106,8 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod hash;
+#[cfg(feature = "cli")]
+pub mod kit;
 pub mod lab;
 pub mod lines;
 pub mod record;

@@ -4,11 +4,11 @@
 
 use super::hint::{certainty_text, name};
 use super::options::{book_args, limits_args, read_record, RecordQuery};
-use super::{flag, write_stdout};
 use anyhow::Result;
 use clap::{Arg, Command};
 use reversi::board::Color;
 use reversi::engine::analyze::{analyze_game, Analyzer};
+use reversi::kit::{flag, write_stdout};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
@@ -43,7 +43,7 @@ pub(super) fn command() -> Command {
 
 /// Runs `reversi analyze ...` (`args[0]` is `analyze`).
 pub fn run(args: &[String]) -> Result<()> {
-    super::parse_and_run(
+    reversi::kit::parse_and_run(
         command(),
         &args[1..],
         |m| RecordQuery::from_matches(m, "game", "more"),

@@ -1,14 +1,14 @@
 //! `reversi book show|stats`: reading the opening book (see `reversi book
 //! --help`, docs/BOOK.md). Building books is the lab's (`reversi-lab
-//! book ...`); the reader is [`crate::cli::readers::read_book`].
+//! book ...`); the reader is [`reversi::kit::readers::read_book`].
 
 use super::options::{read_record, record_words};
-use super::readers::read_book;
-use super::{usage, value, write_stdout};
 use anyhow::Result;
 use clap::{Arg, ArgMatches, Command};
 use reversi::engine::book::{pending, ply};
 use reversi::engine::RelativePosition;
+use reversi::kit::readers::read_book;
+use reversi::kit::{usage, value, write_stdout};
 use reversi::record::write_board_string;
 use reversi::units::Eval;
 use std::fmt::Write as _;
@@ -34,7 +34,7 @@ pub fn is_lab_subcommand(args: &[String]) -> bool {
 }
 
 fn book_arg(help: &'static str) -> Arg {
-    super::option("book", "FILE", help)
+    reversi::kit::option("book", "FILE", help)
 }
 
 fn show_command() -> Command {
@@ -62,8 +62,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let sub = args.get(1).map(String::as_str);
     let rest = args.get(2..).unwrap_or(&[]);
     match sub {
-        Some("show") => super::parse_and_run(show_command(), rest, Show::from_matches, show),
-        Some("stats") => super::parse_and_run(
+        Some("show") => reversi::kit::parse_and_run(show_command(), rest, Show::from_matches, show),
+        Some("stats") => reversi::kit::parse_and_run(
             stats_command(),
             rest,
             |m| Ok(value::<String>(m, "book")),
@@ -74,7 +74,7 @@ pub fn run(args: &[String]) -> Result<()> {
         ),
         Some(other) => usage(format!(
             "unknown book subcommand {:?}; the subcommands are show and stats (and the lab's {}: see `reversi-lab book --help`)",
-            super::escape(other),
+            reversi::kit::escape(other),
             LAB_SUBCOMMANDS.join(", ")
         )),
     }

@@ -22,7 +22,7 @@ pub(super) fn command() -> Command {
 
 /// Runs `reversi gtp ...` (`args[0]` is `gtp`).
 pub fn run(args: &[String]) -> Result<()> {
-    super::parse_and_run(command(), &args[1..], EngineOptions::from_matches, session)
+    reversi::kit::parse_and_run(command(), &args[1..], EngineOptions::from_matches, session)
 }
 
 /// The GTP session of the engine of `options`, on stdin and stdout.

@@ -4,10 +4,10 @@
 //! shared options are [`super::options`]'s.
 
 use super::options::{book_args, limits_args, read_record, RecordQuery};
-use super::{flag, option, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::engine::analyze::{Analyzer, Certainty, MoveSearch, MoveValue};
+use reversi::kit::{flag, option, value, write_stdout};
 use reversi::record::write_board_string;
 use reversi::reversi::Move;
 use std::sync::atomic::AtomicBool;
@@ -100,7 +100,7 @@ impl Request {
 
 /// Runs `reversi hint ...` (`args[0]` is `hint`).
 pub fn run(args: &[String]) -> Result<()> {
-    super::parse_and_run(command(), &args[1..], Request::from_matches, hint)
+    reversi::kit::parse_and_run(command(), &args[1..], Request::from_matches, hint)
 }
 
 fn hint(r: Request) -> Result<()> {

@@ -4,9 +4,9 @@
 //! counted with a cap before they are searched, so that no option aborts
 //! the process with a failed allocation.
 
-use super::usage;
 use anyhow::Result;
 use reversi::game::Game;
+use reversi::kit::usage;
 use std::path::Path;
 
 /// Bytes of one transposition-table entry (as `reversi solve --help` says).
@@ -18,8 +18,9 @@ const MIN_TABLE_BITS: u32 = 10;
 /// The memory available for new allocations, in bytes: `MemAvailable` of
 /// `/proc/meminfo` (Linux); `None` where the system does not say.
 pub fn available_memory() -> Option<u64> {
-    let text = super::input::read_text_capped(Path::new("/proc/meminfo"), "/proc/meminfo", 1 << 20)
-        .ok()?;
+    let text =
+        reversi::kit::input::read_text_capped(Path::new("/proc/meminfo"), "/proc/meminfo", 1 << 20)
+            .ok()?;
     let kib = text
         .lines()
         .find_map(|l| l.strip_prefix("MemAvailable:"))?

@@ -2,16 +2,13 @@
 //! the depth study, the engine, the protocols, the web server and the book
 //! readers) to one module per contract or subcommand. Each module parses
 //! its arguments, calls the library and formats the output; errors come
-//! back as `anyhow` errors and are printed once, by [`exit`].
+//! back as `anyhow` errors and are printed once, by `reversi::kit::exit`.
 //!
 //! The front ends' shared kit (errors, parsing, input and output files,
-//! signals, the weights and book readers) is [`kit`], re-exported here so
-//! that a module names it `crate::cli::...` in both binaries; the lab's
-//! commands are the `reversi-lab` binary's (src/bin/reversi-lab/), and
-//! nothing here imports them (tests/cli/layers.rs).
-
-#[macro_use]
-mod kit;
+//! signals, the weights and book readers) is the library's `reversi::kit`,
+//! which the lab's binary uses too; the lab's commands are the
+//! `reversi-lab` binary's (src/bin/reversi-lab/), and nothing here imports
+//! them (tests/cli/layers.rs).
 
 mod analyze;
 mod book;
@@ -31,7 +28,7 @@ mod traced_game;
 
 use anyhow::Result;
 use clap::Arg;
-pub use kit::*;
+use reversi::kit::{escape, option, usage, write_stdout};
 use std::ffi::OsString;
 
 /// `reversi --help` up to the web server's lines.
@@ -118,10 +115,10 @@ Errors go to stderr as `error: ...` with exit status 2.
 
 /// Runs the command line `args` (without the program name).
 pub fn run(args: Vec<OsString>) -> Result<()> {
-    let args = kit::arguments(args)?;
+    let args = reversi::kit::arguments(args)?;
     // `serve` stops its server by itself on the same signals.
     if args.first().map(String::as_str) != Some("serve") {
-        signals::install();
+        reversi::kit::signals::install();
     }
     match args.first().map(String::as_str) {
         None => usage("missing arguments: expected FLAG PLAYER BOARD (see `reversi --help`)"),

@@ -36,7 +36,7 @@ pub(super) fn command() -> Command {
 
 /// Runs `reversi nboard ...` (`args[0]` is `nboard`).
 pub fn run(args: &[String]) -> Result<()> {
-    super::parse_and_run(command(), &args[1..], EngineOptions::from_matches, session)
+    reversi::kit::parse_and_run(command(), &args[1..], EngineOptions::from_matches, session)
 }
 
 /// The NBoard session of the engine of `options`, on stdin and stdout.

@@ -7,13 +7,13 @@
 //! `analyze`, `nboard`, `gtp`, `book show` and the depth study take them
 //! from here.
 
-use super::{flag, option, usage};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches};
 use reversi::engine::analyze::{shipped_book, BookUse, Limits, DEFAULT_EXACT_EMPTIES};
 use reversi::engine::book::Book;
 use reversi::engine::midgame::Level;
 use reversi::eval::Discs;
+use reversi::kit::{flag, option, usage};
 use reversi::record::{parse_game, GameRecord};
 use std::sync::Arc;
 use std::time::Duration;
@@ -91,7 +91,7 @@ impl LimitOptions {
         LimitOptions {
             depth: m.get_one("depth").copied(),
             level: m.get_one("level").copied(),
-            time: super::value(m, "time"),
+            time: reversi::kit::value(m, "time"),
             exact: m.get_one("exact").copied(),
             threads: m.get_one("threads").copied(),
             weights: m.get_one("weights").cloned(),
@@ -102,7 +102,7 @@ impl LimitOptions {
     /// weights.
     pub fn limits(&self) -> Result<Limits> {
         if let Some(path) = &self.weights {
-            super::readers::use_weights(path)?;
+            reversi::kit::readers::use_weights(path)?;
         }
         let exact = self.exact.unwrap_or(DEFAULT_EXACT_EMPTIES);
         Ok(Limits {
@@ -174,7 +174,7 @@ impl BookOptions {
             return Ok(None);
         }
         let book = match &self.book {
-            Some(path) => Arc::new(super::readers::read_book(path)?),
+            Some(path) => Arc::new(reversi::kit::readers::read_book(path)?),
             None => shipped_book(),
         };
         Ok(Some((book, Discs(self.randomness))))
@@ -275,12 +275,12 @@ pub fn read_record(text: &str, size: u8) -> Result<GameRecord> {
     let one_line = !text.contains('\n') && text.len() < 4096;
     let what = format!("record file {text}");
     let parsed = if one_line && path.is_file() {
-        let owned = super::input::read_text_capped(path, &what, RECORD_FILE_CAP)?;
+        let owned = reversi::kit::input::read_text_capped(path, &what, RECORD_FILE_CAP)?;
         parse_game(&owned, size)
     } else {
         match parse_game(text, size) {
             Err(_) if one_line && looks_like_a_path(text) => {
-                let owned = super::input::read_text_capped(path, &what, RECORD_FILE_CAP)?;
+                let owned = reversi::kit::input::read_text_capped(path, &what, RECORD_FILE_CAP)?;
                 parse_game(&owned, size)
             }
             parsed => parsed,

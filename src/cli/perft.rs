@@ -1,10 +1,11 @@
 //! `reversi perft [--size N] DEPTH [--board B --player P] [--divide]`.
 
-use super::{flag, option, size_arg, usage, value, write_stdout};
+use super::size_arg;
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::board::{Board, Color};
 use reversi::engine::{perft, perft_divide, RelativePosition};
+use reversi::kit::{flag, option, usage, value, write_stdout};
 use reversi::reversi::Position;
 use std::fmt::Write as _;
 
@@ -101,7 +102,7 @@ pub(super) fn position_of(
 
 /// Runs `reversi perft ...` (`args[0]` is `perft`).
 pub fn run(args: &[String]) -> Result<()> {
-    super::parse_and_run(
+    reversi::kit::parse_and_run(
         command(),
         &args[1..],
         |m| Ok(Args::from_matches(m)),

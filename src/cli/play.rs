@@ -13,10 +13,10 @@
 //! without a legal move gets `Player N can't move` instead. The result line
 //! ends the game.
 
-use super::input::{read_answer, Answer};
 use anyhow::Result;
 use reversi::board::{Board, Color, Square};
 use reversi::game::Game;
+use reversi::kit::input::{read_answer, Answer};
 use reversi::reversi::{Position, Reversi};
 use reversi::search::alphabeta;
 use std::io::{self, BufRead, Write};

@@ -3,10 +3,10 @@
 //! [`reversi::apps::serve`]; this module parses, says where it listens and
 //! runs it until Ctrl-C.
 
-use super::{option, value, UsageError};
 use anyhow::Result;
 use clap::{value_parser, ArgAction, ArgMatches, Command};
 use reversi::apps::serve::{Config, ServeError, Server};
+use reversi::kit::{option, value, UsageError};
 use reversi::units::Discs;
 use std::io::Write;
 use std::net::IpAddr;
@@ -77,7 +77,7 @@ impl Args {
 
 /// Runs `reversi serve ARGS` (`args` starts with `serve`).
 pub fn run(args: &[String]) -> Result<()> {
-    super::parse_and_run(command(), &args[1..], |m| Ok(Args::from_matches(m)), serve)
+    reversi::kit::parse_and_run(command(), &args[1..], |m| Ok(Args::from_matches(m)), serve)
 }
 
 /// Runs `reversi serve` as asked.
@@ -112,7 +112,7 @@ fn serve(a: Args) -> Result<()> {
         out.write_all(banner.as_bytes())?;
         out.flush()
     })?;
-    super::write_stdout("reversi serve: stopped\n")?;
+    reversi::kit::write_stdout("reversi serve: stopped\n")?;
     // As every command that a signal stops: 128 + its number.
     std::process::exit(128 + signal)
 }

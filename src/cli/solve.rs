@@ -2,13 +2,13 @@
 //! as OBF lines, a file of OBF lines, a start position or a digit board.
 
 use super::perft::{position_args, position_of};
-use super::{flag, option, usage, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, ArgGroup, ArgMatches, Command};
 use reversi::engine::{
     default_table_bits, parse_obf, position::read_obf, EndgameSolver, ObfPosition, Scoring,
     SolveEvent, SolveOptions, SolveReport, WindowKind, REACH_EMPTIES,
 };
+use reversi::kit::{flag, option, usage, write_stdout};
 use reversi::reversi::Move;
 use std::time::Instant;
 
@@ -126,7 +126,7 @@ impl Args {
 
 /// Runs `reversi solve ...` (`args[0]` is `solve`).
 pub fn run(args: &[String]) -> Result<()> {
-    super::parse_and_run(
+    reversi::kit::parse_and_run(
         command(),
         &args[1..],
         |m| Ok(Args::from_matches(m)),
@@ -201,7 +201,7 @@ fn positions_of(a: &Args) -> Result<Vec<ObfPosition>> {
         };
     }
     if let Some(file) = &a.file {
-        let text = match super::input::open_without_waiting(std::path::Path::new(file)) {
+        let text = match reversi::kit::input::open_without_waiting(std::path::Path::new(file)) {
             Ok(f) => std::io::BufReader::new(f),
             Err(e) => return usage(format!("{file}: unreadable: {e}")),
         };

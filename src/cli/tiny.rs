@@ -1,9 +1,9 @@
 //! The Reversi Tiny contract: `reversi FLAG PLAYER BOARD`; the computation is
 //! [`reversi::apps::tiny`].
 
-use super::{usage, write_stdout};
 use anyhow::Result;
 use reversi::apps::tiny::Request;
+use reversi::kit::{usage, write_stdout};
 
 /// Parses `FLAG PLAYER BOARD` and prints what FLAG asks for.
 pub fn run(args: &[String]) -> Result<()> {
@@ -18,7 +18,7 @@ pub fn run(args: &[String]) -> Result<()> {
         ));
     };
     let request =
-        Request::parse(flag, player, board).map_err(|e| super::UsageError(e.to_string()))?;
+        Request::parse(flag, player, board).map_err(|e| reversi::kit::UsageError(e.to_string()))?;
     if let Some(warning) = request.slow_search_warning() {
         eprintln!("warning: {warning}");
     }

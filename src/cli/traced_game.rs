@@ -4,16 +4,16 @@
 //!
 //! Everything is checked and computed before any output file is touched;
 //! the two outputs are then written as one transaction by
-//! [`super::output_files`].
+//! [`reversi::kit::output_files`].
 
-use super::input::read_text_capped;
 use super::memory;
-use super::output_files;
-use super::{usage, write_stdout};
 use anyhow::Result;
 use reversi::apps::traced_game::{comparison_report, format_moves, parse_board, play_game, Task};
 use reversi::board::{Board, Color};
 use reversi::eval::DiscDifference;
+use reversi::kit::input::read_text_capped;
+use reversi::kit::output_files;
+use reversi::kit::{usage, write_stdout};
 use reversi::reversi::no_pass::NoPassReversi;
 use reversi::reversi::Position;
 use std::path::{Path, PathBuf};

@@ -28,6 +28,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("engine", 4),
     ("apps", 5),
     ("lab", 6),
+    ("kit", 7),
 ];
 
 fn layer(module: &str) -> Option<u8> {
@@ -100,6 +101,23 @@ fn library_imports_point_down() {
     }
     assert!(files.len() > 20, "found only {} source files", files.len());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Every source file is compiled once, as the module its place names: no
+/// `#[path]` mounts a file into a second module tree (the front ends' kit
+/// is the library's `kit`, used by both binaries by one name).
+#[test]
+fn no_file_is_mounted_by_path() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, None, &mut files);
+    let mounted: Vec<&String> = files
+        .iter()
+        .filter(|(_, _, text)| code(text).contains("#[path"))
+        .map(|(path, _, _)| path)
+        .collect();
+    assert!(mounted.is_empty(), "files with #[path]: {mounted:?}");
+    assert!(code("#[path = \"../kit/mod.rs\"]\nmod cli;").contains("#[path"));
 }
 
 #[test]
@@ -384,12 +402,13 @@ fn no_product_file_imports_the_lab() {
 #[test]
 fn the_front_ends_files_import_one_another_without_a_circle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    for root in ["main.rs", "bin/reversi-lab/main.rs"] {
+    // Each tree's size and edges, at least: the parse found the files.
+    for (root, files, edges) in [("main.rs", 20, 20), ("bin/reversi-lab/main.rs", 3, 2)] {
         let modules = module_tree(&src.join(root));
-        assert!(modules.len() > 5, "{root}: {modules:?}");
+        assert!(modules.len() >= files, "{root}: {modules:?}");
         let graph = import_graph(&modules, &texts_of(&modules));
         assert!(
-            graph.values().map(BTreeSet::len).sum::<usize>() > 10,
+            graph.values().map(BTreeSet::len).sum::<usize>() >= edges,
             "{root}: {graph:?}"
         );
         if let Some(found) = circle(&graph) {

@@ -2,10 +2,6 @@
 //! opening book (see `reversi-lab book --help`, docs/BOOK.md). The building
 //! logic is in `reversi::lab::book`; this module reads and writes files.
 
-use crate::cli::input::CappedLines;
-use crate::cli::output_files::{self, InPlace, Planned, Rule, Signature};
-use crate::cli::readers::{read_book, read_book_bytes};
-use crate::cli::{flag, option, usage, value, write_stdout, UsageError};
 use crate::sharded::{
     append_lines, header_number, parse_shard, push_shard, Progress, Resumable, ShardFiles,
 };
@@ -15,6 +11,10 @@ use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::engine::book::text::TEXT_HEADER;
 use reversi::engine::book::{pending, ply, Book, Key};
 use reversi::engine::midgame::Level;
+use reversi::kit::input::CappedLines;
+use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
+use reversi::kit::readers::{read_book, read_book_bytes};
+use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::book::{self as build, Searched};
 use reversi::lab::train::Shard;
 use reversi::record::{edax_book, parse_game};
@@ -211,21 +211,21 @@ pub fn run(args: &[String]) -> Result<()> {
     let sub = args.get(1).map(String::as_str);
     let rest = args.get(2..).unwrap_or(&[]);
     match sub {
-        Some("new") => crate::cli::parse_and_run(new_command(), rest, New::from_matches, new),
-        Some("deepen") => crate::cli::parse_and_run(deepen_command(), rest, Deepen::from_matches, deepen),
-        Some("add") => crate::cli::parse_and_run(add_command(), rest, Add::from_matches, add),
-        Some("search") => crate::cli::parse_and_run(search_command(), rest, Search::from_matches, search),
-        Some("merge") => crate::cli::parse_and_run(merge_command(), rest, |m| Ok(Convert::from_matches(m, "book")), merge),
-        Some("export") => crate::cli::parse_and_run(export_command(), rest, |m| Ok(Convert::from_matches(m, "book")), export),
-        Some("import") => crate::cli::parse_and_run(import_command(), rest, |m| Ok(Convert::from_matches(m, "text")), import),
-        Some("import-edax") => crate::cli::parse_and_run(import_edax_command(), rest, |m| Ok(Convert::from_matches(m, "edax")), import_edax),
-        Some("export-edax") => crate::cli::parse_and_run(export_edax_command(), rest, |m| Ok(Convert::from_matches(m, "book")), export_edax),
+        Some("new") => reversi::kit::parse_and_run(new_command(), rest, New::from_matches, new),
+        Some("deepen") => reversi::kit::parse_and_run(deepen_command(), rest, Deepen::from_matches, deepen),
+        Some("add") => reversi::kit::parse_and_run(add_command(), rest, Add::from_matches, add),
+        Some("search") => reversi::kit::parse_and_run(search_command(), rest, Search::from_matches, search),
+        Some("merge") => reversi::kit::parse_and_run(merge_command(), rest, |m| Ok(Convert::from_matches(m, "book")), merge),
+        Some("export") => reversi::kit::parse_and_run(export_command(), rest, |m| Ok(Convert::from_matches(m, "book")), export),
+        Some("import") => reversi::kit::parse_and_run(import_command(), rest, |m| Ok(Convert::from_matches(m, "text")), import),
+        Some("import-edax") => reversi::kit::parse_and_run(import_edax_command(), rest, |m| Ok(Convert::from_matches(m, "edax")), import_edax),
+        Some("export-edax") => reversi::kit::parse_and_run(export_edax_command(), rest, |m| Ok(Convert::from_matches(m, "book")), export_edax),
         Some("-h" | "--help" | "help") | None => write_stdout(&format!(
             "{ABOUT}.\n\nUsage:\n  reversi-lab book new --depth PLIES --level L --out BOOK [--openings FILE] [--book BOOK]\n  reversi-lab book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi-lab book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi-lab book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi-lab book merge --book PLANNED --out BOOK SEARCHED...\n  reversi-lab book export --book BOOK [--out TEXT]\n  reversi-lab book import TEXT --out BOOK\n  reversi-lab book import-edax EDAX_BOOK --out BOOK\n  reversi-lab book export-edax --book BOOK --out EDAX_BOOK\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
             "unknown book subcommand {:?}; the subcommands are new, deepen, add, search, merge, export, import, import-edax, export-edax (`show` and `stats` are `reversi book`'s; see `reversi-lab book --help`)",
-            crate::cli::escape(other)
+            reversi::kit::escape(other)
         )),
     }
 }

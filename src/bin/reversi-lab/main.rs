@@ -4,27 +4,27 @@
 //! books, their text and Edax forms). See `reversi-lab --help`,
 //! docs/LAB.md, docs/TRAINING.md and docs/BOOK.md.
 //!
-//! Its library code is `reversi::lab`; it shares the front ends' kit of
-//! the `reversi` binary (src/cli/kit/: errors, parsing, input and output
-//! files, signals, the weights and book readers), mounted here as `cli`,
-//! of which it uses a part (hence the kit's dead code is allowed here,
-//! and checked in `reversi`, which uses all of it).
+//! Its library code is `reversi::lab`; it shares the front ends' kit with
+//! the `reversi` binary (`reversi::kit`: errors, parsing, input and output
+//! files, signals, the weights and book readers).
 
-#[macro_use]
-#[allow(dead_code)]
-#[path = "../../cli/kit/mod.rs"]
-mod cli;
+/// The standard `eprintln!` panics when stderr cannot be written; this one
+/// (see `reversi::kit::write_stderr_line`) ignores the error. Defined before
+/// the `mod` lines, it replaces the standard macro in every module below.
+macro_rules! eprintln {
+    ($($arg:tt)*) => { ::reversi::kit::write_stderr_line(::std::format_args!($($arg)*)) };
+}
 
 mod book;
 mod sharded;
 mod train;
 
 use anyhow::Result;
-use cli::{usage, write_stdout};
+use reversi::kit::{usage, write_stdout};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    cli::exit(run(std::env::args_os().skip(1).collect()))
+    reversi::kit::exit(run(std::env::args_os().skip(1).collect()))
 }
 
 /// `reversi-lab --help`.
@@ -62,8 +62,8 @@ status 2.
 
 /// Runs the command line `args` (without the program name).
 fn run(args: Vec<std::ffi::OsString>) -> Result<()> {
-    let args = cli::arguments(args)?;
-    cli::signals::install();
+    let args = reversi::kit::arguments(args)?;
+    reversi::kit::signals::install();
     match args.first().map(String::as_str) {
         None => usage("missing arguments: expected train or book (see `reversi-lab --help`)"),
         Some("-h" | "--help" | "help") => write_stdout(HELP),
@@ -74,7 +74,7 @@ fn run(args: Vec<std::ffi::OsString>) -> Result<()> {
         Some("book") => book::run(&args),
         Some(other) => usage(format!(
             "unknown subcommand {:?}; the subcommands are train, book and help (see `reversi-lab --help`)",
-            cli::escape(other)
+            reversi::kit::escape(other)
         )),
     }
 }

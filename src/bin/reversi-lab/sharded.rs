@@ -19,11 +19,11 @@
 //! [`Continuation`], [`ShardSet`]) take no file: they are unit-tested
 //! below.
 
-use crate::cli::input::{CappedLines, TextLine};
-use crate::cli::output_files::{self, InPlace, Rule, Signature};
-use crate::cli::signals::Critical;
-use crate::cli::{usage, UsageError};
 use anyhow::Result;
+use reversi::kit::input::{CappedLines, TextLine};
+use reversi::kit::output_files::{self, InPlace, Rule, Signature};
+use reversi::kit::signals::Critical;
+use reversi::kit::{usage, UsageError};
 use reversi::lab::train::Shard;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};

@@ -16,7 +16,7 @@ pub use table::run as table;
 pub use tournament::run as tournament;
 pub use tree::run as tree;
 
-use super::{flag, option, size_arg, usage};
+use super::size_arg;
 use clap::builder::PossibleValue;
 use clap::{value_parser, Arg, ArgMatches, Command, ValueEnum};
 use reversi::apps::study::selfplay::Player;
@@ -25,6 +25,7 @@ use reversi::engine::iterative::MoveOrder;
 use reversi::engine::midgame::Level;
 use reversi::eval::Heuristic;
 use reversi::game::Game;
+use reversi::kit::{flag, option, usage};
 use reversi::reversi::Move;
 use reversi::search::Algorithm;
 use std::fmt::Write as _;
@@ -156,14 +157,14 @@ fn parse_and_run<T>(
         "FILE",
         "Pattern weights for --eval pattern and the levels (default: the trained weights built in)",
     ));
-    super::parse_and_run(command, args, |m| checked(m).map(|()| typed(m)), run)
+    reversi::kit::parse_and_run(command, args, |m| checked(m).map(|()| typed(m)), run)
 }
 
 /// Loads the `--weights` of a study command's matches `m` and refuses the
 /// pattern evaluation and the levels off 8x8.
 fn checked(m: &ArgMatches) -> anyhow::Result<()> {
     if let Some(path) = m.get_one::<String>("weights") {
-        super::readers::use_weights(path)?;
+        reversi::kit::readers::use_weights(path)?;
     }
     let size = m
         .try_get_one::<u8>("size")

@@ -4,11 +4,11 @@
 //! full depth, and with ordered iterative deepening (all iterations counted).
 
 use super::{depth, eval, json_array, json_flag, parse_and_run, size, EvalArg};
-use crate::cli::{value, write_stdout};
 use anyhow::Result;
 use clap::{ArgMatches, Command};
 use reversi::engine::iterative::{IterativeSearch, MoveOrder};
 use reversi::game::Game;
+use reversi::kit::{value, write_stdout};
 use reversi::reversi::{Position, Reversi};
 use reversi::search::{alphabeta_with, Limit, NoObserver};
 use std::fmt::Write as _;

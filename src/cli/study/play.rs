@@ -8,8 +8,6 @@ use super::{
     algorithm, board_picture, depth, describe, eval, level, order, parse_and_run, player, size,
     time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
 };
-use crate::cli::input::{read_answer, Answer};
-use crate::cli::{option, value};
 use anyhow::Result;
 use clap::builder::PossibleValue;
 use clap::{value_parser, ArgMatches, Command, ValueEnum};
@@ -17,6 +15,8 @@ use reversi::apps::study::selfplay::parse_move;
 use reversi::apps::study::selfplay::SideMemory;
 use reversi::board::{Color, Square};
 use reversi::game::Game;
+use reversi::kit::input::{read_answer, Answer};
+use reversi::kit::{option, value};
 use reversi::reversi::{Move, Position, Reversi};
 use std::io::{self, Write};
 use std::time::Duration;

@@ -4,11 +4,11 @@ use super::{
     algorithm, board_picture, depth, describe, eval, json_array, json_flag, json_moves, level,
     order, parse_and_run, player, size, time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
 };
-use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
 use clap::{ArgMatches, Command};
 use reversi::apps::study::selfplay::{play_game, play_opening, Record};
 use reversi::board::Color;
+use reversi::kit::{option, usage, value, write_stdout};
 use reversi::record::{write_board_string, write_ggf, write_transcript, GameRecord, RecordedMove};
 use reversi::reversi::Position;
 use std::fmt::Write as _;

@@ -5,10 +5,10 @@ use super::{
     algorithm, depth, eval, json_array, json_flag, order, parse_and_run, player, quiet_flag, size,
     AlgorithmArg, EvalArg, OrderArg,
 };
-use crate::cli::{value, write_stdout};
 use anyhow::Result;
 use clap::{ArgAction, ArgMatches, Command};
 use reversi::apps::study::selfplay::{play_game, play_opening};
+use reversi::kit::{value, write_stdout};
 use std::fmt::Write as _;
 use std::time::Instant;
 

@@ -6,10 +6,10 @@ use super::{
     algorithm, depth, describe, eval, json_flag, level, lines_within, order, parse_and_run, player,
     quiet_flag, size, time, AlgorithmArg, EvalArg, OrderArg,
 };
-use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::apps::study::tournament::tournament;
+use reversi::kit::{option, usage, value, write_stdout};
 use reversi::reversi::{Position, Reversi};
 use reversi::units::Discs;
 use std::time::{Duration, Instant};
@@ -44,7 +44,7 @@ pub(super) fn command() -> Command {
         .about("--eval against --vs over all openings of --plies plies, both colours")
         .arg(size("6"))
         .args(crate::cli::options::book_args())
-        .arg(crate::cli::flag(
+        .arg(reversi::kit::flag(
             "vs-no-book",
             "The opponent searches every position: no opening book (the side under \
              test keeps --book)",
@@ -161,7 +161,7 @@ fn run_tournament(a: Args) -> Result<()> {
         if a.vs_level.is_none() {
             return usage("--vs-weights is for --vs-level's search: give --vs-level too");
         }
-        other.level_weights = Some(std::sync::Arc::new(crate::cli::readers::read_weights(
+        other.level_weights = Some(std::sync::Arc::new(reversi::kit::readers::read_weights(
             path,
         )?));
     }

@@ -3,10 +3,10 @@
 
 use super::{depth, eval, parse_and_run, EvalArg};
 use crate::cli::memory::tree_size_within;
-use crate::cli::{option, usage, value, write_stdout};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::board::{Board, Color};
+use reversi::kit::{option, usage, value, write_stdout};
 use reversi::reversi::{Position, Reversi};
 use reversi::search::DotTree;
 use reversi::search::{Algorithm, Limit};

@@ -4,15 +4,15 @@
 
 use super::labels::{parse_empties, LABELS};
 use super::{read_games, test_table, MAX_GAMES};
-use crate::cli::input::open_regular;
-use crate::cli::output_files::{self, InPlace, Rule, Signature};
-use crate::cli::readers::read_weights;
-use crate::cli::{flag, option, value, write_stdout, UsageError};
 use crate::sharded::{append_lines, Progress, Resumable};
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
 use reversi::eval::pattern;
+use reversi::kit::input::open_regular;
+use reversi::kit::output_files::{self, InPlace, Rule, Signature};
+use reversi::kit::readers::read_weights;
+use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::train::import::{held_out_positions, theoretical_label, Importer, Verdict};
 use reversi::lab::train::labels::{label_positions, list_checksum, Label, LabelSettings};
 use reversi::lab::train::Shard;

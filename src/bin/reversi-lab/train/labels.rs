@@ -2,16 +2,16 @@
 //! merge of sharded runs, and the labels' error against exact ones.
 
 use super::{game_number, read_games, GAMES, MAX_LINE};
-use crate::cli::input::CappedLines;
-use crate::cli::output_files::{self, InPlace, Rule, Signature};
-use crate::cli::readers::read_weights;
-use crate::cli::{flag, option, usage, value, write_stdout, UsageError};
 use crate::sharded::{
     append_lines, header_number, parse_shard, push_shard, Progress, Resumable, ShardFiles, Shards,
 };
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern;
+use reversi::kit::input::CappedLines;
+use reversi::kit::output_files::{self, InPlace, Rule, Signature};
+use reversi::kit::readers::read_weights;
+use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::train::labels::{
     label_positions, list_checksum, position_list, Label, LabelSettings, ListedPosition,
 };

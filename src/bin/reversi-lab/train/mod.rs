@@ -1,10 +1,6 @@
 //! `reversi-lab train generate|fit`: the pattern evaluation's training pipeline
 //! (see `reversi-lab train --help` and the README's section on the evaluation).
 
-use crate::cli::input::CappedLines;
-use crate::cli::output_files::{self, InPlace, Rule, Signature};
-use crate::cli::readers::{read_weights, use_weights};
-use crate::cli::{flag, option, usage, value, write_stdout, UsageError};
 use crate::sharded::{append_lines, parse_shard, push_shard, Progress, Resumable};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
@@ -13,6 +9,10 @@ use reversi::eval::pattern::fit::{
 };
 use reversi::eval::pattern::{self, PatternWeights};
 use reversi::eval::Heuristic;
+use reversi::kit::input::CappedLines;
+use reversi::kit::output_files::{self, InPlace, Rule, Signature};
+use reversi::kit::readers::{read_weights, use_weights};
+use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::train::{self, GameSettings, Shard, TrainingGame};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -193,14 +193,14 @@ fn probcut(r: Probcut) -> Result<()> {
 /// Runs `reversi-lab train ...` (`args[0]` is `train`).
 pub fn run(args: &[String]) -> Result<()> {
     match args.get(1).map(String::as_str) {
-        Some("generate") => crate::cli::parse_and_run(generate_command(), &args[2..], Generate::from_matches, generate),
-        Some("fit") => crate::cli::parse_and_run(fit_command(), &args[2..], Fit::from_matches, fit_weights),
-        Some("probcut") => crate::cli::parse_and_run(probcut_command(), &args[2..], Probcut::from_matches, probcut),
-        Some("label") => crate::cli::parse_and_run(labels::label_command(), &args[2..], labels::LabelRequest::from_matches, labels::label),
-        Some("merge") => crate::cli::parse_and_run(labels::merge_command(), &args[2..], labels::Merge::from_matches, labels::merge),
-        Some("compare") => crate::cli::parse_and_run(labels::compare_command(), &args[2..], labels::compare_request, labels::compare),
-        Some("import") => crate::cli::parse_and_run(import::import_command(), &args[2..], import::Import::from_matches, import::import),
-        Some("heldout") => crate::cli::parse_and_run(import::heldout_command(), &args[2..], import::Heldout::from_matches, import::heldout),
+        Some("generate") => reversi::kit::parse_and_run(generate_command(), &args[2..], Generate::from_matches, generate),
+        Some("fit") => reversi::kit::parse_and_run(fit_command(), &args[2..], Fit::from_matches, fit_weights),
+        Some("probcut") => reversi::kit::parse_and_run(probcut_command(), &args[2..], Probcut::from_matches, probcut),
+        Some("label") => reversi::kit::parse_and_run(labels::label_command(), &args[2..], labels::LabelRequest::from_matches, labels::label),
+        Some("merge") => reversi::kit::parse_and_run(labels::merge_command(), &args[2..], labels::Merge::from_matches, labels::merge),
+        Some("compare") => reversi::kit::parse_and_run(labels::compare_command(), &args[2..], labels::compare_request, labels::compare),
+        Some("import") => reversi::kit::parse_and_run(import::import_command(), &args[2..], import::Import::from_matches, import::import),
+        Some("heldout") => reversi::kit::parse_and_run(import::heldout_command(), &args[2..], import::Heldout::from_matches, import::heldout),
         Some("-h" | "--help") | None => write_stdout(&format!(
             "{ABOUT}\n\nUsage:\n  reversi-lab train generate --out GAMES [OPTIONS]\n  reversi-lab train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi-lab train merge --out FILE SHARD...\n  reversi-lab train compare --labels LABELS --reference LABELS\n  reversi-lab train import --out GAMES FILE...\n  reversi-lab train heldout --games GAMES --training GAMES --out LABELS\n  reversi-lab train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi-lab train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
         )),

@@ -5,7 +5,7 @@
 //! say so instead.
 
 use super::UsageError;
-use reversi::lines::{read_line_capped, LineRead};
+use crate::lines::{read_line_capped, LineRead};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
@@ -157,7 +157,7 @@ pub fn open_regular(path: &Path, what: &str) -> Result<(File, u64), UsageError> 
 
 /// One line of a [`CappedLines`] reader.
 #[derive(Debug)]
-#[allow(dead_code)] // reversi-lab's: its stages' files
+
 pub struct TextLine<'a> {
     /// Its number, from 1.
     pub number: usize,
@@ -171,7 +171,6 @@ pub struct TextLine<'a> {
 
 /// The lines of a regular file, read one at a time, none longer than a
 /// stated cap: memory stays bounded whatever the file holds.
-#[allow(dead_code)] // reversi-lab's: its stages' files
 pub struct CappedLines {
     reader: BufReader<File>,
     what: String,
@@ -180,7 +179,6 @@ pub struct CappedLines {
     line: Vec<u8>,
 }
 
-#[allow(dead_code)] // reversi-lab's
 impl CappedLines {
     /// Opens `path` ([`open_regular`]; `what` names it in messages) to read
     /// lines of at most `cap` bytes (the line end not counted).

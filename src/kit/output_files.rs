@@ -59,7 +59,7 @@ pub struct Signature {
 
 /// What may be done with a path that is not a regular file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(dead_code)] // `Refused` and `Devices`: reversi-lab's
+
 pub enum InPlace {
     /// Nothing: only a regular file (or a new name) will do.
     Refused,
@@ -129,7 +129,6 @@ pub struct Planned {
 
 impl Planned {
     /// The file written: the path as given with its symlinks followed.
-    #[allow(dead_code)] // reversi-lab's: its resumable files
     pub fn target(&self) -> &Path {
         &self.target
     }

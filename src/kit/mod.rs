@@ -1,6 +1,6 @@
-//! The front ends' kit, shared by the two binaries of the package
-//! (`reversi`, the product, mounts it as `cli::kit`; `reversi-lab`, the
-//! lab, as its `cli`): the one `error:` line and exit status of every
+//! The front ends' kit (feature `cli`), shared by the command-line
+//! binaries of the package (`reversi`, the product, and `reversi-lab`, the
+//! lab), compiled once here: the one `error:` line and exit status of every
 //! command ([`exit`], [`UsageError`]), argument parsing with clap's
 //! builder API ([`parse`], [`option`], [`flag`]: no proc-macro crates, so
 //! the documented static opt-in build keeps working), stdout and stderr
@@ -10,21 +10,18 @@
 //! files the lab makes and the product reads ([`readers`]: weights,
 //! books). Nothing in it names a subcommand.
 //!
-//! Nothing here panics on a full or closed stdout or stderr: stdout is
-//! written with [`write_stdout`] (its errors are returned), and stderr with
-//! this module's `eprintln!`, which replaces the standard one (that panics
-//! when stderr cannot be written) in every module after the kit's `mod`
-//! line (`#[macro_use]`).
+//! It is the one module of the library that writes to stdout and stderr,
+//! and only when a binary asks: stdout with [`write_stdout`] (its errors
+//! are returned), stderr with [`write_stderr_line`], which each binary's
+//! `eprintln!` calls instead of the standard macro (that one panics when
+//! stderr cannot be written: `2>/dev/full`, a closed pipe).
 
 /// Writes a line to stderr like the standard `eprintln!`, ignoring a write
-/// error instead of panicking (`2>/dev/full`, a closed pipe): a warning or
-/// an error message that cannot be shown is not a reason to crash. Being
-/// defined before the `mod` lines (and the kit mounted with
-/// `#[macro_use]`), it shadows the standard macro in every front-end
-/// module. Both binaries name the kit's functions as `crate::cli::...`.
+/// error instead of panicking; for the kit's own modules (defined before
+/// their `mod` lines).
 macro_rules! eprintln {
     ($($arg:tt)*) => {
-        $crate::cli::write_stderr_line(::std::format_args!($($arg)*))
+        $crate::kit::write_stderr_line(::std::format_args!($($arg)*))
     };
 }
 
@@ -165,8 +162,8 @@ pub fn escape(text: &str) -> String {
         .collect()
 }
 
-/// Writes `args` and a newline to stderr, ignoring errors: see the module's
-/// `eprintln!`.
+/// Writes `args` and a newline to stderr, ignoring errors: what the
+/// binaries' `eprintln!` calls.
 pub fn write_stderr_line(args: fmt::Arguments<'_>) {
     let mut err = io::stderr().lock();
     let _ = err.write_fmt(args).and_then(|()| err.write_all(b"\n"));

@@ -5,9 +5,9 @@
 
 use super::input::open_regular;
 use super::{usage, UsageError};
+use crate::engine::book::Book;
+use crate::eval::pattern::{self, PatternWeights, WeightsError, FILE_BYTES};
 use anyhow::Result;
-use reversi::engine::book::Book;
-use reversi::eval::pattern::{self, PatternWeights, WeightsError, FILE_BYTES};
 use std::io::Read;
 use std::path::Path;
 
