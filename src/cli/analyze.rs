@@ -7,7 +7,7 @@ use super::options::{book_args, limits_args, read_record, RecordQuery};
 use anyhow::Result;
 use clap::{Arg, Command};
 use reversi::board::Color;
-use reversi::engine::analyze::{analyze_game, Analyzer};
+use reversi::engine::analyze::analyze_game;
 use reversi::kit::{flag, write_stdout};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
@@ -55,7 +55,7 @@ fn analyze(r: RecordQuery) -> Result<()> {
     let game = read_record(&r.record, 8)?;
     let limits = r.engine.limits.limits()?;
     let quiet = AtomicBool::new(false);
-    let mut search = Analyzer::new().with_book(r.engine.book.book_use(0)?);
+    let mut search = r.engine.analyzer(0)?;
     let a = analyze_game(&mut search, &game, &limits, &quiet, &mut |_| {});
     let mut s = String::new();
     if r.json {

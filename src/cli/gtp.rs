@@ -6,7 +6,6 @@ use super::options::{book_args, clock_seed, limits_args, EngineOptions};
 use anyhow::Result;
 use clap::Command;
 use reversi::apps::gtp::GtpSession;
-use reversi::engine::analyze::Analyzer;
 use std::io::{self, Write};
 
 /// `reversi gtp`'s arguments.
@@ -28,7 +27,7 @@ pub fn run(args: &[String]) -> Result<()> {
 /// The GTP session of the engine of `options`, on stdin and stdout.
 fn session(options: EngineOptions) -> Result<()> {
     let mut session = GtpSession::new(
-        Analyzer::new().with_book(options.book.book_use(clock_seed())?),
+        options.analyzer(clock_seed())?,
         options.limits.limits()?,
         "reversi",
         env!("CARGO_PKG_VERSION"),

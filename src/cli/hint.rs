@@ -6,7 +6,7 @@
 use super::options::{book_args, limits_args, read_record, RecordQuery};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
-use reversi::engine::analyze::{Analyzer, Certainty, MoveSearch, MoveValue};
+use reversi::engine::analyze::{Certainty, MoveSearch, MoveValue};
 use reversi::kit::{flag, option, value, write_stdout};
 use reversi::record::write_board_string;
 use reversi::reversi::Move;
@@ -109,7 +109,7 @@ fn hint(r: Request) -> Result<()> {
     let limits = r.query.engine.limits.limits()?;
     let count = r.moves;
     let start = Instant::now();
-    let mut search = Analyzer::new().with_book(r.query.engine.book.book_use(0)?);
+    let mut search = r.query.engine.analyzer(0)?;
     let values = search.rank_moves(
         &p,
         count.max(1),

@@ -9,7 +9,6 @@ use super::options::{book_args, clock_seed, limits_args, EngineOptions};
 use anyhow::Result;
 use clap::Command;
 use reversi::apps::nboard::{Flow, NboardSession};
-use reversi::engine::analyze::Analyzer;
 use reversi::engine::midgame::Level;
 use std::io::{self, Write};
 use std::sync::mpsc;
@@ -54,11 +53,7 @@ fn session(options: EngineOptions) -> Result<()> {
         }
         Ok(())
     });
-    let mut session = NboardSession::new(
-        Analyzer::new().with_book(options.book.book_use(clock_seed())?),
-        limits,
-        tx,
-    );
+    let mut session = NboardSession::new(options.analyzer(clock_seed())?, limits, tx);
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut buf = Vec::new();

@@ -9,10 +9,11 @@
 
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches};
-use reversi::engine::analyze::{shipped_book, BookUse, Limits, DEFAULT_EXACT_EMPTIES};
+use reversi::engine::analyze::{shipped_book, Analyzer, BookUse, Limits, DEFAULT_EXACT_EMPTIES};
 use reversi::engine::book::Book;
 use reversi::engine::midgame::Level;
 use reversi::eval::Discs;
+use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, usage};
 use reversi::record::{parse_game, GameRecord};
 use std::sync::Arc;
@@ -98,12 +99,8 @@ impl LimitOptions {
         }
     }
 
-    /// The engine's limits, with the `--weights` named made the active
-    /// weights.
+    /// The engine's limits.
     pub fn limits(&self) -> Result<Limits> {
-        if let Some(path) = &self.weights {
-            reversi::kit::readers::use_weights(path)?;
-        }
         let exact = self.exact.unwrap_or(DEFAULT_EXACT_EMPTIES);
         Ok(Limits {
             depth: self.depth,
@@ -205,6 +202,17 @@ impl EngineOptions {
         Ok(EngineOptions {
             limits: LimitOptions::from_matches(m),
             book: BookOptions::from_matches(m),
+        })
+    }
+
+    /// The engine these options ask for: its book (random choices seeded by
+    /// `seed`) and its `--weights`, passed to it (nothing is installed for
+    /// the process).
+    pub fn analyzer(&self, seed: u64) -> Result<Analyzer> {
+        let analyzer = Analyzer::new().with_book(self.book.book_use(seed)?);
+        Ok(match &self.limits.weights {
+            Some(path) => analyzer.with_weights(Arc::new(read_weights(path)?)),
+            None => analyzer,
         })
     }
 }

@@ -116,7 +116,7 @@ impl std::fmt::Debug for MidgameSearch {
 
 impl Default for MidgameSearch {
     fn default() -> MidgameSearch {
-        MidgameSearch::new(pattern::shared_active_weights())
+        MidgameSearch::new(Arc::clone(PatternWeights::shared_embedded()))
     }
 }
 

@@ -6,12 +6,14 @@
 //! Every evaluation is colour-symmetric: swapping the colours of all discs
 //! and the side to move negates the value.
 
-use super::{pattern, PositionalWeights};
+use super::pattern::{self, PatternWeights};
+use super::PositionalWeights;
 use crate::board::bits;
 use crate::board::{Board, Color, Square};
 use crate::game::{Evaluator, Value};
 use crate::reversi::{Position, Reversi};
 use std::fmt;
+use std::sync::Arc;
 
 /// One of the study's evaluations, chosen by name at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,9 +24,10 @@ pub enum Heuristic {
     Weights,
     /// Mobility, corners, X/C squares, stable discs, parity; phase-weighted.
     Strong,
-    /// The trained pattern evaluation ([`crate::eval::pattern`]), in discs,
-    /// with the active weights ([`pattern::active_weights`]). It knows 8x8
-    /// positions only; on smaller boards it is `strong`.
+    /// The trained pattern evaluation ([`crate::eval::pattern`]), in discs:
+    /// with the embedded weights when a `Heuristic` evaluates alone, with
+    /// an [`Evaluation`]'s weights in one. It knows 8x8 positions only; on
+    /// smaller boards it is `strong`.
     Pattern,
 }
 
@@ -44,25 +47,61 @@ impl Heuristic {
         }
     }
 
-    /// The value of `p` from black's point of view.
+    /// The value of `p` from black's point of view (`pattern` with the
+    /// embedded weights).
     #[must_use]
     pub fn value(self, p: &Position) -> Value {
+        self.value_with(p, PatternWeights::embedded())
+    }
+
+    /// The value of `p` from black's point of view, `pattern` reading
+    /// `weights` (the other evaluations need none).
+    #[must_use]
+    pub fn value_with(self, p: &Position, weights: &PatternWeights) -> Value {
         match self {
             Heuristic::Disc => p.board.disc_difference(),
             Heuristic::Weights => weights_value(&p.board),
             Heuristic::Strong => strong_value(p),
-            Heuristic::Pattern if p.board.size() == 8 => pattern_value(p),
+            Heuristic::Pattern if p.board.size() == 8 => pattern_value(p, weights),
             Heuristic::Pattern => strong_value(p),
         }
     }
 }
 
+/// A [`Heuristic`] with the pattern weights it reads: what a search given
+/// weights of its own evaluates with (the weights are passed, never
+/// installed process-wide).
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    /// The evaluation.
+    pub heuristic: Heuristic,
+    /// The pattern weights of [`Heuristic::Pattern`].
+    pub weights: Arc<PatternWeights>,
+}
+
+impl Evaluation {
+    /// `heuristic` with the embedded pattern weights.
+    #[must_use]
+    pub fn new(heuristic: Heuristic) -> Evaluation {
+        Evaluation {
+            heuristic,
+            weights: Arc::clone(PatternWeights::shared_embedded()),
+        }
+    }
+}
+
+impl Evaluator<Reversi> for Evaluation {
+    fn evaluate(&self, _game: &Reversi, state: &Position) -> Value {
+        self.heuristic.value_with(state, &self.weights)
+    }
+}
+
 /// The pattern evaluation of an 8x8 position, in whole discs, from black's
 /// point of view.
-fn pattern_value(p: &Position) -> Value {
+fn pattern_value(p: &Position, weights: &PatternWeights) -> Value {
     let mover = p.board.discs(p.to_move);
     let other = p.board.discs(p.to_move.other());
-    let fine = pattern::active_weights().evaluate(mover, other);
+    let fine = weights.evaluate(mover, other);
     let discs = (fine + fine.signum() * pattern::SCALE / 2) / pattern::SCALE;
     match p.to_move {
         Color::Black => discs,

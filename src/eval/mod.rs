@@ -18,7 +18,7 @@ pub mod heuristic;
 pub mod pattern;
 
 pub use crate::units::{Discs, Eval, Score};
-pub use heuristic::Heuristic;
+pub use heuristic::{Evaluation, Heuristic};
 
 use crate::board::{bits::Bits, Board, Color};
 use crate::game::{Evaluator, Game, Value};

@@ -6,22 +6,13 @@
 use super::input::open_regular;
 use super::{usage, UsageError};
 use crate::engine::book::Book;
-use crate::eval::pattern::{self, PatternWeights, WeightsError, FILE_BYTES};
+use crate::eval::pattern::{PatternWeights, WeightsError, FILE_BYTES};
 use anyhow::Result;
 use std::io::Read;
 use std::path::Path;
 
 /// The largest book file read (about 30 million positions).
 const MAX_BOOK_BYTES: u64 = 1 << 30;
-
-/// Makes the weights in `path` the active pattern weights.
-pub fn use_weights(path: &str) -> Result<()> {
-    let weights = read_weights(path)?;
-    if pattern::set_active_weights(weights).is_err() {
-        return usage("the pattern weights were already chosen");
-    }
-    Ok(())
-}
 
 /// Reads the weights file `path`: a regular file, of which at most one
 /// byte more than a weights file's length is read.

@@ -13,7 +13,7 @@ use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::engine::RelativePosition;
 use crate::eval::pattern::PatternWeights;
 use crate::eval::Discs;
-use crate::eval::Heuristic;
+use crate::eval::{Evaluation, Heuristic};
 use crate::game::{Game, Value};
 use crate::reversi::{Move, Position, Reversi};
 use crate::search::{Algorithm, Limit, NoObserver};
@@ -37,9 +37,9 @@ pub struct Player {
     /// engine ([`Analyzer::choose`]) at this level (with the time budget,
     /// if any) instead of the study's counted searches.
     pub level: Option<u32>,
-    /// The pattern weights of the side's level (`None`: the active
-    /// weights).
-    pub level_weights: Option<Arc<PatternWeights>>,
+    /// The side's pattern weights: its level's and its `pattern`
+    /// evaluation's (`None`: the embedded ones).
+    pub weights: Option<Arc<PatternWeights>>,
     /// The opening book of the side's level on 8x8 and how far from its
     /// best a book move may be (`None`: no book).
     pub book: Option<(Arc<Book>, Discs)>,
@@ -65,7 +65,7 @@ impl SideMemory {
         if !same {
             let analyzer = Analyzer::with_iterative(settings);
             let analyzer = match weights {
-                Some(w) => analyzer.with_level_weights(Arc::clone(w)),
+                Some(w) => analyzer.with_weights(Arc::clone(w)),
                 None => analyzer,
             };
             let analyzer = analyzer.with_book(book);
@@ -86,7 +86,7 @@ impl Player {
             order: MoveOrder::Natural,
             eval: Heuristic::Disc,
             level: None,
-            level_weights: None,
+            weights: None,
             book: None,
         }
     }
@@ -115,9 +115,16 @@ impl Player {
         if counted && limits.level_on(p.board.size()).is_none() {
             // The contracts' counted searches, node for node.
             let depth = self.depth.expect("a depth or a time");
-            let out =
-                self.algorithm
-                    .run(&game, p, &Limit::depth(depth, self.eval), &mut NoObserver);
+            let eval = Evaluation {
+                heuristic: self.eval,
+                weights: self
+                    .weights
+                    .clone()
+                    .unwrap_or_else(|| Arc::clone(PatternWeights::shared_embedded())),
+            };
+            let out = self
+                .algorithm
+                .run(&game, p, &Limit::depth(depth, eval), &mut NoObserver);
             return Choice {
                 mv: out.best.expect("a non-terminal position has a move"),
                 black_value: BlackValue::Points(out.value),
@@ -141,7 +148,7 @@ impl Player {
             BookUse::new(Arc::clone(book), *randomness, seed)
         });
         let c = memory
-            .analyzer(settings, self.level_weights.as_ref(), book)
+            .analyzer(settings, self.weights.as_ref(), book)
             .choose(p, &limits, None)
             .expect("a non-terminal position has a move");
         Choice {

@@ -23,12 +23,14 @@ use reversi::apps::study::selfplay::Player;
 use reversi::board::{Board, Color};
 use reversi::engine::iterative::MoveOrder;
 use reversi::engine::midgame::Level;
-use reversi::eval::Heuristic;
+use reversi::eval::pattern::PatternWeights;
+use reversi::eval::{Evaluation, Heuristic};
 use reversi::game::Game;
 use reversi::kit::{flag, option, usage};
 use reversi::reversi::Move;
 use reversi::search::Algorithm;
 use std::fmt::Write as _;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// `--algorithm`.
@@ -142,30 +144,57 @@ impl EvalArg {
     }
 }
 
+/// A study command's `--weights`, read: the pattern weights of its sides'
+/// `pattern` evaluation and levels (`None`: the embedded ones), passed to
+/// each search that evaluates.
+#[derive(Clone, Debug, Default)]
+struct Weights(Option<Arc<PatternWeights>>);
+
+impl Weights {
+    /// `eval` reading these weights.
+    fn evaluation(&self, eval: EvalArg) -> Evaluation {
+        match &self.0 {
+            Some(w) => Evaluation {
+                heuristic: eval.get(),
+                weights: Arc::clone(w),
+            },
+            None => Evaluation::new(eval.get()),
+        }
+    }
+}
+
 /// Parses a study command's `args` with `command` plus `--weights FILE`
-/// into its typed request (`typed`), loads those weights, and refuses the
-/// pattern evaluation off 8x8; then runs the request with `run` (or
-/// prints the help asked for).
+/// into its typed request (`typed`) and reads those weights, refusing the
+/// pattern evaluation off 8x8; then runs the request with `run` and the
+/// weights (or prints the help asked for).
 fn parse_and_run<T>(
     command: Command,
     args: &[String],
     typed: impl FnOnce(&ArgMatches) -> T,
-    run: impl FnOnce(T) -> anyhow::Result<()>,
+    run: impl FnOnce(T, Weights) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let command = command.arg(option(
         "weights",
         "FILE",
         "Pattern weights for --eval pattern and the levels (default: the trained weights built in)",
     ));
-    reversi::kit::parse_and_run(command, args, |m| checked(m).map(|()| typed(m)), run)
+    reversi::kit::parse_and_run(
+        command,
+        args,
+        |m| {
+            checked(m)?;
+            let weights = match m.get_one::<String>("weights") {
+                Some(path) => Some(Arc::new(reversi::kit::readers::read_weights(path)?)),
+                None => None,
+            };
+            Ok((typed(m), Weights(weights)))
+        },
+        |(request, weights)| run(request, weights),
+    )
 }
 
-/// Loads the `--weights` of a study command's matches `m` and refuses the
-/// pattern evaluation and the levels off 8x8.
+/// Refuses the pattern evaluation and the levels off 8x8.
 fn checked(m: &ArgMatches) -> anyhow::Result<()> {
-    if let Some(path) = m.get_one::<String>("weights") {
-        reversi::kit::readers::use_weights(path)?;
-    }
     let size = m
         .try_get_one::<u8>("size")
         .ok()
@@ -275,6 +304,7 @@ fn player(
     order: OrderArg,
     eval: EvalArg,
     level: Option<u32>,
+    weights: &Weights,
 ) -> Player {
     Player {
         depth: depth.or(if time.is_none() { Some(4) } else { None }),
@@ -283,7 +313,7 @@ fn player(
         order: order.get(),
         eval: eval.get(),
         level,
-        level_weights: None,
+        weights: weights.0.clone(),
         book: None,
     }
 }

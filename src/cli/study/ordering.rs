@@ -3,7 +3,7 @@
 //! its positions alpha-beta runs in natural order, with ordered moves at the
 //! full depth, and with ordered iterative deepening (all iterations counted).
 
-use super::{depth, eval, json_array, json_flag, parse_and_run, size, EvalArg};
+use super::{depth, eval, json_array, json_flag, parse_and_run, size, EvalArg, Weights};
 use anyhow::Result;
 use clap::{ArgMatches, Command};
 use reversi::engine::iterative::{IterativeSearch, MoveOrder};
@@ -49,19 +49,24 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// Runs `reversi ordering` as asked.
-fn ordering(a: Args) -> Result<()> {
+fn ordering(a: Args, weights: Weights) -> Result<()> {
     let game = Reversi::DISC_DIFFERENCE;
-    let eval = a.eval.get();
+    let eval = weights.evaluation(a.eval);
     let engine = IterativeSearch {
         order: MoveOrder::Best,
         prune: true,
-        eval,
+        eval: eval.clone(),
     };
     let mut p = Position::start(a.size);
     let (mut natural, mut fixed, mut deep) = (Vec::new(), Vec::new(), Vec::new());
     let mut moves = Vec::new();
     while !game.is_terminal(&p) {
-        let lib = alphabeta_with(&game, &p, &Limit::depth(a.depth, eval), &mut NoObserver);
+        let lib = alphabeta_with(
+            &game,
+            &p,
+            &Limit::depth(a.depth, eval.clone()),
+            &mut NoObserver,
+        );
         let f = engine.fixed(&p, a.depth);
         let d = engine.deepen(&p, Some(a.depth), None);
         assert_eq!(f.value, lib.value, "ordering changed a value");
@@ -87,7 +92,7 @@ fn ordering(a: Args) -> Result<()> {
         let mut s = format!(
             "{n}x{n}, alpha-beta depth {}, eval {}: nodes per move on the natural-order game\n{:>4} {:<5} {:>10} {:>10} {:>10}\n",
             a.depth,
-            eval,
+            eval.heuristic,
             "ply",
             "move",
             "natural",

@@ -6,7 +6,7 @@
 
 use super::{
     algorithm, board_picture, depth, describe, eval, level, order, parse_and_run, player, size,
-    time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
+    time, verdict, AlgorithmArg, EvalArg, OrderArg, Weights, LEVEL_HELP,
 };
 use anyhow::Result;
 use clap::builder::PossibleValue;
@@ -134,8 +134,16 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// Runs `reversi play OPTIONS` as asked.
-fn play(a: Args) -> Result<()> {
-    let mut computer = player(a.depth, a.time, a.algorithm, a.order, a.eval, a.level);
+fn play(a: Args, weights: Weights) -> Result<()> {
+    let mut computer = player(
+        a.depth,
+        a.time,
+        a.algorithm,
+        a.order,
+        a.eval,
+        a.level,
+        &weights,
+    );
     computer.book = a.book.book_and_randomness()?;
     let game = Reversi::DISC_DIFFERENCE;
     let mut p = match &a.from {

@@ -2,7 +2,8 @@
 
 use super::{
     algorithm, board_picture, depth, describe, eval, json_array, json_flag, json_moves, level,
-    order, parse_and_run, player, size, time, verdict, AlgorithmArg, EvalArg, OrderArg, LEVEL_HELP,
+    order, parse_and_run, player, size, time, verdict, AlgorithmArg, EvalArg, OrderArg, Weights,
+    LEVEL_HELP,
 };
 use anyhow::Result;
 use clap::{ArgMatches, Command};
@@ -149,7 +150,7 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// Runs `reversi match` as asked.
-fn matches(a: Args) -> Result<()> {
+fn matches(a: Args, weights: Weights) -> Result<()> {
     let book = a.book.book_and_randomness()?;
     let mut black = player(
         a.black_depth.or(a.depth),
@@ -158,6 +159,7 @@ fn matches(a: Args) -> Result<()> {
         a.order,
         a.black_eval.unwrap_or(a.eval),
         a.black_level.or(a.level),
+        &weights,
     );
     let mut white = player(
         a.white_depth.or(a.depth),
@@ -166,6 +168,7 @@ fn matches(a: Args) -> Result<()> {
         a.order,
         a.white_eval.unwrap_or(a.eval),
         a.white_level.or(a.level),
+        &weights,
     );
     black.book.clone_from(&book);
     white.book = book;

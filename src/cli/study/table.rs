@@ -3,7 +3,7 @@
 
 use super::{
     algorithm, depth, eval, json_array, json_flag, order, parse_and_run, player, quiet_flag, size,
-    AlgorithmArg, EvalArg, OrderArg,
+    AlgorithmArg, EvalArg, OrderArg, Weights,
 };
 use anyhow::Result;
 use clap::{ArgAction, ArgMatches, Command};
@@ -66,7 +66,7 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// Runs `reversi table` as asked.
-fn table(a: Args) -> Result<()> {
+fn table(a: Args, weights: Weights) -> Result<()> {
     let (start, _) = play_opening(a.size, "").expect("empty opening");
     let k = a.depths.len();
     let mut scores = vec![vec![0; k]; k];
@@ -74,8 +74,8 @@ fn table(a: Args) -> Result<()> {
     let t0 = Instant::now();
     for (i, &bd) in a.depths.iter().enumerate() {
         for (j, &wd) in a.depths.iter().enumerate() {
-            let black = player(Some(bd), None, a.algorithm, a.order, a.eval, None);
-            let white = player(Some(wd), None, a.algorithm, a.order, a.eval, None);
+            let black = player(Some(bd), None, a.algorithm, a.order, a.eval, None, &weights);
+            let white = player(Some(wd), None, a.algorithm, a.order, a.eval, None, &weights);
             let r = play_game(start, Vec::new(), &black, &white, |_| {});
             scores[i][j] = r.score;
             nodes[i][j] = r.nodes();

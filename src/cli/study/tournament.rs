@@ -4,7 +4,7 @@
 
 use super::{
     algorithm, depth, describe, eval, json_flag, level, lines_within, order, parse_and_run, player,
-    quiet_flag, size, time, AlgorithmArg, EvalArg, OrderArg,
+    quiet_flag, size, time, AlgorithmArg, EvalArg, OrderArg, Weights,
 };
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
@@ -143,8 +143,16 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// Runs `reversi tournament` as asked.
-fn run_tournament(a: Args) -> Result<()> {
-    let mut me = player(a.depth, a.time, a.algorithm, a.order, a.eval, a.level);
+fn run_tournament(a: Args, weights: Weights) -> Result<()> {
+    let mut me = player(
+        a.depth,
+        a.time,
+        a.algorithm,
+        a.order,
+        a.eval,
+        a.level,
+        &weights,
+    );
     me.book = a.book.book_and_randomness()?;
     let mut other = player(
         a.vs_depth.or(a.depth),
@@ -153,6 +161,7 @@ fn run_tournament(a: Args) -> Result<()> {
         a.order,
         a.vs,
         a.vs_level,
+        &weights,
     );
     if !a.vs_no_book {
         other.book.clone_from(&me.book);
@@ -161,7 +170,7 @@ fn run_tournament(a: Args) -> Result<()> {
         if a.vs_level.is_none() {
             return usage("--vs-weights is for --vs-level's search: give --vs-level too");
         }
-        other.level_weights = Some(std::sync::Arc::new(reversi::kit::readers::read_weights(
+        other.weights = Some(std::sync::Arc::new(reversi::kit::readers::read_weights(
             path,
         )?));
     }

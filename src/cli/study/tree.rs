@@ -1,7 +1,7 @@
 //! `reversi tree FLAG PLAYER BOARD`: the tree that the Tiny contract's FLAG
 //! 300 (minimax) or 500 (alpha-beta) searches, as Graphviz DOT on stdout.
 
-use super::{depth, eval, parse_and_run, EvalArg};
+use super::{depth, eval, parse_and_run, EvalArg, Weights};
 use crate::cli::memory::tree_size_within;
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
@@ -88,7 +88,7 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// Runs `reversi tree` as asked.
-fn tree(a: Args) -> Result<()> {
+fn tree(a: Args, weights: Weights) -> Result<()> {
     let algorithm = match a.flag.as_str() {
         "300" => Algorithm::Minimax,
         "500" => Algorithm::AlphaBeta,
@@ -123,7 +123,12 @@ fn tree(a: Args) -> Result<()> {
     let dot = if let Some(d) = a.depth {
         let game = Reversi::DISC_DIFFERENCE;
         let mut t = DotTree::new(&game);
-        algorithm.run(&game, &root, &Limit::depth(d, a.eval.get()), &mut t);
+        algorithm.run(
+            &game,
+            &root,
+            &Limit::depth(d, weights.evaluation(a.eval)),
+            &mut t,
+        );
         t.to_dot()
     } else {
         let game = Reversi::WIN_LOSS;

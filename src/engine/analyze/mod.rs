@@ -31,7 +31,7 @@ use crate::board::Color;
 use crate::engine::iterative::{IterativeSearch, MoveOrder};
 use crate::engine::midgame::{Level, MidgameSearch};
 use crate::eval::pattern::PatternWeights;
-use crate::eval::{Discs, Heuristic};
+use crate::eval::{Discs, Evaluation, Heuristic};
 use crate::game::{Game, Value};
 use crate::record::GameRecord;
 use crate::reversi::{Move, Position, Reversi};
@@ -279,10 +279,11 @@ impl std::fmt::Display for BlackValue {
 /// of one game. Keep one per game (or per side of a game) so that later
 /// searches reuse what earlier ones learned.
 pub struct Analyzer {
-    iterative: IterativeSearch<Heuristic>,
+    iterative: IterativeSearch<Evaluation>,
     standard: StandardSearch,
     midgame: Option<Box<MidgameSearch>>,
-    /// The levels' pattern weights (`None`: the active weights).
+    /// The pattern weights of the levels, of `pattern` in the iterative
+    /// search and of the solver's move order (`None`: the embedded ones).
     weights: Option<Arc<PatternWeights>>,
     /// The opening book consulted before any search (`None`: no book).
     book: Option<BookUse>,
@@ -317,9 +318,14 @@ impl Analyzer {
     /// study's players; the analysis always uses [`Analyzer::new`]'s).
     #[must_use]
     pub fn with_iterative(iterative: IterativeSearch<Heuristic>) -> Analyzer {
+        let iterative = IterativeSearch {
+            order: iterative.order,
+            prune: iterative.prune,
+            eval: Evaluation::new(iterative.eval),
+        };
         Analyzer {
+            standard: StandardSearch::new(iterative.clone()),
             iterative,
-            standard: StandardSearch::new(iterative),
             midgame: None,
             weights: None,
             book: None,
@@ -327,12 +333,16 @@ impl Analyzer {
         }
     }
 
-    /// The same engine with its levels' midgame search (and that search's
-    /// exact solves) evaluating with `weights` instead of the active
-    /// weights: two sides of a match can differ in their weights alone.
+    /// The same engine evaluating with `weights` instead of the embedded
+    /// ones: its levels' midgame search (and that search's exact solves),
+    /// the iterative search's `pattern` evaluation and the solver's move
+    /// order. The one way other weights reach the engine: two sides of a
+    /// match can differ in their weights alone.
     #[must_use]
-    pub fn with_level_weights(mut self, weights: Arc<PatternWeights>) -> Analyzer {
+    pub fn with_weights(mut self, weights: Arc<PatternWeights>) -> Analyzer {
         self.midgame = None;
+        self.iterative.eval.weights = Arc::clone(&weights);
+        self.standard.set_weights(Arc::clone(&weights));
         self.weights = Some(weights);
         self
     }

@@ -6,7 +6,8 @@
 use super::{children, rank, Certainty, Limits, MoveValue};
 use crate::engine::iterative::{IterativeSearch, SearchMemory};
 use crate::engine::{EndgameSolver, RelativePosition, Scoring};
-use crate::eval::{Discs, Heuristic};
+use crate::eval::pattern::PatternWeights;
+use crate::eval::{Discs, Evaluation};
 use crate::reversi::{Move, Position};
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
@@ -27,7 +28,7 @@ const WATCH_EVERY: Duration = Duration::from_millis(10);
 /// The iterative search, then the exact solver near the end (see the
 /// module documentation).
 pub(super) struct StandardSearch {
-    engine: IterativeSearch<Heuristic>,
+    engine: IterativeSearch<Evaluation>,
     memory: SearchMemory,
     solver: Option<EndgameSolver>,
     /// The solver's stop flag, set by the watcher of a proof when the
@@ -39,7 +40,7 @@ pub(super) struct StandardSearch {
 impl StandardSearch {
     /// A search with `engine`'s settings and empty memory; the solver's
     /// table (24 MiB) is made when first needed.
-    pub(super) fn new(engine: IterativeSearch<Heuristic>) -> StandardSearch {
+    pub(super) fn new(engine: IterativeSearch<Evaluation>) -> StandardSearch {
         StandardSearch {
             engine,
             memory: SearchMemory::default(),
@@ -55,11 +56,22 @@ impl StandardSearch {
         &mut self.memory
     }
 
+    /// Evaluates (`pattern`) and orders the solver's moves with `weights`.
+    pub(super) fn set_weights(&mut self, weights: Arc<PatternWeights>) {
+        if let Some(solver) = &mut self.solver {
+            solver.set_weights(Arc::clone(&weights));
+        }
+        self.engine.eval.weights = weights;
+        self.memory = SearchMemory::default();
+    }
+
     fn solver(&mut self) -> &mut EndgameSolver {
         let stop = &self.solver_stop;
+        let weights = &self.engine.eval.weights;
         self.solver.get_or_insert_with(|| {
             let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 20);
             solver.set_stop(Some(Arc::clone(stop)));
+            solver.set_weights(Arc::clone(weights));
             solver
         })
     }
@@ -198,7 +210,7 @@ impl StandardSearch {
         stop: &AtomicBool,
         have_earlier: bool,
     ) -> Round {
-        let engine = self.engine;
+        let engine = &self.engine;
         let stopped = || stop.load(AtomicOrdering::Relaxed) || Instant::now() >= deadline;
         if count == 1 && kids.len() > 1 {
             let f = engine.deepen_stoppable(

@@ -195,7 +195,7 @@ fn analysis_values_are_discs_never_a_win_loss_draw_sign() {
 /// The pattern evaluation's negamax of `p` for the side to move, `depth`
 /// plies deep (the final score times `SCALE` where the game ends).
 fn pattern_negamax(p: &Position, depth: u32) -> i32 {
-    use crate::eval::pattern::{active_weights, SCALE};
+    use crate::eval::pattern::{PatternWeights, SCALE};
     let kids = children(p);
     if kids.is_empty() {
         let s = crate::record::standard_score(&p.board);
@@ -203,7 +203,7 @@ fn pattern_negamax(p: &Position, depth: u32) -> i32 {
     }
     if depth == 0 && kids[0].0 != Move::Pass {
         let r = RelativePosition::from(p);
-        return active_weights().evaluate(r.player, r.opponent);
+        return PatternWeights::embedded().evaluate(r.player, r.opponent);
     }
     kids.iter()
         .map(|(m, c)| -pattern_negamax(c, if *m == Move::Pass { depth } else { depth - 1 }))
@@ -478,4 +478,44 @@ fn a_choice_plays_from_the_book_at_a_level_only() {
         &mut |_| {},
     );
     assert!(matches!(ranked[0].certainty, Certainty::Book { .. }));
+}
+
+/// Weights reach the engine only by being passed: in one process, an
+/// analyzer given zero weights values every 8x8 position 0 with the
+/// `pattern` evaluation at a depth bound and at a level, while one given
+/// none evaluates with the embedded weights, before and after it.
+#[test]
+fn weights_are_passed_to_an_analyzer_never_installed() {
+    use crate::engine::iterative::{IterativeSearch, MoveOrder};
+    use crate::eval::pattern::PatternWeights;
+    use crate::eval::Heuristic;
+    use std::sync::Arc;
+    let settings = IterativeSearch {
+        order: MoveOrder::Best,
+        prune: true,
+        eval: Heuristic::Pattern,
+    };
+    let p = Position::start(8);
+    let at_depth = Limits {
+        depth: Some(3),
+        time: None,
+        ..limits(0, 0)
+    };
+    let at_level = Limits {
+        level: Some(4),
+        time: None,
+        ..limits(0, 0)
+    };
+    let value = |analyzer: &mut Analyzer, limits: &Limits| {
+        analyzer.choose(&p, limits, None).expect("a move").black_value
+    };
+    let embedded = |limits: &Limits| value(&mut Analyzer::with_iterative(settings), limits);
+    let (depth_before, level_before) = (embedded(&at_depth), embedded(&at_level));
+    let zero = Arc::new(PatternWeights::zero());
+    let mut zeroed = Analyzer::with_iterative(settings).with_weights(zero);
+    assert_eq!(value(&mut zeroed, &at_depth), BlackValue::Points(0));
+    assert_eq!(value(&mut zeroed, &at_level), BlackValue::Discs(0));
+    assert_ne!(depth_before, BlackValue::Points(0), "the embedded weights value it");
+    assert_eq!(embedded(&at_depth), depth_before);
+    assert_eq!(embedded(&at_level), level_before);
 }

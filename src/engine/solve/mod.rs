@@ -33,7 +33,7 @@ use super::score;
 use super::tt::{self, Table};
 use crate::board::bits::{kernel_entries, Bits, LastFlips};
 use crate::board::Square;
-use crate::eval::pattern::{self, PatternWeights};
+use crate::eval::pattern::PatternWeights;
 use crate::reversi::Move;
 use crate::units::Score;
 use order::MoveList;
@@ -310,8 +310,8 @@ impl EndgameSolver {
         self.stopped
     }
 
-    /// Orders moves on 8x8 with `weights` instead of the active pattern
-    /// weights ([`crate::eval::pattern::active_weights`]). Only the speed
+    /// Orders moves on 8x8 with `weights` instead of the embedded pattern
+    /// weights ([`PatternWeights::embedded`]). Only the speed
     /// of a solve depends on them, never its score.
     pub fn set_weights(&mut self, weights: Arc<PatternWeights>) {
         self.chosen_weights = Some(weights);
@@ -381,7 +381,7 @@ impl EndgameSolver {
         self.weights = (valid == !0).then(|| {
             self.chosen_weights
                 .clone()
-                .unwrap_or_else(pattern::shared_active_weights)
+                .unwrap_or_else(|| Arc::clone(PatternWeights::shared_embedded()))
         });
         if self.valid == valid && !self.lines.is_empty() {
             return;

@@ -22,10 +22,7 @@ pub mod fit;
 pub use crate::board::symmetry;
 mod weights;
 
-pub use weights::{
-    active_weights, set_active_weights, shared_active_weights, PatternWeights, WeightsError,
-    FILE_BYTES, FORMAT_VERSION,
-};
+pub use weights::{PatternWeights, WeightsError, FILE_BYTES, FORMAT_VERSION};
 
 use crate::board::bits;
 

@@ -99,36 +99,6 @@ fn read_u32(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
-/// Weights chosen at run time (`--weights FILE`), else the embedded ones.
-static ACTIVE: OnceLock<Arc<PatternWeights>> = OnceLock::new();
-
-/// The weights the pattern evaluation uses by default: those given to
-/// [`set_active_weights`], or else the project's embedded ones. (The
-/// engine's searches also take weights of their own, any lifetime:
-/// `MidgameSearch::new`, `EndgameSolver::set_weights`.)
-#[must_use]
-pub fn active_weights() -> &'static PatternWeights {
-    ACTIVE.get_or_init(|| Arc::new(PatternWeights::embedded().clone()))
-}
-
-/// [`active_weights`] as a shared handle, for a search to keep.
-#[must_use]
-pub fn shared_active_weights() -> Arc<PatternWeights> {
-    Arc::clone(ACTIVE.get_or_init(|| Arc::new(PatternWeights::embedded().clone())))
-}
-
-/// Makes `weights` the ones [`active_weights`] returns, for the rest of the
-/// process. Fails (giving them back) once the active weights were used or
-/// set.
-///
-/// # Errors
-/// The weights, if the active weights are already fixed.
-pub fn set_active_weights(weights: PatternWeights) -> Result<(), PatternWeights> {
-    ACTIVE
-        .set(Arc::new(weights))
-        .map_err(|w| Arc::try_unwrap(w).unwrap_or_else(|w| (*w).clone()))
-}
-
 /// The project's trained weights, embedded in the binary.
 static EMBEDDED_FILE: &[u8] = include_bytes!("../../../data/pattern-weights.bin");
 
@@ -189,9 +159,22 @@ impl PatternWeights {
     /// which the crate's tests rule out.
     #[must_use]
     pub fn embedded() -> &'static PatternWeights {
-        static PARSED: OnceLock<PatternWeights> = OnceLock::new();
+        Self::shared_embedded()
+    }
+
+    /// [`PatternWeights::embedded`] as a shared handle, for a search to
+    /// keep: the default of every search that is given no weights. (Other
+    /// weights reach a search only by being passed to it:
+    /// `Analyzer::with_weights`, `MidgameSearch::new`,
+    /// `EndgameSolver::set_weights`, [`crate::eval::Evaluation`].)
+    #[must_use]
+    pub fn shared_embedded() -> &'static Arc<PatternWeights> {
+        static PARSED: OnceLock<Arc<PatternWeights>> = OnceLock::new();
         PARSED.get_or_init(|| {
-            PatternWeights::from_bytes(EMBEDDED_FILE).expect("the embedded weights file is valid")
+            Arc::new(
+                PatternWeights::from_bytes(EMBEDDED_FILE)
+                    .expect("the embedded weights file is valid"),
+            )
         })
     }
 

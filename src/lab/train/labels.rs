@@ -371,7 +371,7 @@ pub fn combined_samples(games: &[TrainingGame], labels: &[Label]) -> (Vec<Sample
 mod tests {
     use super::*;
     use crate::engine::{EndgameSolver, Scoring};
-    use crate::eval::pattern::shared_active_weights;
+    use crate::eval::pattern::PatternWeights;
     use crate::lab::train::{GamePlayer, GameSettings};
 
     fn games(n: u64) -> Vec<TrainingGame> {
@@ -380,7 +380,7 @@ mod tests {
             solve_empties: 10,
             ..GameSettings::default()
         };
-        let mut player = GamePlayer::new(settings, &shared_active_weights());
+        let mut player = GamePlayer::new(settings, PatternWeights::shared_embedded());
         (0..n).map(|i| player.play(i)).collect()
     }
 
@@ -409,7 +409,7 @@ mod tests {
             depth: 3,
             selectivity: None,
         };
-        let weights = shared_active_weights();
+        let weights = Arc::clone(PatternWeights::shared_embedded());
         let mut labeller = Labeller::new(settings.clone(), &weights);
         let labels: Vec<Label> = list.iter().map(|&p| labeller.label(p)).collect();
         // Backwards, a fresh labeller gives the same labels.
@@ -443,7 +443,7 @@ mod tests {
             depth: 2,
             selectivity: None,
         };
-        let l = Labeller::new(settings, &shared_active_weights()).label(list[0]);
+        let l = Labeller::new(settings, PatternWeights::shared_embedded()).label(list[0]);
         let line = l.to_line();
         let fields: Vec<&str> = line.split('\t').collect();
         let with = |i: usize, v: &str| {

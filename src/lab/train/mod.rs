@@ -370,10 +370,11 @@ pub fn generate(
 /// phase among `samples` (in their order) with more than `max_depth` empty
 /// squares, the root values of a full search to `max_depth`; then, per
 /// depth and phase, the line predicting each depth's value from its
-/// shallow depth's (on `threads` threads; `progress` hears of each
-/// position).
+/// shallow depth's (on `threads` threads, the searches evaluating with
+/// `weights`; `progress` hears of each position).
 pub fn fit_probcut(
     samples: &[Sample],
+    weights: &Arc<PatternWeights>,
     per_phase: usize,
     max_depth: u32,
     threads: usize,
@@ -404,7 +405,7 @@ pub fn fit_probcut(
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
-                let mut search = MidgameSearch::default();
+                let mut search = MidgameSearch::new(Arc::clone(weights));
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= chosen.len() {
@@ -551,7 +552,10 @@ mod tests {
     use super::*;
 
     fn player(settings: GameSettings) -> GamePlayer {
-        GamePlayer::new(settings, &crate::eval::pattern::shared_active_weights())
+        GamePlayer::new(
+            settings,
+            crate::eval::pattern::PatternWeights::shared_embedded(),
+        )
     }
 
     fn quick() -> GameSettings {
@@ -570,8 +574,11 @@ mod tests {
             let g = player.play(index);
             assert_eq!(
                 g,
-                GamePlayer::new(settings, &crate::eval::pattern::shared_active_weights())
-                    .play(index)
+                GamePlayer::new(
+                    settings,
+                    crate::eval::pattern::PatternWeights::shared_embedded()
+                )
+                .play(index)
             );
             let line = g.to_line();
             assert_eq!(TrainingGame::parse_line(&line).unwrap(), g);

@@ -8,7 +8,7 @@ use crate::sharded::{append_lines, Progress, Resumable};
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
-use reversi::eval::pattern;
+use reversi::eval::pattern::PatternWeights;
 use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
@@ -403,7 +403,7 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
     let empties = r.empties.clone();
     let weights = match &r.weights {
         Some(path) => Arc::new(read_weights(path)?),
-        None => pattern::shared_active_weights(),
+        None => Arc::clone(PatternWeights::shared_embedded()),
     };
     let held = read_games(&r.games)?;
     let mut training = Vec::new();

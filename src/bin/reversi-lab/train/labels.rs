@@ -7,7 +7,7 @@ use crate::sharded::{
 };
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
-use reversi::eval::pattern;
+use reversi::eval::pattern::PatternWeights;
 use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
@@ -127,7 +127,7 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
     let settings = r.settings;
     let weights = match &r.weights {
         Some(path) => Arc::new(read_weights(path)?),
-        None => pattern::shared_active_weights(),
+        None => Arc::clone(PatternWeights::shared_embedded()),
     };
     let games = read_games(&r.games)?;
     let list = position_list(&games, &settings.empties);

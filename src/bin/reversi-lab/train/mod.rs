@@ -11,7 +11,7 @@ use reversi::eval::pattern::{self, PatternWeights};
 use reversi::eval::Heuristic;
 use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
-use reversi::kit::readers::{read_weights, use_weights};
+use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::train::{self, GameSettings, Shard, TrainingGame};
 use std::fmt::Write as _;
@@ -136,9 +136,10 @@ fn probcut(r: Probcut) -> Result<()> {
     let out = &r.out;
     let planned =
         output_files::plan_output("--out", Path::new(out), &written_by(r.force, PROBCUT))?;
-    if let Some(w) = &r.weights {
-        use_weights(w)?;
-    }
+    let weights = match &r.weights {
+        Some(path) => Arc::new(read_weights(path)?),
+        None => Arc::clone(PatternWeights::shared_embedded()),
+    };
     let games = read_games(&r.games)?;
     let (samples, _) = train::samples(&games, false);
     let quiet = r.quiet;
@@ -156,9 +157,9 @@ fn probcut(r: Probcut) -> Result<()> {
     };
     let depth = r.depth;
     let cell_positions = usize::try_from(r.cell_positions).unwrap_or(usize::MAX);
-    let endgame =
-        train::fit_endgame_sigma(&games, &pattern::shared_active_weights(), cell_positions);
-    let mut table = train::fit_probcut(&samples, r.positions, depth, r.threads, &progress);
+    let endgame = train::fit_endgame_sigma(&games, &weights, cell_positions);
+    let mut table =
+        train::fit_probcut(&samples, &weights, r.positions, depth, r.threads, &progress);
     let mut comment = format!(
         "{PROBCUT_TITLE} fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{depth}",
         games.len(),
@@ -292,7 +293,7 @@ fn generate(r: Generate) -> Result<()> {
     let quiet = r.quiet;
     let weights = match &r.weights {
         Some(path) => Arc::new(read_weights(path)?),
-        None => pattern::shared_active_weights(),
+        None => Arc::clone(PatternWeights::shared_embedded()),
     };
     let header_line = header(&s, &weights, shard);
     let check = game_number;
