@@ -72,7 +72,7 @@ impl Level {
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict {
+pub struct MidgameResult {
     /// The best move (`None` when the game is over).
     pub best: Option<Move>,
     /// Its value for the side to move.
@@ -164,12 +164,12 @@ impl MidgameSearch {
         level: Level,
         deadline: Option<Instant>,
         stop: Option<&AtomicBool>,
-    ) -> Verdict {
+    ) -> MidgameResult {
         assert_eq!(pos.valid, u64::MAX, "the midgame search plays 8x8 only");
         self.nodes = 0;
         let empties = pos.empties().count_ones();
         if pos.moves() == 0 && pos.pass().moves() == 0 {
-            return Verdict {
+            return MidgameResult {
                 best: None,
                 value: Score(final_score(pos.player, pos.opponent)).eval(),
                 depth: 0,
@@ -186,7 +186,7 @@ impl MidgameSearch {
             let s = self.solver.solve(pos);
             self.solver.set_deadline(None);
             if !self.solver.was_stopped() {
-                return Verdict {
+                return MidgameResult {
                     best: s.best,
                     value: s.score.eval(),
                     depth: empties,
@@ -198,7 +198,7 @@ impl MidgameSearch {
         }
         self.stopped = false;
         self.selectivity = level.selectivity;
-        let mut verdict = Verdict {
+        let mut verdict = MidgameResult {
             best: None,
             value: Eval(0),
             depth: 0,

@@ -3,7 +3,7 @@
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use reversi::apps::serve::{router, AppState, Limits};
+use reversi::apps::serve::{router, AppState, ServerLimits};
 use serde_json::Value;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -22,7 +22,7 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("runtime")
 }
 
-fn state(limits: Limits) -> Arc<AppState> {
+fn state(limits: ServerLimits) -> Arc<AppState> {
     let addr: SocketAddr = ADDR.parse().unwrap();
     Arc::new(AppState::new(addr, vec!["reversi.test".into()], limits))
 }
@@ -98,7 +98,7 @@ fn published_cases() -> Vec<[String; 4]> {
 fn tiny_endpoint_answers_the_clis_bytes_on_every_published_case() {
     let cases = published_cases();
     assert_eq!(cases.len(), 150);
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     let rt = runtime();
     for [flag, player, board, expected] in &cases {
         let (code, stdout, _) = cli(&[flag, player, board]);
@@ -114,7 +114,7 @@ fn tiny_endpoint_answers_the_clis_bytes_on_every_published_case() {
 
 #[test]
 fn tiny_endpoint_rejects_bad_arguments_with_the_clis_error_line() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     let rt = runtime();
     for [flag, player, board] in [
         ["700", "1", "0000021001200000"],
@@ -139,9 +139,9 @@ fn tiny_endpoint_rejects_bad_arguments_with_the_clis_error_line() {
 fn tiny_searches_are_bounded_by_work_not_by_empty_squares() {
     // Finished or nearly finished boards with many empty squares are
     // answered (the CLI's bytes): the caps bound the work, not the empties.
-    let s = state(Limits {
+    let s = state(ServerLimits {
         search_time: Duration::from_secs(2),
-        ..Limits::default()
+        ..ServerLimits::default()
     });
     let rt = runtime();
     let mut full6 = "12".repeat(18);
@@ -177,7 +177,7 @@ fn tiny_searches_are_bounded_by_work_not_by_empty_squares() {
 
 #[test]
 fn only_requests_naming_this_server_are_answered() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         for ok in [
             ADDR,
@@ -207,7 +207,7 @@ fn only_requests_naming_this_server_are_answered() {
 
 #[test]
 fn other_methods_long_targets_and_unknown_paths_get_4xx() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         let request = Request::post("/api/search")
             .header("host", ADDR)
@@ -230,7 +230,7 @@ fn other_methods_long_targets_and_unknown_paths_get_4xx() {
 
 #[test]
 fn pages_and_assets_are_served_from_the_binary() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         for page in ["/", "/play", "/explore", "/study"] {
             let (status, kind, body) = get(&s, page).await;
@@ -253,7 +253,7 @@ fn pages_and_assets_are_served_from_the_binary() {
 
 #[test]
 fn game_endpoint_replays_moves_and_rejects_illegal_ones() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         let (status, g) = json(&s, "/api/game?size=8&moves=d3,c3").await;
         assert_eq!(status, StatusCode::OK);
@@ -277,7 +277,7 @@ fn game_endpoint_replays_moves_and_rejects_illegal_ones() {
 
 #[test]
 fn engine_endpoint_plays_a_legal_move_within_its_caps() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         let (status, m) = json(&s, "/api/engine?size=6&moves=&depth=3&time_ms=5000").await;
         assert_eq!(status, StatusCode::OK, "{m}");
@@ -298,7 +298,7 @@ fn engine_endpoint_plays_a_legal_move_within_its_caps() {
 
 #[test]
 fn engine_endpoint_plays_at_a_level_on_8x8_only() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         let moves = "f5,d6,c3,d3,c4";
         let (status, m) = json(
@@ -324,7 +324,7 @@ fn engine_endpoint_plays_at_a_level_on_8x8_only() {
 
 #[test]
 fn search_endpoint_shows_the_contracts_value_and_count() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     let (_, cli300, _) = cli(&["300", "1", "0000021001200000"]);
     let (_, cli500, _) = cli(&["500", "1", "0000021001200000"]);
     block_on(async {
@@ -353,7 +353,7 @@ fn search_endpoint_shows_the_contracts_value_and_count() {
 
 #[test]
 fn step_endpoint_replays_alphabeta_in_visit_order() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         let (_, r) = json(
             &s,
@@ -398,7 +398,7 @@ fn step_endpoint_replays_alphabeta_in_visit_order() {
 
 #[test]
 fn natural_and_best_order_agree_on_the_value() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         let base = "/api/search?board=0000021001200000&player=1&algorithm=alphabeta";
         let (_, natural) = json(&s, &format!("{base}&order=natural")).await;
@@ -413,10 +413,10 @@ fn natural_and_best_order_agree_on_the_value() {
 
 #[test]
 fn searches_past_the_node_cap_are_refused_and_old_trees_dropped() {
-    let limits = Limits {
+    let limits = ServerLimits {
         max_tree_nodes: 10_000,
         max_trees: 2,
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let s = state(limits);
     block_on(async {
@@ -463,11 +463,11 @@ async fn settle(s: &Arc<AppState>, within: Duration) -> bool {
 fn a_search_stops_when_its_client_goes_away_and_slots_are_capped() {
     // An 8x8 minimax to the end never finishes: only cancellation (or the
     // 10-minute cap set here) stops it.
-    let limits = Limits {
+    let limits = ServerLimits {
         max_searches: 1,
         search_time: Duration::from_secs(600),
         max_tree_nodes: u64::MAX,
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let s = state(limits);
     let start8 = reversi::board::Board::start(8).to_digits();
@@ -507,7 +507,7 @@ fn a_search_stops_when_its_client_goes_away_and_slots_are_capped() {
 
 #[test]
 fn study_streams_report_progress_and_finish() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         let (status, kind, body) = get(&s, "/api/study/match?size=4&depth=3").await;
         assert_eq!(status, StatusCode::OK);
@@ -532,9 +532,9 @@ fn tiny_searches_are_capped_in_time_and_nodes() {
     let p = reversi::reversi::random_position(8, 46, &mut rng);
     assert_eq!(p.board.empty().count_ones(), 14);
     let slow = format!("/api/tiny?flag=300&player=1&board={}", p.board.to_digits());
-    let s = state(Limits {
+    let s = state(ServerLimits {
         search_time: Duration::from_secs(1),
-        ..Limits::default()
+        ..ServerLimits::default()
     });
     block_on(async {
         let start = Instant::now();
@@ -552,9 +552,9 @@ fn tiny_searches_are_capped_in_time_and_nodes() {
     // The 4x4 start: minimax counts 224,821 states, alpha-beta 7,208.
     let tiny = |flag: &str| format!("/api/tiny?flag={flag}&player=1&board=0000021001200000");
     for (cap, minimax_ok) in [(224_820, false), (224_821, true)] {
-        let s = state(Limits {
+        let s = state(ServerLimits {
             max_tiny_nodes: cap,
-            ..Limits::default()
+            ..ServerLimits::default()
         });
         block_on(async {
             let (status, _, body) = get(&s, &tiny("300")).await;
@@ -589,7 +589,7 @@ fn serve_command_line_errors_are_one_line() {
 
 #[test]
 fn records_read_back_what_the_game_exports_and_hints_rank_the_moves() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         // The export of a game with a pass (4x4) reads back to the same moves.
         let (status, g) = json(&s, "/api/game?size=4&moves=b1,a1,a2").await;
@@ -659,7 +659,7 @@ fn records_read_back_what_the_game_exports_and_hints_rank_the_moves() {
 
 #[test]
 fn a_review_gives_every_move_its_loss_and_black_the_graph() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         // A whole 4x4 game: every value is exact, the last position's value
         // for black is the final score.
@@ -684,7 +684,7 @@ fn a_review_gives_every_move_its_loss_and_black_the_graph() {
 
 #[test]
 fn values_carry_their_unit_and_view_and_final_scores_the_standard_rule() {
-    let s = state(Limits::default());
+    let s = state(ServerLimits::default());
     block_on(async {
         // A 6x6 wipeout with 10 empty squares: 0-26 on the board, -36.
         let (_, g) = json(

@@ -1,4 +1,4 @@
-//! The server's open connections, kept within [`Limits::max_connections`]
+//! The server's open connections, kept within [`ServerLimits::max_connections`]
 //! without letting idle or slow sockets starve a new client.
 //!
 //! A connection is *busy* while a request of it is being answered (from
@@ -12,7 +12,7 @@
 //! is therefore answered whatever number of sockets sit idle, and a busy
 //! connection is never cut.
 //!
-//! [`Limits::max_connections`]: super::Limits::max_connections
+//! [`ServerLimits::max_connections`]: super::ServerLimits::max_connections
 
 use axum::body::{Body, Bytes, HttpBody};
 use hyper::body::{Frame, SizeHint};

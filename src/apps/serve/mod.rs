@@ -18,7 +18,7 @@
 //! only requests whose `Host` names it (an IP address or `localhost` with
 //! its port, or a name allowed explicitly), which defeats DNS rebinding;
 //! every search (Tiny searches included) is bounded in depth, time and
-//! nodes, at most [`Limits::max_searches`] run at once, and a search stops
+//! nodes, at most [`ServerLimits::max_searches`] run at once, and a search stops
 //! when its client goes away; request lines, headers and bodies are
 //! size-limited; idle and slow connections give way to new ones
 //! ([`connections`]); nothing is read from or written to files.
@@ -44,7 +44,7 @@ use connections::{BusyBody, Connections};
 
 /// The bounds the server keeps every request within.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct ServerLimits {
     /// Searches (explorer, engine, study, Tiny searches) running at once;
     /// more get `503 Service Unavailable`.
     pub max_searches: usize,
@@ -72,9 +72,9 @@ pub struct Limits {
     pub max_connections: usize,
 }
 
-impl Default for Limits {
+impl Default for ServerLimits {
     fn default() -> Self {
-        Limits {
+        ServerLimits {
             max_searches: 2,
             max_tree_nodes: 2_000_000,
             tree_budget_nodes: 4_000_000,
@@ -101,7 +101,7 @@ pub struct Config {
     /// name in their `Host` header.
     pub allowed_hosts: Vec<String>,
     /// The bounds of every request.
-    pub limits: Limits,
+    pub limits: ServerLimits,
     /// The opening book of the levels' moves and hints on 8x8 (`None`:
     /// every position is searched).
     pub book: Option<Arc<Book>>,
@@ -116,7 +116,7 @@ impl Default for Config {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
             allowed_hosts: Vec::new(),
-            limits: Limits::default(),
+            limits: ServerLimits::default(),
             book: None,
             book_randomness: Discs(0.0),
         }
@@ -272,7 +272,7 @@ fn stop_signal() -> std::io::Result<tokio::sync::mpsc::Receiver<i32>> {
 async fn serve(
     listener: TcpListener,
     state: Arc<AppState>,
-    limits: Limits,
+    limits: ServerLimits,
     mut stop: tokio::sync::mpsc::Receiver<i32>,
 ) -> Result<i32, ServeError> {
     use hyper_util::rt::{TokioIo, TokioTimer};

@@ -507,7 +507,10 @@ fn weights_are_passed_to_an_analyzer_never_installed() {
         ..limits(0, 0)
     };
     let value = |analyzer: &mut Analyzer, limits: &Limits| {
-        analyzer.choose(&p, limits, None).expect("a move").black_value
+        analyzer
+            .choose(&p, limits, None)
+            .expect("a move")
+            .black_value
     };
     let embedded = |limits: &Limits| value(&mut Analyzer::with_iterative(settings), limits);
     let (depth_before, level_before) = (embedded(&at_depth), embedded(&at_level));
@@ -515,7 +518,11 @@ fn weights_are_passed_to_an_analyzer_never_installed() {
     let mut zeroed = Analyzer::with_iterative(settings).with_weights(zero);
     assert_eq!(value(&mut zeroed, &at_depth), BlackValue::Points(0));
     assert_eq!(value(&mut zeroed, &at_level), BlackValue::Discs(0));
-    assert_ne!(depth_before, BlackValue::Points(0), "the embedded weights value it");
+    assert_ne!(
+        depth_before,
+        BlackValue::Points(0),
+        "the embedded weights value it"
+    );
     assert_eq!(embedded(&at_depth), depth_before);
     assert_eq!(embedded(&at_level), level_before);
 }

@@ -6,17 +6,11 @@
 
 use super::last::SHALLOW;
 use super::order::MoveList;
-use super::{bounds, EndgameSolver, SolverKernel, INF, NO_MOVE};
+use super::{bounds, EndgameSolver, SolverKernel, ETC_MIN, INF, NO_MOVE, TT_MIN};
 use crate::board::bits;
 use crate::board::bits::after;
 use std::ops::ControlFlow;
 
-/// At least this many empties: the transposition table is used.
-pub(super) const TT_MIN: u32 = 7;
-/// More than this many empties: enhanced transposition cutoffs (the
-/// children, one empty fewer, are then in the table). FFO #40-#44, one
-/// thread: 12 gave 105.9 M nodes, 8 101.7 M, 7 101.2 M.
-pub(super) const ETC_MIN: u32 = TT_MIN;
 /// At least this many empties: stability cutoffs.
 const STABILITY_MIN: u32 = 7;
 /// Stability is only tried when alpha is at least this high.

@@ -8,8 +8,7 @@
 //! The ordering decides only how fast a solve is: any evaluation, even
 //! random weights, gives the same exact scores.
 
-use super::endgame::ETC_MIN;
-use super::{EndgameSolver, SolverKernel, NO_MOVE};
+use super::{EndgameSolver, SolverKernel, ETC_MIN, NO_MOVE};
 use crate::board::bits::after;
 use crate::board::bits::{self, Bits};
 use crate::board::Color;

@@ -10,8 +10,9 @@
 //! newest open job on the board. Each thread has its own solver; all
 //! share one lock-free table.
 
-use super::endgame::{Exit, TT_MIN};
+use super::endgame::Exit;
 use super::order::MoveList;
+use super::TT_MIN;
 use super::{bounds, EndgameSolver, RootProgress, SolverKernel, INF, NO_MOVE};
 use crate::board::bits::after;
 use crate::board::Square;

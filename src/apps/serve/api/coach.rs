@@ -3,20 +3,20 @@
 use super::*;
 
 /// The engine's limits for a hint or a review: a level (which bounds the
-/// depth off 8x8: [`EngineLimits::level_on`]), the time capped by the
+/// depth off 8x8: [`Limits::level_on`]), the time capped by the
 /// server's.
 fn coach_limits(
     state: &AppState,
     q: &HashMap<String, String>,
     default_ms: u64,
-) -> Result<EngineLimits, ApiError> {
+) -> Result<Limits, ApiError> {
     let cap = state.limits.engine_time.as_millis() as u64;
     let time = number(q, "time_ms", 1..=cap)?.unwrap_or(default_ms.min(cap));
     let level = number(q, "level", 1..=Level::MAX)?.unwrap_or(8);
-    Ok(EngineLimits {
+    Ok(Limits {
         level: Some(level),
         time: Some(Duration::from_millis(time)),
-        ..EngineLimits::default()
+        ..Limits::default()
     })
 }
 

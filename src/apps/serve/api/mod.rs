@@ -25,12 +25,10 @@
 use super::explorer::{self, Caps, ChildState, MoveOrder, NodeView, SearchSpec, Stopped, Tree};
 use super::play::{self, EngineSettings, GameState};
 use super::study;
-use super::Limits;
+use super::ServerLimits;
 use crate::board::{Board, Color};
 use crate::engine::analyze::BookUse;
-use crate::engine::analyze::{
-    analyze_game, Analyzer, Certainty, Limits as EngineLimits, MoveSearch,
-};
+use crate::engine::analyze::{analyze_game, Analyzer, Certainty, Limits, MoveSearch};
 use crate::engine::book::Book;
 use crate::engine::midgame::Level;
 use crate::eval::Heuristic;
@@ -82,7 +80,7 @@ const TABLE_DEPTH: [u32; 3] = [8, 5, 4];
 pub struct AppState {
     addr: SocketAddr,
     allowed_hosts: Vec<String>,
-    limits: Limits,
+    limits: ServerLimits,
     searches: Arc<Semaphore>,
     running: Arc<AtomicUsize>,
     trees: Mutex<TreeStore>,
@@ -106,7 +104,7 @@ impl AppState {
     /// The state of a server listening on `addr` that also accepts the host
     /// names `allowed_hosts`, within `limits`.
     #[must_use]
-    pub fn new(addr: SocketAddr, allowed_hosts: Vec<String>, limits: Limits) -> AppState {
+    pub fn new(addr: SocketAddr, allowed_hosts: Vec<String>, limits: ServerLimits) -> AppState {
         AppState {
             addr,
             allowed_hosts,
