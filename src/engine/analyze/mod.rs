@@ -490,9 +490,15 @@ impl Analyzer {
                     ..level
                 };
                 let deadline = limits.deadline(Instant::now());
-                let midgame = self.midgame.get_or_insert_with(Box::default);
-                let (values, nodes) =
-                    level::rank_at_level(midgame, position, count, level, deadline, stop, progress);
+                let (values, nodes) = level::rank_at_level(
+                    self.midgame(),
+                    position,
+                    count,
+                    level,
+                    deadline,
+                    stop,
+                    progress,
+                );
                 self.nodes = nodes;
                 values
             }

@@ -482,7 +482,8 @@ fn a_choice_plays_from_the_book_at_a_level_only() {
 
 /// Weights reach the engine only by being passed: in one process, an
 /// analyzer given zero weights values every 8x8 position 0 with the
-/// `pattern` evaluation at a depth bound and at a level, while one given
+/// `pattern` evaluation at a depth bound and at a level (choosing and
+/// ranking), while one given
 /// none evaluates with the embedded weights, before and after it.
 #[test]
 fn weights_are_passed_to_an_analyzer_never_installed() {
