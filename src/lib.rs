@@ -100,6 +100,26 @@
 #![warn(missing_docs)]
 #![deny(rustdoc::broken_intra_doc_links)]
 
+/// Declares an error type that carries its one-line message: a tuple
+/// struct around the `String`, shown as the message itself, and a
+/// `std::error::Error` (the crate's many "why this was refused" types).
+/// Defined before the `mod` lines, so every module can use it.
+macro_rules! message_error {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident($field:vis String);) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        $vis struct $name($field String);
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl ::std::error::Error for $name {}
+    };
+}
+
 pub mod apps;
 pub mod board;
 pub mod engine;

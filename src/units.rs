@@ -83,6 +83,13 @@ impl Eval {
 }
 
 impl Discs {
+    /// The value as an evaluation: 1/64 disc, rounded to the nearest
+    /// (half away from zero); the one conversion from discs to [`Eval`].
+    #[must_use]
+    pub fn to_eval(self) -> Eval {
+        Eval((self.0 * f64::from(Eval::PER_DISC)).round() as i32)
+    }
+
     /// A value of `points` from black's point of view, at `per_disc`
     /// points a disc, read for the player `to_move`.
     #[must_use]
@@ -183,6 +190,10 @@ mod tests {
         assert_eq!(Eval(SCALE / 2).round_discs(), 1);
         assert_eq!(Eval(-SCALE / 2).round_discs(), -1);
         assert_eq!(Eval(SCALE / 2 - 1).round_discs(), 0);
+        assert_eq!(Discs(1.5).to_eval(), Eval(3 * SCALE / 2));
+        assert_eq!(Discs(-0.01).to_eval(), Eval(-1));
+        assert_eq!(Discs(0.007).to_eval(), Eval(0));
+        assert_eq!(Eval(-37).discs().to_eval(), Eval(-37));
         assert_eq!(Discs::from_black_points(16, 8.0, Color::White), Discs(-2.0));
         assert_eq!(Discs(1.5).for_color(Color::White), Discs(-1.5));
     }

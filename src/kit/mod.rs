@@ -38,18 +38,11 @@ use std::fmt;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-/// A problem with what the user gave us (arguments, input files, stdin):
-/// reported as `error: ...` on stderr with exit status 2.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+message_error! {
+    /// A problem with what the user gave us (arguments, input files, stdin):
+    /// reported as `error: ...` on stderr with exit status 2.
+    pub struct UsageError(pub String);
 }
-
-impl std::error::Error for UsageError {}
 
 /// A command line, parsed: the command's own typed request, or a text it
 /// asked to see (`--help`, `--version`), which is the command's whole

@@ -10,7 +10,6 @@
 use super::{has_run, Ring, RingSolver};
 use crate::game::{Side, Value};
 use std::ffi::OsString;
-use std::fmt;
 
 /// The largest ring accepted (the K = 3 strip table ships up to this size;
 /// memory stays a few bytes per cell).
@@ -129,18 +128,11 @@ pub enum RingCommand {
     Run(RingRequest),
 }
 
-/// A bad command line, described in one line (without control characters;
-/// the binary adds the pointer to `--help`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ArgError(String);
-
-impl fmt::Display for ArgError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+message_error! {
+    /// A bad command line, described in one line (without control characters;
+    /// the binary adds the pointer to `--help`).
+    pub struct ArgError(String);
 }
-
-impl std::error::Error for ArgError {}
 
 /// Parses the arguments after the program name: `N K FLAG [POSITION...]`
 /// with `--stats` and `--minimax` anywhere; `-h`/`--help` or

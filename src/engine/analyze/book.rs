@@ -46,10 +46,9 @@ impl BookUse {
     /// seeded with `seed` (same seed, same games).
     #[must_use]
     pub fn new(book: Arc<Book>, randomness: Discs, seed: u64) -> BookUse {
-        let randomness = (randomness.0.max(0.0) * f64::from(Eval::PER_DISC)).round() as i32;
         BookUse {
             book,
-            randomness: Eval(randomness),
+            randomness: Discs(randomness.0.max(0.0)).to_eval(),
             rng: Rng::new(seed),
         }
     }

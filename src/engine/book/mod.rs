@@ -24,7 +24,6 @@ use crate::board::Square;
 use crate::engine::RelativePosition;
 use crate::hash::FastHashMap;
 use crate::units::Eval;
-use std::fmt;
 
 pub mod edax;
 pub mod file;
@@ -196,17 +195,10 @@ impl Entry {
     }
 }
 
-/// Why an entry was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvalidEntry(pub String);
-
-impl fmt::Display for InvalidEntry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+message_error! {
+    /// Why an entry was refused.
+    pub struct InvalidEntry(pub String);
 }
-
-impl std::error::Error for InvalidEntry {}
 
 /// The canonical key of an 8x8 position: the smallest of its eight images
 /// as (side to move's discs, other side's discs).
