@@ -8,7 +8,7 @@
 //! (`f5`, any case) or `pass`. `genmove` plays the move it returns.
 //! Boards of 4, 6 and 8 are accepted (`boardsize`).
 
-use crate::board::{Color, Square};
+use crate::board::{Color, PictureStyle};
 use crate::engine::analyze::{Limits, MoveSearch};
 use crate::record::{GameRecord, RecordedMove};
 use crate::reversi::{Move, Position};
@@ -315,24 +315,7 @@ impl<S: MoveSearch> GtpSession<S> {
     /// black, `O` white, `.` empty, then the side to move.
     fn picture(&self) -> String {
         let p = self.game.last();
-        let n = p.board.size();
-        let mut s = String::from("  ");
-        for c in 0..n {
-            let _ = write!(s, " {}", (b'A' + c) as char);
-        }
-        s.push('\n');
-        for r in 0..n {
-            let _ = write!(s, "{:>2}", r + 1);
-            for c in 0..n {
-                let ch = match p.board.get(Square::new(r, c)) {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
-                    None => '.',
-                };
-                let _ = write!(s, " {ch}");
-            }
-            s.push('\n');
-        }
+        let mut s = p.board.picture(PictureStyle::GOGUI, 0);
         let _ = write!(
             s,
             "X {} O {}, {} to move",

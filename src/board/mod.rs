@@ -8,7 +8,7 @@ pub mod bits;
 mod notation;
 pub mod symmetry;
 
-pub use notation::{ParseBoardError, ParseSquareError};
+pub use notation::{ParseBoardError, ParseSquareError, PictureStyle};
 
 use std::fmt;
 

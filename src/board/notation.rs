@@ -1,9 +1,11 @@
 //! Text forms of boards and squares: the Tiny contract's digit string
 //! (`0` empty, `1` dark, `2` light, reading order), the 8x8 contract's grid
-//! (`*`, `X`, `O`), and square names `a1`..`h8`.
+//! (`*`, `X`, `O`), square names `a1`..`h8`, and the labelled picture the
+//! front ends show ([`Board::picture`]).
 
-use super::{bits, Board, Square, SIZES};
+use super::{bits, Board, Color, Square, SIZES};
 use std::fmt;
+use std::fmt::Write as _;
 use std::str::FromStr;
 
 /// Why a board text was rejected.
@@ -46,7 +48,59 @@ fn size_of_len(len: usize) -> Result<u8, ParseBoardError> {
         .ok_or(ParseBoardError::Length(len))
 }
 
+/// How [`Board::picture`] labels the board: the width of the row numbers'
+/// column and the case of the column letters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PictureStyle {
+    /// Characters of the row numbers (right-aligned) before the squares.
+    pub margin: usize,
+    /// Column letters `A`, `B`, ... instead of `a`, `b`, ...
+    pub capitals: bool,
+}
+
+impl PictureStyle {
+    /// Lower-case columns after a margin of 3 (the depth study's dialogs).
+    pub const PLAIN: PictureStyle = PictureStyle {
+        margin: 3,
+        capitals: false,
+    };
+    /// Capital columns after a margin of 2 (GoGui's `showboard`).
+    pub const GOGUI: PictureStyle = PictureStyle {
+        margin: 2,
+        capitals: true,
+    };
+}
+
 impl Board {
+    /// The board as lines of text: column letters, then each row's number
+    /// and squares, `X` black, `O` white, `*` an empty square of `marks`,
+    /// `.` another empty square, each after a space.
+    #[must_use]
+    pub fn picture(&self, style: PictureStyle, marks: u64) -> String {
+        let n = self.size();
+        let first = if style.capitals { b'A' } else { b'a' };
+        let mut s = " ".repeat(style.margin);
+        for c in 0..n {
+            let _ = write!(s, " {}", (first + c) as char);
+        }
+        s.push('\n');
+        for r in 0..n {
+            let _ = write!(s, "{:>width$}", r + 1, width = style.margin);
+            for c in 0..n {
+                let sq = Square::new(r, c);
+                let ch = match self.get(sq) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None if marks & sq.bit() != 0 => '*',
+                    None => '.',
+                };
+                let _ = write!(s, " {ch}");
+            }
+            s.push('\n');
+        }
+        s
+    }
+
     /// Parses squares in reading order from `text`, where `chars` gives the
     /// characters for empty, black and white. The size follows from the length.
     ///
@@ -154,6 +208,21 @@ impl FromStr for Square {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pictures_label_rows_and_columns_in_either_style() {
+        // 0000021001200000: row 2 holds b2 white (2), c2 black (1).
+        let b = Board::from_digits("0000021001200000").unwrap();
+        let a1 = Square::new(0, 0).bit();
+        assert_eq!(
+            b.picture(PictureStyle::PLAIN, a1),
+            "    a b c d\n  1 * . . .\n  2 . O X .\n  3 . X O .\n  4 . . . .\n"
+        );
+        assert_eq!(
+            b.picture(PictureStyle::GOGUI, 0),
+            "   A B C D\n 1 . . . .\n 2 . O X .\n 3 . X O .\n 4 . . . .\n"
+        );
+    }
 
     #[test]
     fn digits_round_trip() {

@@ -20,7 +20,7 @@ use super::size_arg;
 use clap::builder::PossibleValue;
 use clap::{value_parser, Arg, ArgMatches, Command, ValueEnum};
 use reversi::apps::study::selfplay::Player;
-use reversi::board::{Board, Color};
+use reversi::board::{Board, PictureStyle};
 use reversi::engine::iterative::MoveOrder;
 use reversi::engine::midgame::Level;
 use reversi::eval::pattern::PatternWeights;
@@ -354,27 +354,7 @@ fn describe(p: &Player) -> String {
 /// The board with column letters and row numbers; empty squares `.`,
 /// squares in `marks` `*`.
 fn board_picture(board: &Board, marks: u64) -> String {
-    let n = board.size();
-    let mut s = String::from("   ");
-    for c in 0..n {
-        let _ = write!(s, " {}", (b'a' + c) as char);
-    }
-    s.push('\n');
-    for r in 0..n {
-        let _ = write!(s, "{:>3}", r + 1);
-        for c in 0..n {
-            let sq = reversi::board::Square::new(r, c);
-            let ch = match board.get(sq) {
-                Some(Color::Black) => 'X',
-                Some(Color::White) => 'O',
-                None if marks & sq.bit() != 0 => '*',
-                None => '.',
-            };
-            let _ = write!(s, " {ch}");
-        }
-        s.push('\n');
-    }
-    s
+    board.picture(PictureStyle::PLAIN, marks)
 }
 
 /// Who won a game with final `score` (black minus white).
