@@ -37,6 +37,7 @@ use std::sync::Arc;
 
 pub mod import;
 pub mod labels;
+pub mod off_path;
 mod shard;
 
 pub use shard::{Shard, ShardError, MAX_SHARDS};

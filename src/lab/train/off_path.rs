@@ -1,0 +1,300 @@
+//! The evaluation's second test set, off the experts' path: the positions
+//! after every legal move of exactly labelled positions (the held-out
+//! positions of expert games, `train heldout`), and the error of value
+//! estimates grouped by how many discs the move loses.
+//!
+//! Experts rarely play a move that loses many discs, so a test set of
+//! their positions cannot see how the evaluation values the positions
+//! after such moves; yet the search spends most of its nodes below them,
+//! and the coach shows their values.
+
+use super::labels::{Label, LabelSource, ListedPosition};
+use crate::board::symmetry;
+use crate::engine::RelativePosition;
+use crate::eval::Eval;
+use std::collections::HashMap;
+use std::fmt;
+
+/// How many discs a move loses against the best move, in classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LossClass {
+    /// A best move (loses nothing).
+    Best,
+    /// Loses 1 to 6 discs.
+    Small,
+    /// Loses 7 to 16 discs.
+    Medium,
+    /// Loses more than 16 discs.
+    Large,
+}
+
+impl LossClass {
+    /// Every class, from the best moves to the worst.
+    pub const ALL: [LossClass; 4] = [
+        LossClass::Best,
+        LossClass::Small,
+        LossClass::Medium,
+        LossClass::Large,
+    ];
+
+    /// The class of a move that loses `discs` (at least 0).
+    #[must_use]
+    pub fn of(discs: i32) -> LossClass {
+        match discs {
+            i32::MIN..=0 => LossClass::Best,
+            1..=6 => LossClass::Small,
+            7..=16 => LossClass::Medium,
+            _ => LossClass::Large,
+        }
+    }
+}
+
+impl fmt::Display for LossClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LossClass::Best => "best",
+            LossClass::Small => "loses 1-6",
+            LossClass::Medium => "loses 7-16",
+            LossClass::Large => "loses 17+",
+        })
+    }
+}
+
+/// The positions after every legal move of each of `parents` (after a
+/// pass where the side to move has none and the game goes on), each in its
+/// canonical orientation, numbered from 0 in the parents' order and each
+/// parent's moves in square order, with its parent's item as its `game`.
+/// A finished parent has none.
+#[must_use]
+pub fn positions_after_moves(parents: &[Label]) -> Vec<ListedPosition> {
+    let mut out = Vec::new();
+    for parent in parents {
+        let p = RelativePosition::of_8x8(parent.position.player, parent.position.opponent);
+        let mut children = Vec::new();
+        let mut moves = p.moves();
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            children.push(p.play(sq));
+        }
+        if children.is_empty() && p.pass().moves() != 0 {
+            children.push(p.pass());
+        }
+        for child in children {
+            let ((player, opponent), _) = symmetry::canonical(child.player, child.opponent);
+            out.push(ListedPosition {
+                item: out.len() as u64,
+                game: parent.position.item,
+                player,
+                opponent,
+            });
+        }
+    }
+    out
+}
+
+/// The errors of estimates of moves' values in one class of loss.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClassError {
+    /// The class.
+    pub class: LossClass,
+    /// How many moves.
+    pub moves: usize,
+    /// The mean absolute error of the estimated move values, in discs.
+    pub mean_abs_error: f64,
+    /// The mean of estimate minus exact value, in discs (positive: the
+    /// estimates value the moves too kindly).
+    pub bias: f64,
+}
+
+/// The error of `estimate` (a value of a child position, for its side to
+/// move) on the moves of `children`, exact labels of positions after the
+/// moves of the exact labels `parents` (each child's `game` is its
+/// parent's item), grouped by the move's loss: a move's value is minus its
+/// child's, and its loss the parent's value minus the move's. Classes with
+/// no move are left out.
+///
+/// # Errors
+/// A child whose parent is not among `parents`, or a label that is not
+/// exact.
+pub fn errors_by_loss(
+    parents: &[Label],
+    children: &[Label],
+    estimate: impl Fn(&Label) -> Eval,
+) -> Result<Vec<ClassError>, String> {
+    let by_item: HashMap<u64, &Label> = parents.iter().map(|p| (p.position.item, p)).collect();
+    let mut sums: HashMap<LossClass, (usize, f64, f64)> = HashMap::new();
+    for child in children {
+        let parent = by_item.get(&child.position.game).ok_or_else(|| {
+            format!(
+                "position {} follows position {}, which the parents do not hold",
+                child.position.item, child.position.game
+            )
+        })?;
+        for label in [*parent, child] {
+            if label.source != LabelSource::Exact {
+                return Err(format!(
+                    "position {} is not labelled exactly",
+                    label.position.item
+                ));
+            }
+        }
+        let exact_move = -child.value.0;
+        let loss = (parent.value.0 - exact_move) / Eval::PER_DISC;
+        let error = f64::from(-estimate(child).0 - exact_move) / f64::from(Eval::PER_DISC);
+        let sum = sums.entry(LossClass::of(loss)).or_default();
+        sum.0 += 1;
+        sum.1 += error.abs();
+        sum.2 += error;
+    }
+    Ok(LossClass::ALL
+        .iter()
+        .filter_map(|&class| {
+            let &(moves, abs, signed) = sums.get(&class)?;
+            Some(ClassError {
+                class,
+                moves,
+                mean_abs_error: abs / moves as f64,
+                bias: signed / moves as f64,
+            })
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Color;
+    use crate::engine::{EndgameSolver, Scoring};
+    use crate::reversi::Position;
+
+    fn exact(item: u64, game: u64, player: u64, opponent: u64) -> Label {
+        let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 16);
+        let score = solver
+            .solve(&RelativePosition::of_8x8(player, opponent))
+            .score;
+        Label {
+            position: ListedPosition {
+                item,
+                game,
+                player,
+                opponent,
+            },
+            value: score.eval(),
+            source: LabelSource::Exact,
+        }
+    }
+
+    /// A position of a random game about `empties` empty squares from
+    /// its end, the game still going on.
+    fn late_position(empties: u32, seed: u64) -> (u64, u64) {
+        let mut rng = crate::rng::Rng::new(seed);
+        loop {
+            let p = crate::reversi::random_position(8, 60 - empties as usize, &mut rng);
+            let r = RelativePosition::from(&p);
+            if !r.is_game_over() {
+                return (r.player, r.opponent);
+            }
+        }
+    }
+
+    #[test]
+    fn loss_classes_have_their_stated_bounds() {
+        let classes: Vec<_> = [0, 1, 6, 7, 16, 17, 64].map(LossClass::of).into();
+        assert_eq!(
+            classes,
+            [
+                LossClass::Best,
+                LossClass::Small,
+                LossClass::Small,
+                LossClass::Medium,
+                LossClass::Medium,
+                LossClass::Large,
+                LossClass::Large
+            ]
+        );
+    }
+
+    #[test]
+    fn every_legal_move_gives_one_position_after_it() {
+        let start = Position::start(8);
+        let r = RelativePosition::from(&start);
+        // (Not solved: the value plays no part in the positions.)
+        let parent = Label {
+            position: ListedPosition {
+                item: 7,
+                game: 0,
+                player: r.player,
+                opponent: r.opponent,
+            },
+            value: Eval(0),
+            source: LabelSource::Exact,
+        };
+        let after = positions_after_moves(&[parent]);
+        assert_eq!(after.len(), 4, "four opening moves");
+        // The four openings are one position up to symmetry.
+        assert!(after
+            .iter()
+            .all(|c| (c.player, c.opponent) == (after[0].player, after[0].opponent)));
+        assert!(after.iter().all(|c| c.game == 7));
+        assert_eq!(
+            after.iter().map(|c| c.item).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        // Black played: the side to move after it is white, with 1 disc.
+        assert_eq!(after[0].player.count_ones(), 1);
+        assert_eq!(after[0].opponent.count_ones(), 4);
+        assert_eq!(start.to_move, Color::Black);
+    }
+
+    /// Against the solver: the best moves' children are exactly minus the
+    /// parent, every loss is at least 0, and the exact values as their own
+    /// estimate have no error.
+    #[test]
+    fn losses_are_the_parent_minus_each_move_and_exact_estimates_err_by_nothing() {
+        let parents: Vec<Label> = (0..4)
+            .map(|seed| {
+                let (p, o) = late_position(12, seed);
+                exact(seed, 0, p, o)
+            })
+            .collect();
+        let after = positions_after_moves(&parents);
+        let children: Vec<Label> = after
+            .iter()
+            .map(|c| exact(c.item, c.game, c.player, c.opponent))
+            .collect();
+        for parent in &parents {
+            let best = children
+                .iter()
+                .filter(|c| c.position.game == parent.position.item)
+                .map(|c| -c.value.0)
+                .max()
+                .expect("a move");
+            assert_eq!(
+                best, parent.value.0,
+                "the best move keeps the parent's value"
+            );
+        }
+        let rows = errors_by_loss(&parents, &children, |c| c.value).unwrap();
+        assert_eq!(rows.iter().map(|r| r.moves).sum::<usize>(), children.len());
+        assert!(rows
+            .iter()
+            .all(|r| r.mean_abs_error == 0.0 && r.bias == 0.0));
+        assert_eq!(rows[0].class, LossClass::Best);
+        // An estimate one disc too high for every child: every move one
+        // disc too low.
+        let low = errors_by_loss(&parents, &children, |c| Eval(c.value.0 + 64)).unwrap();
+        assert!(low
+            .iter()
+            .all(|r| r.bias == -1.0 && r.mean_abs_error == 1.0));
+        // A child of no parent is refused.
+        let orphan = Label {
+            position: ListedPosition {
+                game: 99,
+                ..children[0].position
+            },
+            ..children[0]
+        };
+        assert!(errors_by_loss(&parents, &[orphan], |c| c.value).is_err());
+    }
+}
