@@ -16,7 +16,7 @@ use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::{read_book, read_book_bytes};
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::book::{self as build, Searched};
-use reversi::lab::train::Shard;
+use reversi::lab::shard::Shard;
 use reversi::record::{edax_book, parse_game};
 use reversi::reversi::Position;
 use reversi::units::Eval;

@@ -24,7 +24,7 @@ use reversi::kit::input::{CappedLines, TextLine};
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::signals::Critical;
 use reversi::kit::{usage, UsageError};
-use reversi::lab::train::Shard;
+use reversi::lab::shard::Shard;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::Write;

@@ -3,7 +3,7 @@
 //! not known, and merging the searches' results into the book.
 //!
 //! Every building step has three parts, so that the searches can be split
-//! between runs like the training stages ([`crate::lab::train::Shard`]):
+//! between runs like the training stages ([`crate::lab::shard::Shard`]):
 //!
 //! 1. A plan adds positions to the book without values: [`plan_new`] (every
 //!    position of the first plies of the start or of given openings),
@@ -24,7 +24,7 @@ use crate::engine::book::{
     key_of, pending, ply, position_of, successor, Book, BookMove, Entry, GameCounts, Key, Successor,
 };
 use crate::engine::RelativePosition;
-use crate::lab::train::{ordered_work, Shard};
+use crate::lab::shard::{ordered_work, Shard};
 use crate::record::GameRecord;
 use crate::reversi::{Move, Position};
 use crate::units::{Discs, Eval};

@@ -12,10 +12,10 @@ use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
+use reversi::lab::shard::Shard;
 use reversi::lab::train::labels::{
     label_positions, list_checksum, position_list, Label, LabelSettings, ListedPosition,
 };
-use reversi::lab::train::Shard;
 use reversi::units::Eval;
 use std::collections::HashMap;
 use std::fmt::Write as _;
