@@ -10,9 +10,25 @@
 //! started by a scheduler (GNU parallel, a Slurm job array), never by the
 //! pipeline itself. Within a run, [`ordered_work`] works through the items
 //! on several threads and delivers them in order.
+//!
+//! The rules of the runs' files are decided here on their lines, without a
+//! file: a header carries its shard ([`push_shard`], [`split_shard`]), a
+//! line holds the list's item of its number ([`check_listed`]), a run
+//! continues its file after the last whole line ([`Continuation`]), and a
+//! merge takes every shard of one split once ([`ShardMerge`]). The front
+//! end opens, locks, reads and writes the files.
 
 use std::fmt;
 use std::str::FromStr;
+
+mod files;
+mod merge;
+
+pub use files::{
+    check_listed, header_number, parse_shard, push_shard, split_shard, Continuation, FileRefused,
+    ListNames, StageFile, Verdict,
+};
+pub use merge::{ItemReader, MergeRules, Merged, ShardMerge};
 
 /// The items `index` modulo `count` of a numbered list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -158,6 +174,21 @@ pub fn ordered_work<S, T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lines::TextLine;
+
+    /// The lines of `text` as a file's reader gives them (a last line
+    /// without `\n` is cut short).
+    pub(super) fn lines_of(text: &str) -> Vec<TextLine<'_>> {
+        text.split_inclusive('\n')
+            .enumerate()
+            .map(|(i, l)| TextLine {
+                number: i + 1,
+                text: l.strip_suffix('\n').unwrap_or(l),
+                bytes: l.len() as u64,
+                terminated: l.ends_with('\n'),
+            })
+            .collect()
+    }
 
     #[test]
     fn shards_partition_the_list() {
