@@ -2,19 +2,18 @@
 //! opening book (see `reversi-lab book --help`, docs/BOOK.md). The building
 //! logic is in `reversi::lab::book`; this module reads and writes files.
 
-use crate::sharded::{
-    append_lines, header_number, parse_shard, push_shard, Progress, Resumable, ShardFiles,
-};
+use crate::sharded::{append_lines, parse_shard, push_shard, Progress, Resumable, ShardFiles};
 use crate::train::import::{form_of, read_collection, Form};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::engine::book::text::TEXT_HEADER;
-use reversi::engine::book::{pending, ply, Book, Key};
+use reversi::engine::book::{pending, ply, Book};
 use reversi::engine::midgame::Level;
 use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::{read_book, read_book_bytes};
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
+use reversi::lab::book::searches::{self, SearchFile};
 use reversi::lab::book::{self as build, Searched};
 use reversi::lab::shard::Shard;
 use reversi::record::{edax_book, parse_game};
@@ -30,16 +29,13 @@ const BOOK: Signature = Signature {
 
 /// The search files of `reversi-lab book search`: a header line.
 const SEARCHED: Signature = Signature {
-    start: "# reversi book search:",
-    kind: "a search file of `reversi-lab book search`",
+    start: searches::START,
+    kind: searches::KIND,
 };
 
 /// The longest line of a search file, an openings or games file, or a
 /// book's text form.
 const MAX_LINE: usize = 1 << 16;
-
-/// The most lines of a search file.
-const MAX_SEARCHED: u64 = 100_000_000;
 
 /// The most openings a book is planned from (each held as its moves).
 const MAX_OPENINGS: usize = 1_000_000;
@@ -525,24 +521,6 @@ fn add(r: Add) -> Result<()> {
     r.building.finish(&mut book, planned)
 }
 
-/// The checksum naming a book in a search file's header: its file's last
-/// 8 bytes.
-fn book_checksum(book: &Book) -> u64 {
-    let bytes = book.to_bytes();
-    u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"))
-}
-
-/// The header of the search files of `book`'s pending `list` at `level`
-/// (without the shard).
-fn search_header(book: &Book, list: &[Key], level: u32) -> String {
-    format!(
-        "{} level {level} book {:016x} positions {}",
-        SEARCHED.start,
-        book_checksum(book),
-        list.len()
-    )
-}
-
 /// `reversi-lab book search`'s request.
 struct Search {
     book: String,
@@ -578,10 +556,11 @@ fn search_into(
     out: &str,
     shard: Shard,
 ) -> Result<()> {
-    let list = pending(book);
-    let mut header_line = search_header(book, &list, level);
+    let searched = SearchFile::of(book);
+    let list = searched.list();
+    let mut header_line = searched.header(level);
     push_shard(&mut header_line, shard);
-    let check = |line: &str| checked_search(line, &list, level).map(|r| r.item);
+    let check = |line: &str| searched.check_line(line, level).map(|r| r.item);
     let (file, done) = Resumable {
         signature: SEARCHED,
         noun: "position",
@@ -590,46 +569,15 @@ fn search_into(
         force: searching.force,
         item: &check,
     }
-    .open(shard, MAX_SEARCHED)?;
+    .open(shard, searches::MAX_LINES)?;
     let total = shard.items_below(list.len() as u64);
     let threads = searching.threads;
     let progress = Progress::new("book search", "positions", searching.quiet, done, total);
     append_lines(file, out, progress, |deliver| {
-        build::search_pending(book, &list, level, shard, done..total, threads, |r| {
+        build::search_pending(book, list, level, shard, done..total, threads, |r| {
             deliver(r.to_line())
         });
     })
-}
-
-/// The search result a search file's line holds, checked by
-/// [`Searched::parse_line`] and against what the run knows: it is of the
-/// pending position of its number in `list`, searched at the `level` of
-/// the file's header.
-fn checked_search(line: &str, list: &[Key], level: u32) -> Result<Searched, String> {
-    let r = Searched::parse_line(line).map_err(|e| e.to_string())?;
-    match usize::try_from(r.item).ok().and_then(|i| list.get(i)) {
-        Some(&key) if key == r.key => {}
-        Some(_) => {
-            return Err(format!(
-                "holds another position than pending position {}",
-                r.item
-            ))
-        }
-        None => {
-            return Err(format!(
-                "holds position {}, beyond the {} pending positions",
-                r.item,
-                list.len()
-            ))
-        }
-    }
-    if u32::from(r.level) != level {
-        return Err(format!(
-            "was searched at level {}, its file at level {level}",
-            r.level
-        ));
-    }
-    Ok(r)
 }
 
 /// The request of a command that makes one file of another (`merge`,
@@ -689,35 +637,22 @@ fn merge(r: Convert) -> Result<()> {
 /// Stores the results of the search files `inputs` (every shard of one
 /// split of `book`'s pending positions) in `book` and values it.
 fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
-    let list = pending(book);
-    let check_header = |path: &str, header: &str| {
-        let level = header_number(header, "level").unwrap_or(0);
-        let expected = search_header(book, &list, level as u32);
-        if header == expected {
-            Ok(())
-        } else {
-            Err(format!(
-                "{path} holds the searches of another book or plan ({header:?}; this book's would be {expected:?})"
-            ))
-        }
-    };
-    let item = |header: &str, line: &str| {
-        let level = header_number(header, "level").unwrap_or(0);
-        checked_search(line, &list, level as u32).map(|r| (r.item, r))
-    };
+    let searched = SearchFile::of(book);
+    let check_header = |path: &str, header: &str| searched.check_header(path, header);
+    let item = |header: &str, line: &str| searched.read_line(header, line);
     let shards = ShardFiles {
         signatures: &[SEARCHED],
         kind: SEARCHED.kind,
         check_header: &check_header,
         again: "search",
         noun: "position",
-        max_items: list.len() as u64,
+        max_items: searched.list().len() as u64,
         max_line: MAX_LINE,
         item: &item,
     }
     .read(inputs)?;
     let results: Vec<Searched> = shards.items.into_iter().map(|(_, r)| r).collect();
-    build::merge(book, &list, &results).or_else(|e| usage(e.to_string()))
+    build::merge(book, searched.list(), &results).or_else(|e| usage(e.to_string()))
 }
 
 /// A book's text form: its header line.

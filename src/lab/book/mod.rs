@@ -17,6 +17,9 @@
 //! 3. [`merge`] stores each search's best unsearched move and recomputes
 //!    every value by negamax: the same book whatever the split and the
 //!    thread counts.
+//!
+//! The searches of a split go through search files ([`searches`]: their
+//! header and lines).
 
 use crate::board::{Color, Square};
 use crate::engine::analyze::{Analyzer, Limits, MoveSearch};
@@ -32,6 +35,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
+pub mod searches;
 #[cfg(test)]
 mod tests;
 

@@ -12,7 +12,7 @@ use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::shard::Shard;
+use reversi::lab::shard::{check_listed, ListNames, Shard};
 use reversi::lab::train::labels::{
     label_positions, list_checksum, position_list, Label, LabelSettings, ListedPosition,
 };
@@ -179,21 +179,17 @@ fn position_number(line: &str) -> Result<u64, String> {
 /// checked by [`Label::parse_line`] and against the run's own position
 /// `list` (the line must label the list's position of its number).
 fn listed_position_number(line: &str, list: &[ListedPosition]) -> Result<u64, String> {
-    let label = Label::parse_line(line).map_err(|e| e.to_string())?;
-    let held = label.position;
-    match usize::try_from(held.item).ok().and_then(|i| list.get(i)) {
-        Some(listed) if *listed == held => Ok(held.item),
-        Some(_) => Err(format!(
-            "holds another position than position {} of the games' list",
-            held.item
-        )),
-        None => Err(format!(
-            "holds position {}, beyond the {} of the games' list",
-            held.item,
-            list.len()
-        )),
-    }
+    let held = Label::parse_line(line).map_err(|e| e.to_string())?.position;
+    check_listed(list, held.item, &held, GAMES_LIST)?;
+    Ok(held.item)
 }
+
+/// How messages name the positions of the games' list.
+const GAMES_LIST: ListNames = ListNames {
+    item: "position",
+    of_list: " of the games' list",
+    all: "of the games' list",
+};
 
 /// Reads a label file (its header line, then one label per line, each
 /// checked by [`Label::parse_line`]): a regular file of at most
