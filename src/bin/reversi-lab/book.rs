@@ -2,7 +2,7 @@
 //! opening book (see `reversi-lab book --help`, docs/BOOK.md). The building
 //! logic is in `reversi::lab::book`; this module reads and writes files.
 
-use crate::sharded::{append_lines, parse_shard, push_shard, Progress, Resumable, ShardFiles};
+use crate::sharded::{parse_shard, push_shard, Progress, Resumable, ShardFiles};
 use crate::train::import::{form_of, read_collection, Form};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
@@ -561,20 +561,22 @@ fn search_into(
     let mut header_line = searched.header(level);
     push_shard(&mut header_line, shard);
     let check = |line: &str| searched.check_line(line, level).map(|r| r.item);
-    let (file, done) = Resumable {
+    let threads = searching.threads;
+    Resumable {
         signature: SEARCHED,
         noun: "position",
         out,
         header_line: &header_line,
         force: searching.force,
         item: &check,
+        shard,
+        items: list.len() as u64,
+        max_lines: searches::MAX_LINES,
+        progress: ("book search", "positions"),
+        quiet: searching.quiet,
     }
-    .open(shard, searches::MAX_LINES)?;
-    let total = shard.items_below(list.len() as u64);
-    let threads = searching.threads;
-    let progress = Progress::new("book search", "positions", searching.quiet, done, total);
-    append_lines(file, out, progress, |deliver| {
-        build::search_pending(book, list, level, shard, done..total, threads, |r| {
+    .run(|ks, deliver| {
+        build::search_pending(book, list, level, shard, ks, threads, |r| {
             deliver(r.to_line())
         });
     })

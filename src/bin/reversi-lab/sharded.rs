@@ -31,6 +31,7 @@ use reversi::lab::shard::{
 };
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::ops::Range;
 use std::path::Path;
 use std::time::Instant;
 
@@ -38,9 +39,11 @@ use std::time::Instant;
 /// at most 120 moves of 2 characters and three numbers: under 300 bytes).
 const RESUMED_MAX_LINE: usize = 1024;
 
-/// A file of numbered lines after a header line, written a line at a time
-/// and continued when run again (games, labels): its signature, and why a
-/// line is not one of its lines.
+/// A stage's file of numbered lines after a header line, written a line
+/// at a time and continued when run again (games, labels, searches): its
+/// signature, why a line is not one of its lines, the run's shard of the
+/// stage's items and how its progress is reported. Every stage opens,
+/// continues and writes its file with [`Resumable::run`].
 pub struct Resumable<'a> {
     /// What the file starts with.
     pub signature: Signature,
@@ -54,9 +57,38 @@ pub struct Resumable<'a> {
     pub noun: &'static str,
     /// Checks a line and returns its item's number.
     pub item: &'a dyn Fn(&str) -> Result<u64, String>,
+    /// The run's shard of the items.
+    pub shard: Shard,
+    /// The stage's items (of every shard).
+    pub items: u64,
+    /// The most lines the file may hold.
+    pub max_lines: u64,
+    /// What runs and what its items are, for the progress on stderr
+    /// (`generate`, `games`).
+    pub progress: (&'static str, &'static str),
+    /// No progress on stderr.
+    pub quiet: bool,
 }
 
 impl Resumable<'_> {
+    /// Opens the file ([`Resumable::open`]) and appends the lines that
+    /// `stage` delivers for the shard's items `done..total` (numbered
+    /// within the shard: item `k` is `shard.item(k)`), where `done` are the
+    /// lines the file holds already, with progress on stderr
+    /// ([`append_lines`]).
+    pub fn run(
+        &self,
+        stage: impl FnOnce(Range<u64>, &mut dyn FnMut(String) -> bool),
+    ) -> Result<()> {
+        let (file, done) = self.open()?;
+        let total = self.shard.items_below(self.items);
+        let (what, unit) = self.progress;
+        let progress = Progress::new(what, unit, self.quiet, done, total);
+        append_lines(file, self.out, progress, |deliver| {
+            stage(done..total, deliver)
+        })
+    }
+
     /// Opens the file to append to: continued when it starts with the same
     /// header (its whole lines counted, each checked and numbered
     /// `shard.item(0)`, `shard.item(1)`, ..., and a last line without its
@@ -65,7 +97,7 @@ impl Resumable<'_> {
     /// over). The file stays locked while it is open, so that one run at a
     /// time writes it: a second run on the same file is refused. Returns
     /// the file and the number of lines it holds.
-    pub fn open(&self, shard: Shard, max_items: u64) -> Result<(File, u64)> {
+    fn open(&self) -> Result<(File, u64)> {
         let rule = Rule {
             ours: Some(self.signature),
             force: self.force,
@@ -100,7 +132,7 @@ impl Resumable<'_> {
             // Reading the existing file changes nothing before its one
             // cut: a signal may end the run while a long file is read.
             drop(making);
-            if let Some(count) = self.continued(&file, shard, max_items)? {
+            if let Some(count) = self.continued(&file)? {
                 return Ok((file, count));
             }
         }
@@ -115,7 +147,7 @@ impl Resumable<'_> {
     /// The number of lines of the existing `file` (cut after its last
     /// whole line), or `None` if it is to be started over (not even its
     /// header is whole, or it is of other options and `force` says so).
-    fn continued(&self, file: &File, shard: Shard, max_items: u64) -> Result<Option<u64>> {
+    fn continued(&self, file: &File) -> Result<Option<u64>> {
         let out = self.out;
         let cannot = |e: std::io::Error| UsageError(format!("cannot continue {out}: {e}"));
         let mut lines = CappedLines::new(file.try_clone().map_err(cannot)?, out, RESUMED_MAX_LINE);
@@ -127,7 +159,7 @@ impl Resumable<'_> {
             noun: self.noun,
             item: self.item,
         };
-        let mut continuation = Continuation::new(&rules, shard, max_items);
+        let mut continuation = Continuation::new(&rules, self.shard, self.max_lines);
         while let Some(line) = lines.next_line()? {
             match continuation.take(&line).map_err(refused)? {
                 Verdict::Next => {}
@@ -282,7 +314,7 @@ impl Progress {
 /// an output file that cannot be written, exit status 2 like every other
 /// output file's; the file keeps its whole lines, and running the stage
 /// again continues it.
-pub fn append_lines(
+fn append_lines(
     mut file: File,
     out: &str,
     mut progress: Progress,

@@ -4,7 +4,7 @@
 
 use super::labels::{parse_empties, LABELS};
 use super::{read_games, test_table, MAX_GAMES};
-use crate::sharded::{append_lines, Progress, Resumable};
+use crate::sharded::Resumable;
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
@@ -444,24 +444,27 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
             .map(|l| l.position.item)
             .map_err(|e| e.to_string())
     };
-    let (file, done) = Resumable {
+    let threads = r.threads;
+    Resumable {
         signature: LABELS,
         noun: "position",
         out,
         header_line: &header_line,
         force: r.force,
         item: &check,
+        shard: Shard::WHOLE,
+        items: list.len() as u64,
+        max_lines: list.len() as u64,
+        progress: ("heldout", "positions"),
+        quiet,
     }
-    .open(Shard::WHOLE, list.len() as u64)?;
-    let threads = r.threads;
-    let progress = Progress::new("heldout", "positions", quiet, done, list.len() as u64);
-    append_lines(file, out, progress, |deliver| {
+    .run(|ks, deliver| {
         label_positions(
             &list,
             &settings,
             &weights,
             Shard::WHOLE,
-            done,
+            ks.start,
             threads,
             |label| deliver(label.to_line()),
         );

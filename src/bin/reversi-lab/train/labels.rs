@@ -2,9 +2,7 @@
 //! merge of sharded runs, and the labels' error against exact ones.
 
 use super::{game_number, read_games, GAMES, MAX_LINE};
-use crate::sharded::{
-    append_lines, header_number, parse_shard, push_shard, Progress, Resumable, ShardFiles, Shards,
-};
+use crate::sharded::{header_number, parse_shard, push_shard, Resumable, ShardFiles, Shards};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern;
@@ -148,22 +146,30 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
     );
     push_shard(&mut header_line, shard);
     let check = |line: &str| listed_position_number(line, &list);
-    let (file, done) = Resumable {
+    let threads = r.threads;
+    Resumable {
         signature: LABELS,
         noun: "position",
         out: &out,
         header_line: &header_line,
         force: r.force,
         item: &check,
+        shard,
+        items: list.len() as u64,
+        max_lines: MAX_LABELS,
+        progress: ("label", "positions"),
+        quiet,
     }
-    .open(shard, MAX_LABELS)?;
-    let total = shard.items_below(list.len() as u64);
-    let threads = r.threads;
-    let progress = Progress::new("label", "positions", quiet, done, total);
-    append_lines(file, &out, progress, |deliver| {
-        label_positions(&list, &settings, &weights, shard, done, threads, |label| {
-            deliver(label.to_line())
-        });
+    .run(|ks, deliver| {
+        label_positions(
+            &list,
+            &settings,
+            &weights,
+            shard,
+            ks.start,
+            threads,
+            |label| deliver(label.to_line()),
+        );
     })
 }
 
