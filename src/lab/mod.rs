@@ -8,7 +8,8 @@
 //! - [`train`]: the pattern evaluation's training data (self-play games
 //!   solved exactly, labelled positions, imported games) and the fits of
 //!   the Multi-ProbCut table and the endgame model.
-//! - [`book`]: building the opening book (plans, sharded searches, merge).
+//! - [`book`]: building the opening book (plans, sharded searches and
+//!   their files, merge, the deepening's rounds).
 //!
 //! Reading a weights file or a book is the product's
 //! ([`crate::eval::pattern`], [`crate::engine::book`]); this layer stands
