@@ -10,7 +10,7 @@
 //! with the same header (each line checked, a last line cut short by a
 //! stop dropped), one run at a time (a lock). [`append_lines`] writes the
 //! stage's lines, each whole or not at all, with [`Progress`] on stderr. A
-//! merge reads every shard of one split ([`ShardFiles::read`]): each shard
+//! merge reads every shard of one split ([`read_shards`]): each shard
 //! once, every line whole and of its shard, the same header in all; the
 //! caller orders the items and writes the result, the same bytes as an
 //! unsplit run's.
@@ -25,9 +25,9 @@ use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::signals::Critical;
 use reversi::kit::{usage, UsageError};
-pub use reversi::lab::shard::{header_number, parse_shard, push_shard, ItemReader};
+pub use reversi::lab::shard::{header_number, parse_shard, push_shard};
 use reversi::lab::shard::{
-    Continuation, FileRefused, MergeRules, Shard, ShardMerge, StageFile, Verdict,
+    Continuation, FileRefused, MergeRules, Merged, Shard, ShardMerge, StageFile, Verdict,
 };
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -187,72 +187,26 @@ fn lock_for_this_run(file: &File, out: &str) -> Result<()> {
     }
 }
 
-/// The files of one split stage to merge: what they are, and how a line
-/// gives its item.
-pub struct ShardFiles<'a, T> {
-    /// The signatures a file may start with (its header line).
-    pub signatures: &'a [Signature],
-    /// What the files are, for messages (`a games or label file`).
-    pub kind: &'a str,
-    /// Checks a file's header (its shard cut off) before the others are
-    /// compared with it; `Err` is the message.
-    pub check_header: &'a dyn Fn(&str, &str) -> Result<(), String>,
-    /// What to run again for a line cut short (`stage`, `search`).
-    pub again: &'a str,
-    /// What a line's number is (`number`, `position`), for messages.
-    pub noun: &'a str,
-    /// The lines all the files may hold together.
-    pub max_items: u64,
-    /// The longest line, in bytes.
-    pub max_line: usize,
-    /// A line's item and its number, given the file's header; `Err` is
-    /// the message.
-    pub item: ItemReader<'a, T>,
-}
-
-/// The files' common header (without the shard), its signature, and every
-/// item with its number, in the files' order.
-pub struct Shards<T> {
-    /// The header line of an unsplit run.
-    pub header: String,
-    /// The signature it starts with.
-    pub signature: Signature,
-    /// The items, each with its number.
-    pub items: Vec<(u64, T)>,
-}
-
-impl<T> ShardFiles<'_, T> {
-    /// Reads `inputs`, the files of every shard of one split: each shard
-    /// once, all of one split and of one header, every line whole and of
-    /// its shard ([`ShardMerge`]'s rules).
-    pub fn read(&self, inputs: &[String]) -> Result<Shards<T>> {
-        let starts: Vec<&str> = self.signatures.iter().map(|s| s.start).collect();
-        let rules = MergeRules {
-            starts: &starts,
-            kind: self.kind,
-            check_header: self.check_header,
-            again: self.again,
-            noun: self.noun,
-            max_items: self.max_items,
-            item: self.item,
-        };
-        let mut merge = ShardMerge::new(&rules, inputs.first().map_or("", String::as_str));
-        for path in inputs {
-            let mut lines = CappedLines::open(Path::new(path), path, self.max_line)?;
-            let shard = merge
-                .header(path, lines.next_line()?.as_ref())
-                .map_err(refused)?;
-            while let Some(line) = lines.next_line()? {
-                merge.line(path, shard, &line).map_err(refused)?;
-            }
+/// Reads `inputs`, the files of every shard of one split (lines of at
+/// most `max_line` bytes), under the merge's `rules`: each shard once, all
+/// of one split and of one header, every line whole and of its shard
+/// ([`ShardMerge`]).
+pub fn read_shards<T>(
+    rules: &MergeRules<T>,
+    max_line: usize,
+    inputs: &[String],
+) -> Result<Merged<T>> {
+    let mut merge = ShardMerge::new(rules, inputs.first().map_or("", String::as_str));
+    for path in inputs {
+        let mut lines = CappedLines::open(Path::new(path), path, max_line)?;
+        let shard = merge
+            .header(path, lines.next_line()?.as_ref())
+            .map_err(refused)?;
+        while let Some(line) = lines.next_line()? {
+            merge.line(path, shard, &line).map_err(refused)?;
         }
-        let merged = merge.finish().map_err(refused)?;
-        Ok(Shards {
-            header: merged.header,
-            signature: self.signatures[merged.start],
-            items: merged.items,
-        })
     }
+    Ok(merge.finish().map_err(refused)?)
 }
 
 /// A refused file's message as the one `error:` line.

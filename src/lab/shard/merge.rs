@@ -86,6 +86,24 @@ pub struct Merged<T> {
     pub items: Vec<(u64, T)>,
 }
 
+impl<T> Merged<T> {
+    /// The merge with its items ordered by number, which must then be
+    /// 0, 1, 2, ... each once: the whole stage, as one unsplit run writes
+    /// it.
+    ///
+    /// # Errors
+    /// The first number missing or doubled.
+    pub fn ordered(mut self) -> Result<Merged<T>, FileRefused> {
+        self.items.sort_by_key(|(number, _)| *number);
+        match (0..self.items.len()).find(|&i| self.items[i].0 != i as u64) {
+            Some(i) => refused(format!(
+                "number {i} is missing or doubled: a shard is unfinished (run it again) or edited"
+            )),
+            None => Ok(self),
+        }
+    }
+}
+
 /// A merge under way: the files read so far.
 pub struct ShardMerge<'a, T> {
     rules: &'a MergeRules<'a, T>,
@@ -277,6 +295,27 @@ mod tests {
         assert_eq!(
             message(&[]),
             "shard 0/1 is missing: every shard of the split is needed"
+        );
+    }
+
+    #[test]
+    fn an_ordered_merge_holds_every_number_once() {
+        let two = ("b", "# one shard 1/2\n1 q\n");
+        let merged = merge(&[two, ("a", "# one shard 0/2\n0 p\n2 r\n")]).unwrap();
+        let items: Vec<(u64, String)> = merged.ordered().unwrap().items;
+        assert_eq!(
+            items,
+            [(0, "p"), (1, "q"), (2, "r")].map(|(n, t)| (n, t.to_owned()))
+        );
+        let gap = merge(&[two, ("a", "# one shard 0/2\n2 r\n")]).unwrap();
+        assert_eq!(
+            gap.ordered().unwrap_err().0,
+            "number 0 is missing or doubled: a shard is unfinished (run it again) or edited"
+        );
+        let twice = merge(&[two, ("a", "# one shard 0/2\n0 p\n0 p\n")]).unwrap();
+        assert_eq!(
+            twice.ordered().unwrap_err().0,
+            "number 1 is missing or doubled: a shard is unfinished (run it again) or edited"
         );
     }
 

@@ -5,7 +5,7 @@
 //! continuation and merge rules `reversi::lab::shard`'s.
 
 use super::{Convert, Searching, MAX_LINE};
-use crate::sharded::{push_shard, Resumable, ShardFiles};
+use crate::sharded::{push_shard, read_shards, Resumable};
 use anyhow::Result;
 use clap::ArgMatches;
 use reversi::engine::book::Book;
@@ -14,7 +14,7 @@ use reversi::kit::readers::read_book;
 use reversi::kit::{usage, value};
 use reversi::lab::book::searches::{self, SearchFile};
 use reversi::lab::book::{self as build, Searched};
-use reversi::lab::shard::Shard;
+use reversi::lab::shard::{MergeRules, Shard};
 
 /// The search files of `reversi-lab book search`: a header line.
 const SEARCHED: Signature = Signature {
@@ -96,17 +96,16 @@ pub(super) fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
     let searched = SearchFile::of(book);
     let check_header = |path: &str, header: &str| searched.check_header(path, header);
     let item = |header: &str, line: &str| searched.read_line(header, line);
-    let shards = ShardFiles {
-        signatures: &[SEARCHED],
+    let rules = MergeRules {
+        starts: &[SEARCHED.start],
         kind: SEARCHED.kind,
         check_header: &check_header,
         again: "search",
         noun: "position",
         max_items: searched.list().len() as u64,
-        max_line: MAX_LINE,
         item: &item,
-    }
-    .read(inputs)?;
-    let results: Vec<Searched> = shards.items.into_iter().map(|(_, r)| r).collect();
+    };
+    let merged = read_shards(&rules, MAX_LINE, inputs)?;
+    let results: Vec<Searched> = merged.items.into_iter().map(|(_, r)| r).collect();
     build::merge(book, searched.list(), &results).or_else(|e| usage(e.to_string()))
 }

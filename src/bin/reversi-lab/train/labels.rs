@@ -2,7 +2,7 @@
 //! merge of sharded runs, and the labels' error against exact ones.
 
 use super::{game_number, read_games, GAMES, MAX_LINE};
-use crate::sharded::{header_number, parse_shard, push_shard, Resumable, ShardFiles, Shards};
+use crate::sharded::{header_number, parse_shard, push_shard, read_shards, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern;
@@ -10,7 +10,7 @@ use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::shard::{check_listed, ListNames, Shard};
+use reversi::lab::shard::{check_listed, ListNames, MergeRules, Merged, Shard};
 use reversi::lab::train::labels::{
     label_positions, list_checksum, position_list, Label, LabelSettings, ListedPosition,
 };
@@ -260,27 +260,22 @@ pub(super) fn merge(r: Merge) -> Result<()> {
         };
         number(line).map(|n| (n, line.to_owned()))
     };
-    let Shards {
-        header,
-        signature,
-        mut items,
-    } = ShardFiles {
-        signatures: &[GAMES, LABELS],
+    let rules = MergeRules {
+        starts: &[GAMES.start, LABELS.start],
         kind: "a games or label file",
         check_header: &|_, _| Ok(()),
         again: "stage",
         noun: "number",
         max_items: MAX_LABELS,
-        max_line: MAX_LINE,
         item: &item,
-    }
-    .read(&inputs)?;
-    items.sort_by_key(|(item, _)| *item);
-    if let Some(i) = (0..items.len()).find(|&i| items[i].0 != i as u64) {
-        return usage(format!(
-            "number {i} is missing or doubled: a shard is unfinished (run it again) or edited"
-        ));
-    }
+    };
+    let merged = read_shards(&rules, MAX_LINE, &inputs)?;
+    let Merged {
+        header,
+        start,
+        items,
+    } = merged.ordered().map_err(|e| UsageError(e.0))?;
+    let signature = [GAMES, LABELS][start];
     if signature.start == LABELS.start {
         if let Some(positions) = header_number(&header, "positions") {
             if positions != items.len() as u64 {
