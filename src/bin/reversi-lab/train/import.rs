@@ -15,7 +15,7 @@ use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::train::import::{held_out_positions, theoretical_label, Importer, Verdict};
-use reversi::lab::train::labels::{label_positions, list_checksum, Label, LabelSettings};
+use reversi::lab::train::labels::{list_checksum, Label, LabelSettings};
 use reversi::record::archive::{self, ArchiveGame};
 use reversi::record::write_transcript;
 use std::fmt::Write as _;
@@ -445,7 +445,7 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
             .map_err(|e| e.to_string())
     };
     let threads = r.threads;
-    Resumable {
+    let file = Resumable {
         signature: LABELS,
         noun: "position",
         out,
@@ -457,18 +457,8 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
         max_lines: list.len() as u64,
         progress: ("heldout", "positions"),
         quiet,
-    }
-    .run(|ks, deliver| {
-        label_positions(
-            &list,
-            &settings,
-            &weights,
-            Shard::WHOLE,
-            ks.start,
-            threads,
-            |label| deliver(label.to_line()),
-        );
-    })?;
+    };
+    super::labels::label_into(&file, &list, &settings, &weights, threads)?;
     let (_, labels) = super::labels::read_labels(out)?;
     let samples: Vec<_> = labels.iter().map(Label::sample).collect();
     write_stdout(&test_table(&weights, &samples, out))

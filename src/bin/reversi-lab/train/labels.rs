@@ -5,7 +5,7 @@ use super::{game_number, read_games, GAMES, MAX_LINE};
 use crate::sharded::{header_number, parse_shard, push_shard, read_shards, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
-use reversi::eval::pattern;
+use reversi::eval::pattern::{self, PatternWeights};
 use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
@@ -147,7 +147,7 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
     push_shard(&mut header_line, shard);
     let check = |line: &str| listed_position_number(line, &list);
     let threads = r.threads;
-    Resumable {
+    let file = Resumable {
         signature: LABELS,
         noun: "position",
         out: &out,
@@ -159,17 +159,25 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
         max_lines: MAX_LABELS,
         progress: ("label", "positions"),
         quiet,
-    }
-    .run(|ks, deliver| {
-        label_positions(
-            &list,
-            &settings,
-            &weights,
-            shard,
-            ks.start,
-            threads,
-            |label| deliver(label.to_line()),
-        );
+    };
+    label_into(&file, &list, &settings, &weights, threads)
+}
+
+/// Labels the positions of `list` that `file`'s shard holds into the
+/// label file `file` (continued from where it stopped) on `threads`
+/// threads: `train label`'s and `train heldout`'s stage.
+pub(super) fn label_into(
+    file: &Resumable,
+    list: &[ListedPosition],
+    settings: &LabelSettings,
+    weights: &Arc<PatternWeights>,
+    threads: usize,
+) -> Result<()> {
+    let shard = file.shard;
+    file.run(|ks, deliver| {
+        label_positions(list, settings, weights, shard, ks.start, threads, |label| {
+            deliver(label.to_line())
+        });
     })
 }
 
