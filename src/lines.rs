@@ -1,9 +1,25 @@
 //! Reading text a line at a time with a bound on the memory a line may
 //! take, whatever the input is: a device such as `/dev/zero`, a file of
 //! one endless line, a pipe that never sends a newline. Used for OBF files
-//! and for the answers of the interactive dialogs.
+//! and for the answers of the interactive dialogs. [`TextLine`] is a line
+//! as a file's rules see it (the lab's resumable and merged files).
 
 use std::io::{self, BufRead};
+
+/// One line of a text file as read: what the rules of a file's lines
+/// need to know of it (the front ends' readers give it, the lab's file
+/// rules take it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextLine<'a> {
+    /// Its number, from 1.
+    pub number: usize,
+    /// Its text, without the line end (`\n`).
+    pub text: &'a str,
+    /// Its length in the file, the line end included.
+    pub bytes: u64,
+    /// Whether it ends with `\n` (only the last line of a file may not).
+    pub terminated: bool,
+}
 
 /// What [`read_line_capped`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

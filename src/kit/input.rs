@@ -5,6 +5,9 @@
 //! say so instead.
 
 use super::UsageError;
+/// One line of a [`CappedLines`] reader (the library's, so that the lab's
+/// file rules take it).
+pub use crate::lines::TextLine;
 use crate::lines::{read_line_capped, LineRead};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read};
@@ -153,20 +156,6 @@ pub fn open_regular(path: &Path, what: &str) -> Result<(File, u64), UsageError> 
         )));
     }
     Ok((file, meta.len()))
-}
-
-/// One line of a [`CappedLines`] reader.
-#[derive(Debug)]
-
-pub struct TextLine<'a> {
-    /// Its number, from 1.
-    pub number: usize,
-    /// Its text, without the line end (`\n`).
-    pub text: &'a str,
-    /// Its length in the file, the line end included.
-    pub bytes: u64,
-    /// Whether it ends with `\n` (only the last line of a file may not).
-    pub terminated: bool,
 }
 
 /// The lines of a regular file, read one at a time, none longer than a

@@ -3,7 +3,7 @@
 //! not known, and merging the searches' results into the book.
 //!
 //! Every building step has three parts, so that the searches can be split
-//! between runs like the training stages ([`crate::lab::train::Shard`]):
+//! between runs like the training stages ([`crate::lab::shard::Shard`]):
 //!
 //! 1. A plan adds positions to the book without values: [`plan_new`] (every
 //!    position of the first plies of the start or of given openings),
@@ -17,6 +17,9 @@
 //! 3. [`merge`] stores each search's best unsearched move and recomputes
 //!    every value by negamax: the same book whatever the split and the
 //!    thread counts.
+//!
+//! The searches of a split go through search files ([`searches`]: their
+//! header and lines).
 
 use crate::board::{Color, Square};
 use crate::engine::analyze::{Analyzer, Limits, MoveSearch};
@@ -24,7 +27,7 @@ use crate::engine::book::{
     key_of, pending, ply, position_of, successor, Book, BookMove, Entry, GameCounts, Key, Successor,
 };
 use crate::engine::RelativePosition;
-use crate::lab::train::{ordered_work, Shard};
+use crate::lab::shard::{ordered_work, Shard};
 use crate::record::GameRecord;
 use crate::reversi::{Move, Position};
 use crate::units::{Discs, Eval};
@@ -32,6 +35,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
+pub mod searches;
 #[cfg(test)]
 mod tests;
 
@@ -240,6 +244,133 @@ pub fn plan_deepen(
         .values()
         .filter(|p| add_position(book, p))
         .count())
+}
+
+/// A book without the roots a deepening starts from: empty, or with no
+/// position at the ply asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoRoots {
+    /// The book holds no position.
+    Empty,
+    /// No position at `ply`; the book's positions are at plies `low` to
+    /// `high`.
+    NotAtPly {
+        /// The ply asked for.
+        ply: u32,
+        /// The fewest plies of a book position.
+        low: u32,
+        /// The most.
+        high: u32,
+    },
+}
+
+impl fmt::Display for NoRoots {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoRoots::Empty => f.write_str("the book is empty: no line to deepen"),
+            NoRoots::NotAtPly { ply, low, high } => write!(
+                f,
+                "the book has no position at ply {ply} (its positions are at plies {low} to {high})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NoRoots {}
+
+impl Roots {
+    /// Checks that `book` holds the roots: a position at the ply asked
+    /// for (the start needs none: a book without it starts from its
+    /// positions of the fewest discs).
+    ///
+    /// # Errors
+    /// [`NoRoots`] when the book has no position at the ply.
+    pub fn check(self, book: &Book) -> Result<(), NoRoots> {
+        let Roots::Ply(p) = self else {
+            return Ok(());
+        };
+        let plies: Vec<u32> = book.sorted().iter().map(|&(k, _)| ply(k)).collect();
+        if plies.contains(&p) {
+            return Ok(());
+        }
+        match (plies.iter().min(), plies.iter().max()) {
+            (Some(&low), Some(&high)) => Err(NoRoots::NotAtPly { ply: p, low, high }),
+            _ => Err(NoRoots::Empty),
+        }
+    }
+}
+
+/// What `reversi-lab book deepen` asks of [`deepen`]: the lines' roots,
+/// the ply they grow to, the discs they may lose in all, and the most
+/// positions a plan brings the book to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deepening {
+    /// Where the lines start.
+    pub roots: Roots,
+    /// The ply the lines grow to.
+    pub depth: u32,
+    /// The discs a line may lose against the best, both sides' moves
+    /// counted.
+    pub within: Eval,
+    /// The most positions of the book.
+    pub limit: usize,
+}
+
+impl Deepening {
+    /// One round's plan ([`plan_deepen`]): the positions added.
+    ///
+    /// # Errors
+    /// [`TooManyPositions`] as [`plan_deepen`].
+    pub fn plan(&self, book: &mut Book) -> Result<usize, TooManyPositions> {
+        plan_deepen(book, self.roots, self.depth, self.within, self.limit)
+    }
+}
+
+/// A checkpoint of [`deepen`]: a round planned after the searches of the
+/// rounds before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Round {
+    /// Its number, from 1.
+    pub number: u32,
+    /// The positions its plan added (0: the book is finished).
+    pub added: usize,
+}
+
+/// Why [`deepen`] stopped before the book was finished.
+#[derive(Debug)]
+pub enum DeepenError<E> {
+    /// A round's plan would make the book too large.
+    Plan(TooManyPositions),
+    /// The checkpoint failed (the caller's error).
+    Checkpoint(E),
+}
+
+/// Deepens `book` round after round: its pending positions are searched
+/// first (`search`: a line follows values), then each round plans one
+/// more ply of the lines ([`Deepening::plan`]), hands the book to
+/// `checkpoint` (where the caller writes it, so that a stopped run goes
+/// on from it, searching what waits first) and searches the positions it
+/// added, until a round adds nothing: its checkpoint holds the finished
+/// book.
+///
+/// # Errors
+/// A plan beyond the limit, or the first error of `checkpoint`.
+pub fn deepen<E>(
+    book: &mut Book,
+    plan: &Deepening,
+    search: &mut dyn FnMut(&mut Book),
+    checkpoint: &mut dyn FnMut(&Book, Round) -> Result<(), E>,
+) -> Result<(), DeepenError<E>> {
+    search(book);
+    for number in 1.. {
+        let added = plan.plan(book).map_err(DeepenError::Plan)?;
+        checkpoint(book, Round { number, added }).map_err(DeepenError::Checkpoint)?;
+        if added == 0 {
+            break;
+        }
+        search(book);
+    }
+    Ok(())
 }
 
 /// Adds the positions before each of the first `depth` moves of `game`

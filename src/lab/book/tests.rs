@@ -232,3 +232,100 @@ fn a_plan_beyond_its_limit_stops_there() {
     );
     assert_eq!(book.len(), before, "nothing added");
 }
+
+#[test]
+fn deepening_writes_every_round_until_one_adds_nothing() {
+    let mut book = Book::new();
+    plan_new(&mut book, &[], 1, MAX_POSITIONS).expect("a small plan");
+    let plan = Deepening {
+        roots: Roots::Start,
+        depth: 4,
+        within: Eval(0),
+        limit: MAX_POSITIONS,
+    };
+    // The same rounds by hand: search, plan, until a plan adds nothing.
+    let mut by_hand = book.clone();
+    let mut added_by_hand = Vec::new();
+    loop {
+        search_and_merge(&mut by_hand, 1, 1, &mut |_, _| {});
+        let added = plan.plan(&mut by_hand).expect("small");
+        added_by_hand.push(added);
+        if added == 0 {
+            break;
+        }
+    }
+    let (mut searches, mut rounds) = (0, Vec::new());
+    let done = deepen::<()>(
+        &mut book,
+        &plan,
+        &mut |b| {
+            searches += 1;
+            search_and_merge(b, 1, 1, &mut |_, _| {});
+        },
+        &mut |b, round| {
+            // Each checkpoint's book waits only for its own round's
+            // searches: the rounds before are searched.
+            assert_eq!(pending(b).is_empty(), round.added == 0, "{round:?}");
+            rounds.push(round);
+            Ok(())
+        },
+    );
+    assert!(done.is_ok());
+    let numbers: Vec<u32> = rounds.iter().map(|r| r.number).collect();
+    let added: Vec<usize> = rounds.iter().map(|r| r.added).collect();
+    assert_eq!(numbers, (1..=rounds.len() as u32).collect::<Vec<_>>());
+    assert_eq!(added, added_by_hand);
+    assert!(rounds.len() >= 3, "{rounds:?}");
+    assert_eq!(searches, rounds.len());
+    assert_eq!(book.to_bytes(), by_hand.to_bytes());
+    assert!(book.sorted().iter().all(|&(k, _)| ply(k) <= 4));
+    // A checkpoint that fails stops the deepening at once.
+    let mut stopped = Book::new();
+    plan_new(&mut stopped, &[], 1, MAX_POSITIONS).expect("a small plan");
+    let mut searches = 0;
+    let e = deepen(
+        &mut stopped,
+        &plan,
+        &mut |b| {
+            searches += 1;
+            search_and_merge(b, 1, 1, &mut |_, _| {});
+        },
+        &mut |_, round| Err(round),
+    );
+    assert!(matches!(
+        e,
+        Err(DeepenError::Checkpoint(Round { number: 1, .. }))
+    ));
+    assert_eq!(searches, 1);
+    // A plan beyond the limit stops it too (the first 2 plies: 2
+    // positions up to symmetry).
+    let mut full = Book::new();
+    plan_new(&mut full, &[], 1, MAX_POSITIONS).expect("a small plan");
+    assert_eq!(full.len(), 2);
+    let small = Deepening { limit: 2, ..plan };
+    let e = deepen::<()>(
+        &mut full,
+        &small,
+        &mut |b| search_and_merge(b, 1, 1, &mut |_, _| {}),
+        &mut |_, _| Ok(()),
+    );
+    assert!(matches!(e, Err(DeepenError::Plan(TooManyPositions(2)))));
+}
+
+#[test]
+fn deepening_from_a_ply_needs_a_position_there() {
+    let mut book = Book::new();
+    assert_eq!(Roots::Ply(0).check(&book), Err(NoRoots::Empty));
+    assert_eq!(Roots::Start.check(&book), Ok(()));
+    plan_new(&mut book, &[], 2, MAX_POSITIONS).expect("a small plan");
+    assert_eq!(Roots::Ply(2).check(&book), Ok(()));
+    let e = Roots::Ply(5).check(&book).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the book has no position at ply 5 (its positions are at plies 0 to 2)"
+    );
+    assert_eq!(
+        NoRoots::Empty.to_string(),
+        "the book is empty: no line to deepen"
+    );
+}

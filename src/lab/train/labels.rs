@@ -12,14 +12,15 @@
 //!
 //! Every label depends only on the position, the settings and the weights
 //! (the search's table is emptied before each position), so a stage split
-//! into shards ([`super::Shard`]) and merged gives the same file as one
+//! into shards ([`crate::lab::shard::Shard`]) and merged gives the same file as one
 //! run.
 
-use super::{canonical, is_held_out, positions, Shard, TrainingGame};
+use super::{canonical, is_held_out, positions, TrainingGame};
 use crate::engine::midgame::{Level, MidgameSearch};
 use crate::engine::RelativePosition;
 use crate::eval::pattern::fit::Sample;
 use crate::eval::pattern::PatternWeights;
+use crate::lab::shard::Shard;
 use crate::units::Eval;
 use std::collections::HashSet;
 use std::fmt;
@@ -324,7 +325,7 @@ pub fn label_positions(
     deliver: impl FnMut(Label) -> bool,
 ) {
     let total = shard.items_below(list.len() as u64);
-    super::ordered_work(
+    crate::lab::shard::ordered_work(
         total.saturating_sub(skip),
         threads,
         || Labeller::new(settings.clone(), weights),

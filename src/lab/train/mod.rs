@@ -29,6 +29,7 @@ use crate::eval::pattern::fit::Sample;
 use crate::eval::pattern::{phase, PatternWeights, PHASES, SCALE};
 use crate::eval::Heuristic;
 use crate::game::Game;
+use crate::lab::shard::{ordered_work, Shard};
 use crate::reversi::{Move, Position, Reversi};
 use crate::rng::Rng;
 use std::collections::HashSet;
@@ -38,9 +39,6 @@ use std::sync::Arc;
 pub mod import;
 pub mod labels;
 pub mod off_path;
-mod shard;
-
-pub use shard::{Shard, ShardError, MAX_SHARDS};
 
 /// How training games are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,59 +289,6 @@ impl GamePlayer {
 #[must_use]
 pub fn training_solver() -> EndgameSolver {
     EndgameSolver::with_table_bits(Scoring::Standard, 18)
-}
-
-/// Works through items `0..count` on `threads` threads, each thread with
-/// its own state from `state`, and hands the results to `deliver` in item
-/// order (so a file written from them is the same whatever the thread
-/// count). `deliver` returns `false` to stop early.
-pub fn ordered_work<S, T: Send>(
-    count: u64,
-    threads: usize,
-    state: impl Fn() -> S + Sync,
-    work: impl Fn(&mut S, u64) -> T + Sync,
-    mut deliver: impl FnMut(T) -> bool,
-) {
-    use std::collections::BTreeMap;
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    use std::sync::mpsc;
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let (send, receive) = mpsc::sync_channel::<(u64, T)>(64);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            let send = send.clone();
-            let (next, stop, state, work) = (&next, &stop, &state, &work);
-            scope.spawn(move || {
-                let mut own = state();
-                loop {
-                    let item = next.fetch_add(1, Ordering::Relaxed);
-                    if item >= count || stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    if send.send((item, work(&mut own, item))).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(send);
-        // Reorder: items finish out of order on several threads.
-        let mut waiting = BTreeMap::new();
-        let mut expected = 0;
-        for (item, result) in receive.iter() {
-            waiting.insert(item, result);
-            while let Some(result) = waiting.remove(&expected) {
-                expected += 1;
-                if !deliver(result) {
-                    stop.store(true, Ordering::Relaxed);
-                    // Drain so the workers are not blocked on a full channel.
-                    for _ in receive.iter() {}
-                    return;
-                }
-            }
-        }
-    });
 }
 
 /// Plays the games of `shard` numbered `shard.item(k)` for `k` in `ks` on

@@ -4,7 +4,7 @@
 
 use super::labels::{parse_empties, LABELS};
 use super::{read_games, test_table, MAX_GAMES};
-use crate::sharded::{append_lines, Progress, Resumable};
+use crate::sharded::Resumable;
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
@@ -13,9 +13,9 @@ use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
+use reversi::lab::shard::Shard;
 use reversi::lab::train::import::{held_out_positions, theoretical_label, Importer, Verdict};
-use reversi::lab::train::labels::{label_positions, list_checksum, Label, LabelSettings};
-use reversi::lab::train::Shard;
+use reversi::lab::train::labels::{list_checksum, Label, LabelSettings};
 use reversi::record::archive::{self, ArchiveGame};
 use reversi::record::write_transcript;
 use std::fmt::Write as _;
@@ -444,28 +444,21 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
             .map(|l| l.position.item)
             .map_err(|e| e.to_string())
     };
-    let (file, done) = Resumable {
+    let threads = r.threads;
+    let file = Resumable {
         signature: LABELS,
         noun: "position",
         out,
         header_line: &header_line,
         force: r.force,
         item: &check,
-    }
-    .open(Shard::WHOLE, list.len() as u64)?;
-    let threads = r.threads;
-    let progress = Progress::new("heldout", "positions", quiet, done, list.len() as u64);
-    append_lines(file, out, progress, |deliver| {
-        label_positions(
-            &list,
-            &settings,
-            &weights,
-            Shard::WHOLE,
-            done,
-            threads,
-            |label| deliver(label.to_line()),
-        );
-    })?;
+        shard: Shard::WHOLE,
+        items: list.len() as u64,
+        max_lines: list.len() as u64,
+        progress: ("heldout", "positions"),
+        quiet,
+    };
+    super::labels::label_into(&file, &list, &settings, &weights, threads)?;
     let (_, labels) = super::labels::read_labels(out)?;
     let samples: Vec<_> = labels.iter().map(Label::sample).collect();
     write_stdout(&test_table(&weights, &samples, out))

@@ -2,9 +2,7 @@
 //! merge of sharded runs, and the labels' error against exact ones.
 
 use super::{game_number, read_games, GAMES, MAX_LINE};
-use crate::sharded::{
-    append_lines, header_number, parse_shard, push_shard, Progress, Resumable, ShardFiles, Shards,
-};
+use crate::sharded::{header_number, parse_shard, push_shard, read_shards, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
@@ -12,10 +10,10 @@ use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
+use reversi::lab::shard::{check_listed, ListNames, MergeRules, Merged, Shard};
 use reversi::lab::train::labels::{
     label_positions, list_checksum, position_list, Label, LabelSettings, ListedPosition,
 };
-use reversi::lab::train::Shard;
 use reversi::units::Eval;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -148,20 +146,36 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
     );
     push_shard(&mut header_line, shard);
     let check = |line: &str| listed_position_number(line, &list);
-    let (file, done) = Resumable {
+    let threads = r.threads;
+    let file = Resumable {
         signature: LABELS,
         noun: "position",
         out: &out,
         header_line: &header_line,
         force: r.force,
         item: &check,
-    }
-    .open(shard, MAX_LABELS)?;
-    let total = shard.items_below(list.len() as u64);
-    let threads = r.threads;
-    let progress = Progress::new("label", "positions", quiet, done, total);
-    append_lines(file, &out, progress, |deliver| {
-        label_positions(&list, &settings, &weights, shard, done, threads, |label| {
+        shard,
+        items: list.len() as u64,
+        max_lines: MAX_LABELS,
+        progress: ("label", "positions"),
+        quiet,
+    };
+    label_into(&file, &list, &settings, &weights, threads)
+}
+
+/// Labels the positions of `list` that `file`'s shard holds into the
+/// label file `file` (continued from where it stopped) on `threads`
+/// threads: `train label`'s and `train heldout`'s stage.
+pub(super) fn label_into(
+    file: &Resumable,
+    list: &[ListedPosition],
+    settings: &LabelSettings,
+    weights: &Arc<PatternWeights>,
+    threads: usize,
+) -> Result<()> {
+    let shard = file.shard;
+    file.run(|ks, deliver| {
+        label_positions(list, settings, weights, shard, ks.start, threads, |label| {
             deliver(label.to_line())
         });
     })
@@ -179,21 +193,17 @@ fn position_number(line: &str) -> Result<u64, String> {
 /// checked by [`Label::parse_line`] and against the run's own position
 /// `list` (the line must label the list's position of its number).
 fn listed_position_number(line: &str, list: &[ListedPosition]) -> Result<u64, String> {
-    let label = Label::parse_line(line).map_err(|e| e.to_string())?;
-    let held = label.position;
-    match usize::try_from(held.item).ok().and_then(|i| list.get(i)) {
-        Some(listed) if *listed == held => Ok(held.item),
-        Some(_) => Err(format!(
-            "holds another position than position {} of the games' list",
-            held.item
-        )),
-        None => Err(format!(
-            "holds position {}, beyond the {} of the games' list",
-            held.item,
-            list.len()
-        )),
-    }
+    let held = Label::parse_line(line).map_err(|e| e.to_string())?.position;
+    check_listed(list, held.item, &held, GAMES_LIST)?;
+    Ok(held.item)
 }
+
+/// How messages name the positions of the games' list.
+const GAMES_LIST: ListNames = ListNames {
+    item: "position",
+    of_list: " of the games' list",
+    all: "of the games' list",
+};
 
 /// Reads a label file (its header line, then one label per line, each
 /// checked by [`Label::parse_line`]): a regular file of at most
@@ -258,27 +268,22 @@ pub(super) fn merge(r: Merge) -> Result<()> {
         };
         number(line).map(|n| (n, line.to_owned()))
     };
-    let Shards {
-        header,
-        signature,
-        mut items,
-    } = ShardFiles {
-        signatures: &[GAMES, LABELS],
+    let rules = MergeRules {
+        starts: &[GAMES.start, LABELS.start],
         kind: "a games or label file",
         check_header: &|_, _| Ok(()),
         again: "stage",
         noun: "number",
         max_items: MAX_LABELS,
-        max_line: MAX_LINE,
         item: &item,
-    }
-    .read(&inputs)?;
-    items.sort_by_key(|(item, _)| *item);
-    if let Some(i) = (0..items.len()).find(|&i| items[i].0 != i as u64) {
-        return usage(format!(
-            "number {i} is missing or doubled: a shard is unfinished (run it again) or edited"
-        ));
-    }
+    };
+    let merged = read_shards(&rules, MAX_LINE, &inputs)?;
+    let Merged {
+        header,
+        start,
+        items,
+    } = merged.ordered().map_err(|e| UsageError(e.0))?;
+    let signature = [GAMES, LABELS][start];
     if signature.start == LABELS.start {
         if let Some(positions) = header_number(&header, "positions") {
             if positions != items.len() as u64 {

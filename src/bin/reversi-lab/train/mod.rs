@@ -1,7 +1,7 @@
 //! `reversi-lab train generate|fit`: the pattern evaluation's training pipeline
 //! (see `reversi-lab train --help` and the README's section on the evaluation).
 
-use crate::sharded::{append_lines, parse_shard, push_shard, Progress, Resumable};
+use crate::sharded::{parse_shard, push_shard, Resumable};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::eval::pattern::fit::{
@@ -13,7 +13,8 @@ use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::train::{self, GameSettings, Shard, TrainingGame};
+use reversi::lab::shard::Shard;
+use reversi::lab::train::{self, GameSettings, TrainingGame};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
@@ -289,7 +290,6 @@ fn generate(r: Generate) -> Result<()> {
     let s = r.settings;
     let out = r.out;
     let shard = r.shard;
-    let total = shard.items_below(r.games);
     let quiet = r.quiet;
     let weights = match &r.weights {
         Some(path) => Arc::new(read_weights(path)?),
@@ -297,26 +297,25 @@ fn generate(r: Generate) -> Result<()> {
     };
     let header_line = header(&s, &weights, shard);
     let check = game_number;
-    let (file, done) = Resumable {
+    let threads = r.threads;
+    Resumable {
         signature: GAMES,
         noun: "game",
         out: &out,
         header_line: &header_line,
         force: r.force,
         item: &check,
+        shard,
+        items: r.games,
+        max_lines: MAX_GAMES,
+        progress: ("generate", "games"),
+        quiet,
     }
-    .open(shard, MAX_GAMES)?;
-    let threads = r.threads;
-    append_lines(
-        file,
-        &out,
-        Progress::new("generate", "games", quiet, done, total),
-        |deliver| {
-            train::generate(&s, &weights, shard, done..total, threads, |game| {
-                deliver(game.to_line())
-            });
-        },
-    )
+    .run(|ks, deliver| {
+        train::generate(&s, &weights, shard, ks, threads, |game| {
+            deliver(game.to_line())
+        });
+    })
 }
 
 /// The number of the game a games file's line holds, checked by

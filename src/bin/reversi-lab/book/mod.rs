@@ -1,25 +1,35 @@
-//! `reversi-lab book new|deepen|add|search|merge|show|export|import|stats`: the
-//! opening book (see `reversi-lab book --help`, docs/BOOK.md). The building
-//! logic is in `reversi::lab::book`; this module reads and writes files.
+//! `reversi-lab book new|deepen|add|search|merge|export|import|import-edax|export-edax`:
+//! building the opening book and converting its forms (see `reversi-lab
+//! book --help`, docs/BOOK.md; `reversi book show|stats` read a book).
+//!
+//! The rules are the library's: `reversi::lab::book` plans positions,
+//! searches them, merges the searches and runs the deepening's rounds
+//! (`lab::book::searches` is the search files' format), and
+//! `reversi::engine::book` is the book and its forms. This module reads the
+//! options, reads and writes the files and reports on stderr: `new`,
+//! `deepen` and `add` here, the sharded searches and their merge in
+//! [`search`], the text and Edax forms in [`convert`].
 
-use crate::sharded::{
-    append_lines, header_number, parse_shard, push_shard, Progress, Resumable, ShardFiles,
-};
+mod convert;
+mod search;
+
+use crate::sharded::{parse_shard, Progress};
 use crate::train::import::{form_of, read_collection, Form};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
-use reversi::engine::book::text::TEXT_HEADER;
-use reversi::engine::book::{pending, ply, Book, Key};
+use convert::{export, export_edax, import, import_edax, Convert};
+use reversi::engine::book::{pending, Book};
 use reversi::engine::midgame::Level;
 use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
-use reversi::kit::readers::{read_book, read_book_bytes};
+use reversi::kit::readers::read_book;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::book::{self as build, Searched};
-use reversi::lab::train::Shard;
-use reversi::record::{edax_book, parse_game};
+use reversi::lab::book as build;
+use reversi::lab::shard::Shard;
+use reversi::record::{parse_game, GameRecord};
 use reversi::reversi::Position;
 use reversi::units::Eval;
+use search::{merge, merge_files, search, search_into, Search};
 use std::path::Path;
 
 /// Book files: their magic bytes.
@@ -28,18 +38,9 @@ const BOOK: Signature = Signature {
     kind: "an opening book",
 };
 
-/// The search files of `reversi-lab book search`: a header line.
-const SEARCHED: Signature = Signature {
-    start: "# reversi book search:",
-    kind: "a search file of `reversi-lab book search`",
-};
-
 /// The longest line of a search file, an openings or games file, or a
 /// book's text form.
-const MAX_LINE: usize = 1 << 16;
-
-/// The most lines of a search file.
-const MAX_SEARCHED: u64 = 100_000_000;
+pub(super) const MAX_LINE: usize = 1 << 16;
 
 /// The most openings a book is planned from (each held as its moves).
 const MAX_OPENINGS: usize = 1_000_000;
@@ -232,7 +233,7 @@ pub fn run(args: &[String]) -> Result<()> {
 
 /// Plans `--out`, the book `out` (replaced only if it is one or with
 /// `force`).
-fn plan_book_out(out: &str, force: bool) -> Result<Planned> {
+pub(super) fn plan_book_out(out: &str, force: bool) -> Result<Planned> {
     output_files::plan_output(
         "--out",
         Path::new(out),
@@ -247,7 +248,7 @@ fn plan_book_out(out: &str, force: bool) -> Result<Planned> {
 /// How the searches of a command run and report: `--threads`, `--force`
 /// (a search file of other options started over), `--quiet`.
 #[derive(Clone, Copy, Debug)]
-struct Searching {
+pub(super) struct Searching {
     threads: usize,
     force: bool,
     quiet: bool,
@@ -353,17 +354,10 @@ fn new(r: New) -> Result<()> {
     let planned = r.building.plan_out()?;
     let mut openings = Vec::new();
     if let Some(path) = &r.openings {
-        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-        while let Some(line) = lines.next_line()? {
-            if line.text.starts_with('#') || line.text.trim().is_empty() {
-                continue;
-            }
-            let game = parse_game(line.text, 8)
-                .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
+        each_game_line(path, |number, game| {
             if game.start != Position::start(8) {
                 return usage(format!(
-                    "{path} line {}: an opening is a transcript from the start position",
-                    line.number
+                    "{path} line {number}: an opening is a transcript from the start position"
                 ));
             }
             if openings.len() >= MAX_OPENINGS {
@@ -372,7 +366,8 @@ fn new(r: New) -> Result<()> {
                 ));
             }
             openings.push(game.move_list());
-        }
+            Ok(())
+        })?;
         if openings.is_empty() {
             return usage(format!("{path} holds no opening"));
         }
@@ -411,59 +406,49 @@ impl Deepen {
 }
 
 fn deepen(r: Deepen) -> Result<()> {
-    let level = r.building.level;
     let searching = r.building.searching;
     let planned = r.building.plan_out()?;
     let mut book = read_book(&r.book)?;
-    let (depth, within, limit) = (r.depth, r.within, r.building.max_positions);
     let roots = match r.from_ply {
         Some(p) => build::Roots::Ply(p),
         None => build::Roots::Start,
     };
-    if let build::Roots::Ply(p) = roots {
-        let plies: Vec<u32> = book.sorted().iter().map(|&(k, _)| ply(k)).collect();
-        if !plies.contains(&p) {
-            let (low, high) = (plies.iter().min(), plies.iter().max());
-            return match (low, high) {
-                (Some(low), Some(high)) => usage(format!(
-                    "the book has no position at ply {p} (its positions are at plies {low} to {high})"
-                )),
-                _ => usage("the book is empty: no line to deepen"),
-            };
-        }
-    }
-    let Some(level) = level else {
-        let added = build::plan_deepen(&mut book, roots, depth, within, limit)
-            .or_else(|e| usage(e.to_string()))?;
+    roots.check(&book).or_else(|e| usage(e.to_string()))?;
+    let plan = build::Deepening {
+        roots,
+        depth: r.depth,
+        within: r.within,
+        limit: r.building.max_positions,
+    };
+    let Some(level) = r.building.level else {
+        let added = plan.plan(&mut book).or_else(|e| usage(e.to_string()))?;
         searching.note(&format!("book: {added} positions planned"));
         return output_files::write(&[planned], &[&book.to_bytes()]);
     };
-    // Pending positions first: a line is followed on values.
-    search_in_process(searching, &mut book, level);
     let mut planned = Some(planned);
-    let mut round = 0;
-    loop {
-        round += 1;
-        let added = build::plan_deepen(&mut book, roots, depth, within, limit)
-            .or_else(|e| usage(e.to_string()))?;
-        // Each round's plan is written with the searches before it: a
-        // stopped run goes on from it (searching what waits first). The
-        // round adding nothing writes the finished book.
+    // Each round's plan is written with the searches before it: a stopped
+    // run goes on from it. The round adding nothing writes the finished
+    // book.
+    let mut write = |book: &Book, round: build::Round| -> Result<()> {
         let out = match planned.take() {
             Some(p) => p,
             None => r.building.plan_out()?,
         };
         output_files::write(&[out], &[&book.to_bytes()])?;
+        let added = round.added;
         let s = if added == 1 { "" } else { "s" };
         searching.note(&format!(
-            "book: round {round}: {added} position{s} added, book written ({} positions)",
+            "book: round {}: {added} position{s} added, book written ({} positions)",
+            round.number,
             book.len()
         ));
-        if added == 0 {
-            return Ok(());
-        }
-        search_in_process(searching, &mut book, level);
-    }
+        Ok(())
+    };
+    let mut search = |book: &mut Book| search_in_process(searching, book, level);
+    build::deepen(&mut book, &plan, &mut search, &mut write).map_err(|e| match e {
+        build::DeepenError::Plan(e) => UsageError(e.to_string()).into(),
+        build::DeepenError::Checkpoint(e) => e,
+    })
 }
 
 /// `reversi-lab book add`'s request.
@@ -507,17 +492,12 @@ fn add(r: Add) -> Result<()> {
             }
             continue;
         }
-        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-        while let Some(line) = lines.next_line()? {
-            if line.text.starts_with('#') || line.text.trim().is_empty() {
-                continue;
-            }
-            let game = parse_game(line.text, 8)
-                .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
+        each_game_line(path, |number, game| {
             added += build::plan_game(&mut book, &game, depth, limit)
-                .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
+                .map_err(|e| UsageError(format!("{path} line {number}: {e}")))?;
             games += 1;
-        }
+            Ok(())
+        })?;
     }
     r.building
         .searching
@@ -525,274 +505,19 @@ fn add(r: Add) -> Result<()> {
     r.building.finish(&mut book, planned)
 }
 
-/// The checksum naming a book in a search file's header: its file's last
-/// 8 bytes.
-fn book_checksum(book: &Book) -> u64 {
-    let bytes = book.to_bytes();
-    u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"))
-}
-
-/// The header of the search files of `book`'s pending `list` at `level`
-/// (without the shard).
-fn search_header(book: &Book, list: &[Key], level: u32) -> String {
-    format!(
-        "{} level {level} book {:016x} positions {}",
-        SEARCHED.start,
-        book_checksum(book),
-        list.len()
-    )
-}
-
-/// `reversi-lab book search`'s request.
-struct Search {
-    book: String,
-    out: String,
-    level: u32,
-    shard: Shard,
-    searching: Searching,
-}
-
-impl Search {
-    fn from_matches(m: &ArgMatches) -> Result<Search> {
-        Ok(Search {
-            book: value(m, "book"),
-            out: value(m, "out"),
-            level: value(m, "level"),
-            shard: m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE),
-            searching: Searching::from_matches(m),
-        })
-    }
-}
-
-fn search(r: Search) -> Result<()> {
-    let book = read_book(&r.book)?;
-    search_into(r.searching, &book, r.level, &r.out, r.shard)
-}
-
-/// Searches the pending positions of `book` of `shard` at `level` into the
-/// search file `out` (continued if it holds some of them already).
-fn search_into(
-    searching: Searching,
-    book: &Book,
-    level: u32,
-    out: &str,
-    shard: Shard,
-) -> Result<()> {
-    let list = pending(book);
-    let mut header_line = search_header(book, &list, level);
-    push_shard(&mut header_line, shard);
-    let check = |line: &str| checked_search(line, &list, level).map(|r| r.item);
-    let (file, done) = Resumable {
-        signature: SEARCHED,
-        noun: "position",
-        out,
-        header_line: &header_line,
-        force: searching.force,
-        item: &check,
-    }
-    .open(shard, MAX_SEARCHED)?;
-    let total = shard.items_below(list.len() as u64);
-    let threads = searching.threads;
-    let progress = Progress::new("book search", "positions", searching.quiet, done, total);
-    append_lines(file, out, progress, |deliver| {
-        build::search_pending(book, &list, level, shard, done..total, threads, |r| {
-            deliver(r.to_line())
-        });
-    })
-}
-
-/// The search result a search file's line holds, checked by
-/// [`Searched::parse_line`] and against what the run knows: it is of the
-/// pending position of its number in `list`, searched at the `level` of
-/// the file's header.
-fn checked_search(line: &str, list: &[Key], level: u32) -> Result<Searched, String> {
-    let r = Searched::parse_line(line).map_err(|e| e.to_string())?;
-    match usize::try_from(r.item).ok().and_then(|i| list.get(i)) {
-        Some(&key) if key == r.key => {}
-        Some(_) => {
-            return Err(format!(
-                "holds another position than pending position {}",
-                r.item
-            ))
-        }
-        None => {
-            return Err(format!(
-                "holds position {}, beyond the {} pending positions",
-                r.item,
-                list.len()
-            ))
-        }
-    }
-    if u32::from(r.level) != level {
-        return Err(format!(
-            "was searched at level {}, its file at level {level}",
-            r.level
-        ));
-    }
-    Ok(r)
-}
-
-/// The request of a command that makes one file of another (`merge`,
-/// `export`, `import`, `import-edax`, `export-edax`): its input (`--book`,
-/// or the TEXT or EDAX_BOOK operand), `--out`, `--force`, `--quiet`, and
-/// merge's search files.
-struct Convert {
-    input: String,
-    out: Option<String>,
-    force: bool,
-    quiet: bool,
-    searched: Vec<String>,
-}
-
-impl Convert {
-    /// Reads the request of a command whose input is the argument `input`.
-    fn from_matches(m: &ArgMatches, input: &str) -> Convert {
-        Convert {
-            input: value(m, input),
-            out: m.get_one("out").cloned(),
-            force: m.get_flag("force"),
-            quiet: m
-                .try_get_one::<bool>("quiet")
-                .ok()
-                .flatten()
-                .copied()
-                .unwrap_or(false),
-            searched: m
-                .try_get_many::<String>("searched")
-                .ok()
-                .flatten()
-                .into_iter()
-                .flatten()
-                .cloned()
-                .collect(),
-        }
-    }
-
-    /// `--out`, required where this is called.
-    fn out(&self) -> &str {
-        self.out.as_deref().expect("--out is required")
-    }
-
-    /// Plans `--out`, a book.
-    fn plan_book_out(&self) -> Result<Planned> {
-        plan_book_out(self.out(), self.force)
-    }
-}
-
-fn merge(r: Convert) -> Result<()> {
-    let planned = r.plan_book_out()?;
-    let mut book = read_book(&r.input)?;
-    merge_files(&mut book, &r.searched)?;
-    output_files::write(&[planned], &[&book.to_bytes()])
-}
-
-/// Stores the results of the search files `inputs` (every shard of one
-/// split of `book`'s pending positions) in `book` and values it.
-fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
-    let list = pending(book);
-    let check_header = |path: &str, header: &str| {
-        let level = header_number(header, "level").unwrap_or(0);
-        let expected = search_header(book, &list, level as u32);
-        if header == expected {
-            Ok(())
-        } else {
-            Err(format!(
-                "{path} holds the searches of another book or plan ({header:?}; this book's would be {expected:?})"
-            ))
-        }
-    };
-    let item = |header: &str, line: &str| {
-        let level = header_number(header, "level").unwrap_or(0);
-        checked_search(line, &list, level as u32).map(|r| (r.item, r))
-    };
-    let shards = ShardFiles {
-        signatures: &[SEARCHED],
-        kind: SEARCHED.kind,
-        check_header: &check_header,
-        again: "search",
-        noun: "position",
-        max_items: list.len() as u64,
-        max_line: MAX_LINE,
-        item: &item,
-    }
-    .read(inputs)?;
-    let results: Vec<Searched> = shards.items.into_iter().map(|(_, r)| r).collect();
-    build::merge(book, &list, &results).or_else(|e| usage(e.to_string()))
-}
-
-/// A book's text form: its header line.
-const TEXT: Signature = Signature {
-    start: TEXT_HEADER,
-    kind: "a book's text form",
-};
-
-fn export(r: Convert) -> Result<()> {
-    let book = read_book(&r.input)?;
-    let text = book.to_text();
-    match &r.out {
-        None => write_stdout(&text),
-        Some(out) => {
-            let planned = output_files::plan_output(
-                "--out",
-                Path::new(out),
-                &Rule {
-                    ours: Some(TEXT),
-                    force: r.force,
-                    in_place: InPlace::Devices,
-                },
-            )?;
-            output_files::write(&[planned], &[text.as_bytes()])
-        }
-    }
-}
-
-fn import(r: Convert) -> Result<()> {
-    let planned = r.plan_book_out()?;
-    let path = r.input;
-    let mut lines = CappedLines::open(Path::new(&path), &path, MAX_LINE)?;
-    let mut book = Book::new();
-    // A line at a time: only the positions are held.
+/// Reads the games of `path`, one a line (transcripts, GGF games, board
+/// strings followed by moves; `#` lines and blank lines skipped), and
+/// hands each to `take` with its line's number; a line that is not a game
+/// is refused, naming it.
+fn each_game_line(path: &str, mut take: impl FnMut(usize, GameRecord) -> Result<()>) -> Result<()> {
+    let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
     while let Some(line) = lines.next_line()? {
-        book.read_text_line(line.number, line.text)
-            .or_else(|e| usage(format!("{path} {e}")))?;
-        if book.len() > build::MAX_POSITIONS {
-            return usage(format!(
-                "{path} holds more than {} positions, the most a book imported here holds",
-                build::MAX_POSITIONS
-            ));
+        if line.text.starts_with('#') || line.text.trim().is_empty() {
+            continue;
         }
+        let game = parse_game(line.text, 8)
+            .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
+        take(line.number, game)?;
     }
-    output_files::write(&[planned], &[&book.to_bytes()])
-}
-
-/// Edax book files: their magic bytes.
-const EDAX_BOOK: Signature = Signature {
-    start: "XADEKOOB",
-    kind: "an Edax book",
-};
-
-fn import_edax(r: Convert) -> Result<()> {
-    let planned = r.plan_book_out()?;
-    let path = &r.input;
-    let bytes = read_book_bytes(path, "Edax book")?;
-    let edax = edax_book::from_bytes(&bytes).or_else(|e| usage(format!("{path}: {e}")))?;
-    let book = Book::from_edax(&edax).or_else(|e| usage(format!("{path}: {e}")))?;
-    if !r.quiet {
-        eprintln!("{} positions read from {path}", book.len());
-    }
-    output_files::write(&[planned], &[&book.to_bytes()])
-}
-
-fn export_edax(r: Convert) -> Result<()> {
-    let book = read_book(&r.input)?;
-    let planned = output_files::plan_output(
-        "--out",
-        Path::new(r.out()),
-        &Rule {
-            ours: Some(EDAX_BOOK),
-            force: r.force,
-            in_place: InPlace::Devices,
-        },
-    )?;
-    output_files::write(&[planned], &[&edax_book::to_bytes(&book.to_edax())])
+    Ok(())
 }

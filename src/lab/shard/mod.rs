@@ -1,16 +1,34 @@
-//! Splitting a training stage's work between independent runs.
+//! Splitting a long stage's work between independent runs.
 //!
-//! Every heavy stage (playing games, labelling positions) works through a
-//! numbered list of items that does not depend on how the work is split:
-//! game `i` of a seed, or position `i` of the stage's position list. Run
+//! Every heavy stage (playing games, labelling positions, searching a
+//! book's positions) works through a numbered list of items that does not
+//! depend on how the work is split: game `i` of a seed, or position `i` of
+//! the stage's position list. Run
 //! `K` of `N` takes the items whose number is `K` modulo `N`, writes them to
 //! its own file, and a merge orders the union by item: the merged file is
 //! the same bytes whatever `N` and the thread counts were. The runs are
 //! started by a scheduler (GNU parallel, a Slurm job array), never by the
-//! pipeline itself.
+//! pipeline itself. Within a run, [`ordered_work`] works through the items
+//! on several threads and delivers them in order.
+//!
+//! The rules of the runs' files are decided here on their lines, without a
+//! file: a header carries its shard ([`push_shard`], [`split_shard`]), a
+//! line holds the list's item of its number ([`check_listed`]), a run
+//! continues its file after the last whole line ([`Continuation`]), and a
+//! merge takes every shard of one split once ([`ShardMerge`]). The front
+//! end opens, locks, reads and writes the files.
 
 use std::fmt;
 use std::str::FromStr;
+
+mod files;
+mod merge;
+
+pub use files::{
+    check_listed, header_number, parse_shard, push_shard, split_shard, Continuation, FileRefused,
+    ListNames, StageFile, Verdict,
+};
+pub use merge::{ItemReader, MergeRules, Merged, ShardMerge};
 
 /// The items `index` modulo `count` of a numbered list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -100,9 +118,77 @@ impl FromStr for Shard {
     }
 }
 
+/// Works through items `0..count` on `threads` threads, each thread with
+/// its own state from `state`, and hands the results to `deliver` in item
+/// order (so a file written from them is the same whatever the thread
+/// count). `deliver` returns `false` to stop early.
+pub fn ordered_work<S, T: Send>(
+    count: u64,
+    threads: usize,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, u64) -> T + Sync,
+    mut deliver: impl FnMut(T) -> bool,
+) {
+    use std::collections::BTreeMap;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::mpsc;
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let (send, receive) = mpsc::sync_channel::<(u64, T)>(64);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            let send = send.clone();
+            let (next, stop, state, work) = (&next, &stop, &state, &work);
+            scope.spawn(move || {
+                let mut own = state();
+                loop {
+                    let item = next.fetch_add(1, Ordering::Relaxed);
+                    if item >= count || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if send.send((item, work(&mut own, item))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(send);
+        // Reorder: items finish out of order on several threads.
+        let mut waiting = BTreeMap::new();
+        let mut expected = 0;
+        for (item, result) in receive.iter() {
+            waiting.insert(item, result);
+            while let Some(result) = waiting.remove(&expected) {
+                expected += 1;
+                if !deliver(result) {
+                    stop.store(true, Ordering::Relaxed);
+                    // Drain so the workers are not blocked on a full channel.
+                    for _ in receive.iter() {}
+                    return;
+                }
+            }
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lines::TextLine;
+
+    /// The lines of `text` as a file's reader gives them (a last line
+    /// without `\n` is cut short).
+    pub(super) fn lines_of(text: &str) -> Vec<TextLine<'_>> {
+        text.split_inclusive('\n')
+            .enumerate()
+            .map(|(i, l)| TextLine {
+                number: i + 1,
+                text: l.strip_suffix('\n').unwrap_or(l),
+                bytes: l.len() as u64,
+                terminated: l.ends_with('\n'),
+            })
+            .collect()
+    }
 
     #[test]
     fn shards_partition_the_list() {

@@ -1,0 +1,143 @@
+//! `reversi-lab book export|import|import-edax|export-edax`: a book to
+//! and from its text form and Edax's `book.dat` (the forms are
+//! `reversi::engine::book`'s and `reversi::record::edax_book`'s), and the
+//! request of every command that makes one file of another.
+
+use super::{plan_book_out, MAX_LINE};
+use anyhow::Result;
+use clap::ArgMatches;
+use reversi::engine::book::text::TEXT_HEADER;
+use reversi::engine::book::Book;
+use reversi::kit::input::CappedLines;
+use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
+use reversi::kit::readers::{read_book, read_book_bytes};
+use reversi::kit::{usage, value, write_stdout};
+use reversi::lab::book as build;
+use reversi::record::edax_book;
+use std::path::Path;
+
+/// The request of a command that makes one file of another (`merge`,
+/// `export`, `import`, `import-edax`, `export-edax`): its input (`--book`,
+/// or the TEXT or EDAX_BOOK operand), `--out`, `--force`, `--quiet`, and
+/// merge's search files.
+pub(super) struct Convert {
+    /// The file read.
+    pub(super) input: String,
+    out: Option<String>,
+    force: bool,
+    quiet: bool,
+    /// `merge`'s search files.
+    pub(super) searched: Vec<String>,
+}
+
+impl Convert {
+    /// Reads the request of a command whose input is the argument `input`.
+    pub(super) fn from_matches(m: &ArgMatches, input: &str) -> Convert {
+        Convert {
+            input: value(m, input),
+            out: m.get_one("out").cloned(),
+            force: m.get_flag("force"),
+            quiet: m
+                .try_get_one::<bool>("quiet")
+                .ok()
+                .flatten()
+                .copied()
+                .unwrap_or(false),
+            searched: m
+                .try_get_many::<String>("searched")
+                .ok()
+                .flatten()
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// `--out`, required where this is called.
+    fn out(&self) -> &str {
+        self.out.as_deref().expect("--out is required")
+    }
+
+    /// Plans `--out`, a book.
+    pub(super) fn plan_book_out(&self) -> Result<Planned> {
+        plan_book_out(self.out(), self.force)
+    }
+}
+
+/// A book's text form: its header line.
+const TEXT: Signature = Signature {
+    start: TEXT_HEADER,
+    kind: "a book's text form",
+};
+
+pub(super) fn export(r: Convert) -> Result<()> {
+    let book = read_book(&r.input)?;
+    let text = book.to_text();
+    match &r.out {
+        None => write_stdout(&text),
+        Some(out) => {
+            let planned = output_files::plan_output(
+                "--out",
+                Path::new(out),
+                &Rule {
+                    ours: Some(TEXT),
+                    force: r.force,
+                    in_place: InPlace::Devices,
+                },
+            )?;
+            output_files::write(&[planned], &[text.as_bytes()])
+        }
+    }
+}
+
+pub(super) fn import(r: Convert) -> Result<()> {
+    let planned = r.plan_book_out()?;
+    let path = r.input;
+    let mut lines = CappedLines::open(Path::new(&path), &path, MAX_LINE)?;
+    let mut book = Book::new();
+    // A line at a time: only the positions are held.
+    while let Some(line) = lines.next_line()? {
+        book.read_text_line(line.number, line.text)
+            .or_else(|e| usage(format!("{path} {e}")))?;
+        if book.len() > build::MAX_POSITIONS {
+            return usage(format!(
+                "{path} holds more than {} positions, the most a book imported here holds",
+                build::MAX_POSITIONS
+            ));
+        }
+    }
+    output_files::write(&[planned], &[&book.to_bytes()])
+}
+
+/// Edax book files: their magic bytes.
+const EDAX_BOOK: Signature = Signature {
+    start: "XADEKOOB",
+    kind: "an Edax book",
+};
+
+pub(super) fn import_edax(r: Convert) -> Result<()> {
+    let planned = r.plan_book_out()?;
+    let path = &r.input;
+    let bytes = read_book_bytes(path, "Edax book")?;
+    let edax = edax_book::from_bytes(&bytes).or_else(|e| usage(format!("{path}: {e}")))?;
+    let book = Book::from_edax(&edax).or_else(|e| usage(format!("{path}: {e}")))?;
+    if !r.quiet {
+        eprintln!("{} positions read from {path}", book.len());
+    }
+    output_files::write(&[planned], &[&book.to_bytes()])
+}
+
+pub(super) fn export_edax(r: Convert) -> Result<()> {
+    let book = read_book(&r.input)?;
+    let planned = output_files::plan_output(
+        "--out",
+        Path::new(r.out()),
+        &Rule {
+            ours: Some(EDAX_BOOK),
+            force: r.force,
+            in_place: InPlace::Devices,
+        },
+    )?;
+    output_files::write(&[planned], &[&edax_book::to_bytes(&book.to_edax())])
+}
