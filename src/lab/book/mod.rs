@@ -30,7 +30,7 @@ use crate::engine::RelativePosition;
 use crate::lab::shard::{ordered_work, Shard};
 use crate::record::GameRecord;
 use crate::reversi::{Move, Position};
-use crate::units::{Discs, Eval};
+use crate::units::Eval;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -426,17 +426,10 @@ pub struct Searched {
     pub level: u8,
 }
 
-/// Why a line is not a search result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchedLineError(String);
-
-impl fmt::Display for SearchedLineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+message_error! {
+    /// Why a line is not a search result.
+    pub struct SearchedLineError(String);
 }
-
-impl std::error::Error for SearchedLineError {}
 
 impl Searched {
     /// The result as one line: the item, the two sides' discs in hex, the
@@ -543,13 +536,8 @@ pub fn search_position(key: Key, excluded: u64, level: u32) -> BookMove {
         .expect("a move that is not excluded");
     BookMove {
         square: best.0,
-        value: to_eval(best.1),
+        value: best.1.to_eval(),
     }
-}
-
-/// Discs as the book's unit (1/64 disc, rounded).
-fn to_eval(v: Discs) -> Eval {
-    Eval((v.0 * f64::from(Eval::PER_DISC)).round() as i32)
 }
 
 /// Searches the pending positions `list` of `book` numbered
@@ -585,17 +573,10 @@ pub fn search_pending(
     );
 }
 
-/// Why results cannot be merged into a book.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MergeError(pub String);
-
-impl fmt::Display for MergeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+message_error! {
+    /// Why results cannot be merged into a book.
+    pub struct MergeError(pub String);
 }
-
-impl std::error::Error for MergeError {}
 
 /// Stores the search `results` of the pending positions `list` of `book`
 /// (every item once, in any order) and values the book by negamax.

@@ -10,7 +10,7 @@
 
 use super::Shard;
 use crate::lines::TextLine;
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
 /// The suffix a header line of a shard's file carries.
 const SHARD_SUFFIX: &str = " shard ";
@@ -52,17 +52,10 @@ pub fn header_number(header: &str, key: &str) -> Option<u64> {
         .and_then(|w| w[1].parse().ok())
 }
 
-/// Why a stage's file is refused: the message, naming the file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileRefused(pub String);
-
-impl fmt::Display for FileRefused {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+message_error! {
+    /// Why a stage's file is refused: the message, naming the file.
+    pub struct FileRefused(pub String);
 }
-
-impl std::error::Error for FileRefused {}
 
 /// How the messages of [`check_listed`] name a list's items.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -78,17 +78,10 @@ impl fmt::Display for Shard {
     }
 }
 
-/// Why a text is not a shard.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShardError(String);
-
-impl fmt::Display for ShardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+message_error! {
+    /// Why a text is not a shard.
+    pub struct ShardError(String);
 }
-
-impl std::error::Error for ShardError {}
 
 /// The most runs a list may be split between.
 pub const MAX_SHARDS: u64 = 1_000_000;

@@ -200,9 +200,7 @@ pub(super) fn commands() -> [Command; 9] {
 /// Reads a number of discs (0 to 128, a multiple of 1/64).
 fn parse_discs(text: &str) -> Result<Eval, String> {
     match text.parse::<f64>() {
-        Ok(d) if (0.0..=128.0).contains(&d) => {
-            Ok(Eval((d * f64::from(Eval::PER_DISC)).round() as i32))
-        }
+        Ok(d) if (0.0..=128.0).contains(&d) => Ok(reversi::eval::Discs(d).to_eval()),
         _ => Err(format!("{text:?} is not a number of discs from 0 to 128")),
     }
 }
