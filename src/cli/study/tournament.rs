@@ -8,7 +8,8 @@ use super::{
 };
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
-use reversi::apps::study::tournament::tournament;
+use reversi::apps::study::selfplay::Player;
+use reversi::apps::study::tournament::{tournament, Standings};
 use reversi::kit::{option, usage, value, write_stdout};
 use reversi::reversi::{Position, Reversi};
 use reversi::units::Discs;
@@ -142,8 +143,9 @@ pub fn run(args: &[String]) -> Result<()> {
     parse_and_run(command(), args, Args::from_matches, run_tournament)
 }
 
-/// Runs `reversi tournament` as asked.
-fn run_tournament(a: Args, weights: Weights) -> Result<()> {
+/// The two sides of `reversi tournament`: the side under test and its
+/// opponent (`--vs...`), each with its weights and book.
+fn sides(a: &Args, weights: &Weights) -> Result<(Player, Player)> {
     let mut me = player(
         a.depth,
         a.time,
@@ -151,7 +153,7 @@ fn run_tournament(a: Args, weights: Weights) -> Result<()> {
         a.order,
         a.eval,
         a.level,
-        &weights,
+        weights,
     );
     me.book = a.book.book_and_randomness()?;
     let mut other = player(
@@ -161,7 +163,7 @@ fn run_tournament(a: Args, weights: Weights) -> Result<()> {
         a.order,
         a.vs,
         a.vs_level,
-        &weights,
+        weights,
     );
     if !a.vs_no_book {
         other.book.clone_from(&me.book);
@@ -174,6 +176,12 @@ fn run_tournament(a: Args, weights: Weights) -> Result<()> {
             path,
         )?));
     }
+    Ok((me, other))
+}
+
+/// Runs `reversi tournament` as asked.
+fn run_tournament(a: Args, weights: Weights) -> Result<()> {
+    let (me, other) = sides(&a, &weights)?;
     let start = Position::start(a.size);
     if lines_within(&Reversi::DISC_DIFFERENCE, &start, a.plies, a.max_openings).is_none() {
         return usage(format!(
@@ -199,106 +207,121 @@ fn run_tournament(a: Args, weights: Weights) -> Result<()> {
             );
         }
     });
-    let (total, wins, draws, losses, margin) = (s.games, s.wins(), s.draws(), s.losses(), s.margin);
+    let out = if a.level.is_some() || a.vs_level.is_some() {
+        leveled_report(&a, &me, &other, &s)
+    } else {
+        plain_report(&a, &me, &s)
+    };
+    write_stdout(&out)
+}
+
+/// The standings of a tournament where a side plays at a level: each side
+/// named with its settings, and the book's share of the side under test's
+/// moves when it has one (text or `--json`).
+fn leveled_report(a: &Args, me: &Player, other: &Player, s: &Standings) -> String {
+    let (total, wins, draws, losses) = (s.games, s.wins(), s.draws(), s.losses());
     let (as_black, as_white) = (s.as_black, s.as_white);
-    let openings_count = total / 2;
     let eval = format!("{:?}", a.eval).to_lowercase();
     let vs = format!("{:?}", a.vs).to_lowercase();
     let rate = s.win_rate();
-    let avg = Discs(margin as f64 / f64::from(total));
-    let leveled = a.level.is_some() || a.vs_level.is_some();
-    let out = if leveled {
-        // A side at a level: each side named with its settings.
-        let label = |p: &reversi::apps::study::selfplay::Player, level: Option<u32>, eval: &str| {
-            let d = describe(p);
-            match level {
-                Some(_) => d,
-                None => format!("{eval} ({})", d.replace(&format!(", eval {eval}"), "")),
-            }
-        };
-        let name = |level: Option<u32>, eval: &str| {
-            level.map_or(eval.to_string(), |n| format!("level {n}"))
-        };
-        let (me_name, mut vs_name) = (name(a.level, &eval), name(a.vs_level, &vs));
-        if let Some(path) = &a.vs_weights {
-            vs_name = format!("{vs_name} with {path}");
+    let avg = Discs(s.margin as f64 / f64::from(total));
+    let label = |p: &Player, level: Option<u32>, eval: &str| {
+        let d = describe(p);
+        match level {
+            Some(_) => d,
+            None => format!("{eval} ({})", d.replace(&format!(", eval {eval}"), "")),
         }
-        // The book's share of the side under test's moves, when it has one.
-        // (A side with a level plays 8x8 only: other sizes are refused above.)
-        let booked = me.book.is_some() && a.level.is_some();
-        if a.json {
-            let book = if booked {
-                format!(
-                    ",\"book_moves_per_game\":{:.2},\"average_last_book_ply\":{}",
-                    s.book_moves_per_game(),
-                    s.average_last_book_ply()
-                        .map_or("null".to_string(), |x| format!("{x:.1}"))
-                )
-            } else {
-                String::new()
-            };
+    };
+    let name =
+        |level: Option<u32>, eval: &str| level.map_or(eval.to_string(), |n| format!("level {n}"));
+    let (me_name, mut vs_name) = (name(a.level, &eval), name(a.vs_level, &vs));
+    if let Some(path) = &a.vs_weights {
+        vs_name = format!("{vs_name} with {path}");
+    }
+    // (A side with a level plays 8x8 only: other sizes are refused.)
+    let booked = me.book.is_some() && a.level.is_some();
+    if a.json {
+        let book = if booked {
             format!(
-                "{{\"size\":{},\"eval\":\"{me_name}\",\"vs\":\"{vs_name}\",\"settings\":\"{}\",\"vs_settings\":\"{}\",\"plies\":{},\"games\":{total},\"wins\":{wins},\"draws\":{draws},\"losses\":{losses},\"win_rate\":{rate:.1},\"average_margin\":{avg:.2}{book}}}\n",
-                a.size,
-                describe(&me),
-                describe(&other),
-                a.plies
+                ",\"book_moves_per_game\":{:.2},\"average_last_book_ply\":{}",
+                s.book_moves_per_game(),
+                s.average_last_book_ply()
+                    .map_or("null".to_string(), |x| format!("{x:.1}"))
             )
         } else {
-            let book = if booked {
-                format!(
-                    "book moves of {me_name}: {:.2} a game{}\n",
-                    s.book_moves_per_game(),
-                    s.average_last_book_ply().map_or(String::new(), |x| format!(
-                        ", the last at ply {x:.1} on average"
-                    ))
-                )
-            } else {
-                String::new()
-            };
-            format!(
-                "{n}x{n}: {} against {}, all {} openings of {} plies, both colours\n\
-                 games {total}: {wins} wins, {draws} draws, {losses} losses for {me_name} ({rate:.1}% wins)\n\
-                 as black: {} wins, {} draws, {} losses; as white: {} wins, {} draws, {} losses\n\
-                 average final margin for {me_name}: {avg:+.2} discs\n{book}",
-                label(&me, a.level, &eval),
-                label(&other, a.vs_level, &vs),
-                openings_count,
-                a.plies,
-                as_black[0],
-                as_black[1],
-                as_black[2],
-                as_white[0],
-                as_white[1],
-                as_white[2],
-                n = a.size
-            )
-        }
-    } else if a.json {
+            String::new()
+        };
+        return format!(
+            "{{\"size\":{},\"eval\":\"{me_name}\",\"vs\":\"{vs_name}\",\"settings\":\"{}\",\"vs_settings\":\"{}\",\"plies\":{},\"games\":{total},\"wins\":{wins},\"draws\":{draws},\"losses\":{losses},\"win_rate\":{rate:.1},\"average_margin\":{avg:.2}{book}}}\n",
+            a.size,
+            describe(me),
+            describe(other),
+            a.plies
+        );
+    }
+    let book = if booked {
         format!(
+            "book moves of {me_name}: {:.2} a game{}\n",
+            s.book_moves_per_game(),
+            s.average_last_book_ply().map_or(String::new(), |x| format!(
+                ", the last at ply {x:.1} on average"
+            ))
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{n}x{n}: {} against {}, all {} openings of {} plies, both colours\n\
+         games {total}: {wins} wins, {draws} draws, {losses} losses for {me_name} ({rate:.1}% wins)\n\
+         as black: {} wins, {} draws, {} losses; as white: {} wins, {} draws, {} losses\n\
+         average final margin for {me_name}: {avg:+.2} discs\n{book}",
+        label(me, a.level, &eval),
+        label(other, a.vs_level, &vs),
+        total / 2,
+        a.plies,
+        as_black[0],
+        as_black[1],
+        as_black[2],
+        as_white[0],
+        as_white[1],
+        as_white[2],
+        n = a.size
+    )
+}
+
+/// The standings of a tournament of two evaluations at depths (text or
+/// `--json`).
+fn plain_report(a: &Args, me: &Player, s: &Standings) -> String {
+    let (total, wins, draws, losses) = (s.games, s.wins(), s.draws(), s.losses());
+    let (as_black, as_white) = (s.as_black, s.as_white);
+    let eval = format!("{:?}", a.eval).to_lowercase();
+    let vs = format!("{:?}", a.vs).to_lowercase();
+    let rate = s.win_rate();
+    let avg = Discs(s.margin as f64 / f64::from(total));
+    if a.json {
+        return format!(
             "{{\"size\":{},\"eval\":\"{eval}\",\"vs\":\"{vs}\",\"depth\":{},\"plies\":{},\"games\":{total},\"wins\":{wins},\"draws\":{draws},\"losses\":{losses},\"win_rate\":{rate:.1},\"average_margin\":{avg:.2}}}\n",
             a.size,
             me.depth.map_or("null".to_string(), |d| d.to_string()),
             a.plies
-        )
-    } else {
-        format!(
-            "{n}x{n}: {eval} against {vs}{}, {}, all {} openings of {} plies, both colours\n\
-             games {total}: {wins} wins, {draws} draws, {losses} losses for {eval} ({rate:.1}% wins)\n\
-             as black: {} wins, {} draws, {} losses; as white: {} wins, {} draws, {} losses\n\
-             average final margin for {eval}: {avg:+.2} discs\n",
-            a.vs_depth.map_or(String::new(), |d| format!(" at depth {d}")),
-            super::describe(&me).replace(&format!(", eval {eval}"), ""),
-            openings_count,
-            a.plies,
-            as_black[0],
-            as_black[1],
-            as_black[2],
-            as_white[0],
-            as_white[1],
-            as_white[2],
-            n = a.size
-        )
-    };
-    write_stdout(&out)
+        );
+    }
+    format!(
+        "{n}x{n}: {eval} against {vs}{}, {}, all {} openings of {} plies, both colours\n\
+         games {total}: {wins} wins, {draws} draws, {losses} losses for {eval} ({rate:.1}% wins)\n\
+         as black: {} wins, {} draws, {} losses; as white: {} wins, {} draws, {} losses\n\
+         average final margin for {eval}: {avg:+.2} discs\n",
+        a.vs_depth
+            .map_or(String::new(), |d| format!(" at depth {d}")),
+        describe(me).replace(&format!(", eval {eval}"), ""),
+        total / 2,
+        a.plies,
+        as_black[0],
+        as_black[1],
+        as_black[2],
+        as_white[0],
+        as_white[1],
+        as_white[2],
+        n = a.size
+    )
 }
