@@ -35,6 +35,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
+pub mod formats;
 pub mod import;
 pub mod labels;
 mod shard;

@@ -3,7 +3,7 @@
 //! label`; and the reading of such collections for `book add`.
 
 use super::labels::{parse_empties, LABELS};
-use super::{read_games, test_table, MAX_GAMES};
+use super::{read_games, signature, test_table, MAX_GAMES};
 use crate::sharded::{append_lines, Progress, Resumable};
 use anyhow::Result;
 use clap::value_parser;
@@ -13,11 +13,12 @@ use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
+use reversi::lab::train::formats::labels::position_number;
+use reversi::lab::train::formats::{dropped, games, heldout, labels};
 use reversi::lab::train::import::{held_out_positions, theoretical_label, Importer, Verdict};
-use reversi::lab::train::labels::{label_positions, list_checksum, Label, LabelSettings};
+use reversi::lab::train::labels::{label_positions, Label};
 use reversi::lab::train::Shard;
 use reversi::record::archive::{self, ArchiveGame};
-use reversi::record::write_transcript;
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::Path;
@@ -52,16 +53,10 @@ pub(super) fn import_command() -> Command {
 }
 
 /// The games files `import` writes.
-const IMPORTED: Signature = Signature {
-    start: "# reversi train import:",
-    kind: "a games file of `reversi-lab train import`",
-};
+const IMPORTED: Signature = signature(games::IMPORTED);
 
 /// The dropped-games lists `import` writes.
-const DROPPED: Signature = Signature {
-    start: "# reversi train import, dropped:",
-    kind: "a dropped-games list of `reversi-lab train import`",
-};
+const DROPPED: Signature = signature(dropped::DROPPED);
 
 /// The form of the collection in `path`, by its extension (`.wtb`) or its
 /// first bytes, or `None` for a file of none of these forms. A gzip file
@@ -238,7 +233,7 @@ pub(super) fn import(r: Import) -> Result<()> {
     );
     let mut total = Counts::default();
     let mut ffo_hits = [0u64; 80];
-    let mut dropped = String::from("# reversi train import, dropped: file, game, why, moves\n");
+    let mut dropped = dropped::header() + "\n";
     let mut theoretical: Vec<Label> = Vec::new();
     for (path, form) in files.iter().zip(forms) {
         let games = read_collection(path, form)?;
@@ -273,12 +268,8 @@ pub(super) fn import(r: Import) -> Result<()> {
                 }
             };
             if dropped_path.is_some() {
-                let _ = writeln!(
-                    dropped,
-                    "{path}\t{}\t{why}\t{}",
-                    i + 1,
-                    write_transcript(&game.record)
-                );
+                dropped.push_str(&dropped::line(path, i + 1, &why, &game.record));
+                dropped.push('\n');
             }
         }
         if !quiet {
@@ -306,41 +297,30 @@ pub(super) fn import(r: Import) -> Result<()> {
             hit.join(", ")
         }
     );
-    let games = importer.into_games();
-    let mut text = format!(
-        "# reversi train import: {} games from {} files\n",
-        games.len(),
-        files.len()
-    );
-    for g in &games {
-        text.push_str(&g.to_line());
-        text.push('\n');
-    }
-    let mut labels_text = String::new();
+    let kept = importer.into_games();
+    let mut text = Vec::new();
+    games::write(
+        &mut text,
+        &games::imported_header(kept.len(), files.len()),
+        &kept,
+    )?;
+    let mut labels_text = Vec::new();
     if labels_path.is_some() {
-        let _ = writeln!(
-            labels_text,
-            "{} theoretical scores of the WTHOR games of {out}, {} positions",
-            LABELS.start,
-            theoretical.len()
-        );
-        for label in &theoretical {
-            labels_text.push_str(&label.to_line());
-            labels_text.push('\n');
-        }
+        let header = labels::theoretical_header(out, theoretical.len());
+        labels::write(&mut labels_text, &header, &theoretical)?;
     }
-    let mut contents: Vec<&[u8]> = vec![text.as_bytes()];
+    let mut contents: Vec<&[u8]> = vec![&text];
     if dropped_path.is_some() {
         contents.push(dropped.as_bytes());
     }
     if labels_path.is_some() {
-        contents.push(labels_text.as_bytes());
+        contents.push(&labels_text);
     }
     output_files::write(&planned, &contents)?;
     if !quiet {
         eprintln!(
             "import: {} games written to {out} ({:.1} s)",
-            games.len(),
+            kept.len(),
             start.elapsed().as_secs_f64()
         );
     }
@@ -425,25 +405,9 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
             held.len()
         );
     }
-    let settings = LabelSettings {
-        exact_empties: *empties.end(),
-        empties,
-        depth: 0,
-        selectivity: None,
-    };
-    let header_line = format!(
-        "{} heldout empties {}-{} exact positions {} list {:016x}",
-        LABELS.start,
-        settings.empties.start(),
-        settings.empties.end(),
-        list.len(),
-        list_checksum(&list)
-    );
-    let check = |line: &str| {
-        Label::parse_line(line)
-            .map(|l| l.position.item)
-            .map_err(|e| e.to_string())
-    };
+    let header_line = heldout::header(&empties, &list);
+    let settings = heldout::settings(empties);
+    let check = position_number;
     let (file, done) = Resumable {
         signature: LABELS,
         noun: "position",

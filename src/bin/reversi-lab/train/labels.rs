@@ -1,19 +1,21 @@
 //! `reversi-lab train label|merge|compare`: positions labelled by search, the
 //! merge of sharded runs, and the labels' error against exact ones.
 
-use super::{game_number, read_games, GAMES, MAX_LINE};
+use super::{open_lines, read_games, refused, signature, GAMES};
 use crate::sharded::{
     append_lines, header_number, parse_shard, push_shard, Progress, Resumable, ShardFiles, Shards,
 };
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern;
-use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
-use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
+use reversi::kit::{flag, option, usage, value, write_stdout};
+use reversi::lab::train::formats::games::game_number;
+use reversi::lab::train::formats::labels::{self, position_number, MAX_LABELS};
+use reversi::lab::train::formats::MAX_LINE;
 use reversi::lab::train::labels::{
-    label_positions, list_checksum, position_list, Label, LabelSettings, ListedPosition,
+    label_positions, position_list, Label, LabelSettings, ListedPosition,
 };
 use reversi::lab::train::Shard;
 use reversi::units::Eval;
@@ -23,14 +25,8 @@ use std::ops::RangeInclusive;
 use std::path::Path;
 use std::sync::Arc;
 
-/// The most labels a label file may hold (each takes 40 bytes in memory).
-const MAX_LABELS: u64 = 10_000_000;
-
 /// The files `label` writes: a header line naming the options.
-pub(super) const LABELS: Signature = Signature {
-    start: "# reversi train label:",
-    kind: "a label file of `reversi-lab train label`",
-};
+pub(super) const LABELS: Signature = signature(labels::LABELS);
 
 pub(super) fn label_command() -> Command {
     Command::new("reversi-lab train label")
@@ -131,21 +127,7 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
     };
     let games = read_games(&r.games)?;
     let list = position_list(&games, &settings.empties);
-    let selectivity = match settings.selectivity {
-        Some(s) => format!(" selectivity {s}"),
-        None => String::new(),
-    };
-    let mut header_line = format!(
-        "{} empties {}-{} exact-empties {} depth {}{selectivity} weights {:016x} positions {} list {:016x}",
-        LABELS.start,
-        settings.empties.start(),
-        settings.empties.end(),
-        settings.exact_empties,
-        settings.depth,
-        weights.checksum(),
-        list.len(),
-        list_checksum(&list)
-    );
+    let mut header_line = labels::header(&settings, weights.checksum(), &list);
     push_shard(&mut header_line, shard);
     let check = |line: &str| listed_position_number(line, &list);
     let (file, done) = Resumable {
@@ -165,14 +147,6 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
             deliver(label.to_line())
         });
     })
-}
-
-/// The number of the position a label file's line holds, checked by
-/// [`Label::parse_line`].
-fn position_number(line: &str) -> Result<u64, String> {
-    Label::parse_line(line)
-        .map(|l| l.position.item)
-        .map_err(|e| e.to_string())
 }
 
 /// The number of the position a continued label file's line holds,
@@ -195,34 +169,10 @@ fn listed_position_number(line: &str, list: &[ListedPosition]) -> Result<u64, St
     }
 }
 
-/// Reads a label file (its header line, then one label per line, each
-/// checked by [`Label::parse_line`]): a regular file of at most
-/// [`MAX_LABELS`] labels, read a line at a time. Returns the header and the
+/// Reads the label file `path` ([`labels::read`]): its header and its
 /// labels.
 pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
-    let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-    let mut header = None;
-    let mut labels = Vec::new();
-    while let Some(line) = lines.next_line()? {
-        if header.is_none() {
-            if !line.text.starts_with(LABELS.start) {
-                return usage(format!("{path} is not {}", LABELS.kind));
-            }
-            header = Some(line.text.to_owned());
-            continue;
-        }
-        if labels.len() as u64 >= MAX_LABELS {
-            return usage(format!("{path} holds more than {MAX_LABELS} labels"));
-        }
-        labels.push(
-            Label::parse_line(line.text)
-                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?,
-        );
-    }
-    match header {
-        Some(h) => Ok((h, labels)),
-        None => usage(format!("{path} is empty: not {}", LABELS.kind)),
-    }
+    Ok(labels::read(open_lines(path)?, path).map_err(refused)?)
 }
 
 /// `reversi-lab train merge`'s request.
