@@ -10,35 +10,24 @@ use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
 use reversi::eval::pattern;
 use reversi::kit::input::open_regular;
-use reversi::kit::output_files::{self, InPlace, Rule, Signature};
+use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::train::formats::labels::position_number;
 use reversi::lab::train::formats::{dropped, games, heldout, labels};
-use reversi::lab::train::import::{held_out_positions, theoretical_label, Importer, Verdict};
+/// The forms of game collections (`book add` reads them too).
+pub(crate) use reversi::lab::train::import::Form;
+use reversi::lab::train::import::{
+    form_by_head, form_by_name, held_out_positions, parse_collection, ImportRun,
+    MAX_COLLECTION_BYTES, SNIFFED_BYTES,
+};
 use reversi::lab::train::labels::{label_positions, Label};
 use reversi::lab::train::Shard;
-use reversi::record::archive::{self, ArchiveGame};
-use std::fmt::Write as _;
+use reversi::record::archive::ArchiveGame;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// The largest collection file read, in bytes (all WTHOR PGN files of
-/// 1977-2023 together are about 60 MB).
-const MAX_COLLECTION_BYTES: u64 = 512 << 20;
-
-/// The forms of game collections.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Form {
-    /// WTHOR's binary `.wtb`.
-    Wtb,
-    /// PGN (WTHOR's conversion).
-    Pgn,
-    /// Logistello's `.gam`, a game a line.
-    Gam,
-}
 
 /// The `import` command's arguments.
 pub(super) fn import_command() -> Command {
@@ -59,91 +48,29 @@ const IMPORTED: Signature = signature(games::IMPORTED);
 const DROPPED: Signature = signature(dropped::DROPPED);
 
 /// The form of the collection in `path`, by its extension (`.wtb`) or its
-/// first bytes, or `None` for a file of none of these forms. A gzip file
-/// is refused with the way to read it.
+/// first bytes ([`form_by_head`]), or `None` for a file of none of these
+/// forms. A gzip file is refused with the way to read it.
 pub(crate) fn form_of(path: &str) -> Result<Option<Form>> {
-    if Path::new(path)
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
-    {
-        return Ok(Some(Form::Wtb));
+    if let Some(form) = form_by_name(path) {
+        return Ok(Some(form));
     }
     let (file, _) = open_regular(Path::new(path), path)?;
     let mut head = Vec::new();
-    file.take(4096)
+    file.take(SNIFFED_BYTES)
         .read_to_end(&mut head)
         .map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
-    if head.starts_with(&[0x1f, 0x8b]) {
-        return Err(UsageError(format!(
-            "{path} is gzip-compressed: decompress it first (zcat {path} > FILE)"
-        ))
-        .into());
-    }
-    let text = String::from_utf8_lossy(&head);
-    let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    Ok(if archive::is_pgn(&text) {
-        Some(Form::Pgn)
-    } else if archive::is_gam_line(first_line) {
-        Some(Form::Gam)
-    } else {
-        None
-    })
+    Ok(form_by_head(path, &head).map_err(|e| UsageError(e.0))?)
 }
 
 /// Reads every game of the collection `path` of `form` (a regular file of
-/// at most 512 MiB).
+/// at most [`MAX_COLLECTION_BYTES`], [`parse_collection`]).
 pub(crate) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>> {
     let (file, _) = open_regular(Path::new(path), path)?;
     let mut bytes = Vec::new();
     file.take(MAX_COLLECTION_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
-    if bytes.len() as u64 > MAX_COLLECTION_BYTES {
-        return Err(UsageError(format!(
-            "{path} is larger than {MAX_COLLECTION_BYTES} bytes: split it"
-        ))
-        .into());
-    }
-    let text = || {
-        String::from_utf8(bytes.clone())
-            .map_err(|_| UsageError(format!("{path} is not text (not UTF-8)")))
-    };
-    let read = match form {
-        Form::Wtb => archive::parse_wtb(&bytes).map(|f| f.games),
-        Form::Pgn => archive::parse_pgn(&text()?),
-        Form::Gam => archive::parse_gam(&text()?),
-    };
-    read.map_err(|e| UsageError(format!("{path}: {e}")).into())
-}
-
-/// What happened to one file's games.
-#[derive(Default)]
-struct Counts {
-    read: u64,
-    unfinished: u64,
-    duplicate: u64,
-    ffo: u64,
-    kept: u64,
-    /// Finished games whose stated score is not their moves'.
-    score_disagrees: u64,
-}
-
-impl Counts {
-    fn add(&mut self, other: &Counts) {
-        self.read += other.read;
-        self.unfinished += other.unfinished;
-        self.duplicate += other.duplicate;
-        self.ffo += other.ffo;
-        self.kept += other.kept;
-        self.score_disagrees += other.score_disagrees;
-    }
-
-    fn row(&self, name: &str) -> String {
-        format!(
-            "| {name} | {} | {} | {} | {} | {} | {} |\n",
-            self.read, self.unfinished, self.duplicate, self.ffo, self.kept, self.score_disagrees
-        )
-    }
+    Ok(parse_collection(path, &bytes, form).map_err(|e| UsageError(e.0))?)
 }
 
 /// `reversi-lab train import`'s request.
@@ -177,6 +104,61 @@ impl Import {
 /// Runs `reversi-lab train import`.
 pub(super) fn import(r: Import) -> Result<()> {
     let quiet = r.quiet;
+    let out = &r.out;
+    let planned = plan_outputs(&r)?;
+    let mut forms = Vec::with_capacity(r.files.len());
+    for path in &r.files {
+        match form_of(path)? {
+            Some(form) => forms.push(form),
+            None => {
+                return Err(UsageError(format!(
+                    "{path} is not a WTHOR file (.wtb), PGN or Logistello .gam lines"
+                ))
+                .into())
+            }
+        }
+    }
+    let start = Instant::now();
+    let mut run = ImportRun::new(r.dropped.is_some());
+    for (path, form) in r.files.iter().zip(forms) {
+        let counts = run.add_file(path, &read_collection(path, form)?);
+        if !quiet {
+            eprintln!(
+                "import: {path}: {} games read, {} kept ({:.1} s)",
+                counts.read,
+                counts.kept,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let done = run.finish();
+    let mut text = Vec::new();
+    let header = games::imported_header(done.games.len(), r.files.len());
+    games::write(&mut text, &header, &done.games)?;
+    let mut contents: Vec<&[u8]> = vec![&text];
+    if let Some(dropped) = &done.dropped {
+        contents.push(dropped.as_bytes());
+    }
+    let mut labels_text = Vec::new();
+    if r.theoretical_labels.is_some() {
+        let header = labels::theoretical_header(out, done.theoretical.len());
+        labels::write(&mut labels_text, &header, &done.theoretical)?;
+        contents.push(&labels_text);
+    }
+    output_files::write(&planned, &contents)?;
+    if !quiet {
+        eprintln!(
+            "import: {} games written to {out} ({:.1} s)",
+            done.games.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    write_stdout(&done.report.table())
+}
+
+/// Plans the import's outputs (`--out`, and `--dropped` and
+/// `--theoretical-labels` when given), each its own file.
+fn plan_outputs(r: &Import) -> Result<Vec<Planned>> {
     let rule = |ours| Rule {
         ours: Some(ours),
         force: r.force,
@@ -199,9 +181,8 @@ pub(super) fn import(r: Import) -> Result<()> {
             &rule(DROPPED),
         )?);
     }
-    let labels_path = r.theoretical_labels.as_ref();
-    if let Some(path) = labels_path {
-        if *path == r.out || dropped_path == Some(path) {
+    if let Some(path) = &r.theoretical_labels {
+        if path == out || dropped_path == Some(path) {
             return Err(UsageError(
                 "--theoretical-labels is another output's file: give each its own".into(),
             )
@@ -213,118 +194,7 @@ pub(super) fn import(r: Import) -> Result<()> {
             &rule(LABELS),
         )?);
     }
-    let files: Vec<&String> = r.files.iter().collect();
-    let mut forms = Vec::with_capacity(files.len());
-    for path in &files {
-        match form_of(path)? {
-            Some(form) => forms.push(form),
-            None => {
-                return Err(UsageError(format!(
-                    "{path} is not a WTHOR file (.wtb), PGN or Logistello .gam lines"
-                ))
-                .into())
-            }
-        }
-    }
-    let start = Instant::now();
-    let mut importer = Importer::default();
-    let mut table = String::from(
-        "| file | games read | unfinished | duplicates | through an FFO position | kept | stated score not the moves' |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
-    );
-    let mut total = Counts::default();
-    let mut ffo_hits = [0u64; 80];
-    let mut dropped = dropped::header() + "\n";
-    let mut theoretical: Vec<Label> = Vec::new();
-    for (path, form) in files.iter().zip(forms) {
-        let games = read_collection(path, form)?;
-        let mut counts = Counts::default();
-        for (i, game) in games.iter().enumerate() {
-            counts.read += 1;
-            if game.stated_score_agrees() == Some(false) {
-                counts.score_disagrees += 1;
-            }
-            let why = match importer.add(&game.record) {
-                Verdict::Kept(index) => {
-                    counts.kept += 1;
-                    let item = theoretical.len() as u64;
-                    theoretical.extend(
-                        game.theoretical_score
-                            .and_then(|t| theoretical_label(item, index, &game.record, t)),
-                    );
-                    continue;
-                }
-                Verdict::Unfinished => {
-                    counts.unfinished += 1;
-                    "unfinished".to_owned()
-                }
-                Verdict::Duplicate => {
-                    counts.duplicate += 1;
-                    "duplicate".to_owned()
-                }
-                Verdict::Ffo(n) => {
-                    counts.ffo += 1;
-                    ffo_hits[n] += 1;
-                    format!("FFO #{n}")
-                }
-            };
-            if dropped_path.is_some() {
-                dropped.push_str(&dropped::line(path, i + 1, &why, &game.record));
-                dropped.push('\n');
-            }
-        }
-        if !quiet {
-            eprintln!(
-                "import: {path}: {} games read, {} kept ({:.1} s)",
-                counts.read,
-                counts.kept,
-                start.elapsed().as_secs_f64()
-            );
-        }
-        table.push_str(&counts.row(path));
-        total.add(&counts);
-    }
-    table.push_str(&total.row("all"));
-    let hit: Vec<String> = (1..80)
-        .filter(|&n| ffo_hits[n] > 0)
-        .map(|n| format!("#{n}: {}", ffo_hits[n]))
-        .collect();
-    let _ = writeln!(
-        table,
-        "\nGames dropped per FFO position (after duplicates): {}",
-        if hit.is_empty() {
-            "none".to_owned()
-        } else {
-            hit.join(", ")
-        }
-    );
-    let kept = importer.into_games();
-    let mut text = Vec::new();
-    games::write(
-        &mut text,
-        &games::imported_header(kept.len(), files.len()),
-        &kept,
-    )?;
-    let mut labels_text = Vec::new();
-    if labels_path.is_some() {
-        let header = labels::theoretical_header(out, theoretical.len());
-        labels::write(&mut labels_text, &header, &theoretical)?;
-    }
-    let mut contents: Vec<&[u8]> = vec![&text];
-    if dropped_path.is_some() {
-        contents.push(dropped.as_bytes());
-    }
-    if labels_path.is_some() {
-        contents.push(&labels_text);
-    }
-    output_files::write(&planned, &contents)?;
-    if !quiet {
-        eprintln!(
-            "import: {} games written to {out} ({:.1} s)",
-            kept.len(),
-            start.elapsed().as_secs_f64()
-        );
-    }
-    write_stdout(&table)
+    Ok(planned)
 }
 
 /// The `heldout` command's arguments.
