@@ -39,6 +39,7 @@ pub mod formats;
 pub mod import;
 pub mod labels;
 mod shard;
+pub mod tables;
 
 pub use shard::{Shard, ShardError, MAX_SHARDS};
 

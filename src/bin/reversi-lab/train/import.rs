@@ -3,7 +3,7 @@
 //! label`; and the reading of such collections for `book add`.
 
 use super::labels::{parse_empties, LABELS};
-use super::{read_games, signature, test_table, MAX_GAMES};
+use super::{read_games, signature, MAX_GAMES};
 use crate::sharded::{append_lines, Progress, Resumable};
 use anyhow::Result;
 use clap::value_parser;
@@ -22,6 +22,7 @@ use reversi::lab::train::import::{
     MAX_COLLECTION_BYTES, SNIFFED_BYTES,
 };
 use reversi::lab::train::labels::{label_positions, Label};
+use reversi::lab::train::tables::TestTable;
 use reversi::lab::train::Shard;
 use reversi::record::archive::ArchiveGame;
 use std::io::Read;
@@ -302,5 +303,5 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
     })?;
     let (_, labels) = super::labels::read_labels(out)?;
     let samples: Vec<_> = labels.iter().map(Label::sample).collect();
-    write_stdout(&test_table(&weights, &samples, out))
+    write_stdout(&TestTable::measure(&weights, &samples, out).to_string())
 }

@@ -17,10 +17,8 @@ use reversi::lab::train::formats::MAX_LINE;
 use reversi::lab::train::labels::{
     label_positions, position_list, Label, LabelSettings, ListedPosition,
 };
+use reversi::lab::train::tables::CompareTable;
 use reversi::lab::train::Shard;
-use reversi::units::Eval;
-use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::ops::RangeInclusive;
 use std::path::Path;
 use std::sync::Arc;
@@ -266,47 +264,11 @@ pub(super) fn compare_request(m: &ArgMatches) -> Result<(String, String)> {
 pub(super) fn compare((labels_path, reference_path): (String, String)) -> Result<()> {
     let (_, labels) = read_labels(&labels_path)?;
     let (_, reference) = read_labels(&reference_path)?;
-    let truth: HashMap<(u64, u64), Eval> = reference
-        .iter()
-        .map(|l| ((l.position.player, l.position.opponent), l.value))
-        .collect();
-    // Per empty squares: positions, sum of |difference|, sum of difference.
-    let mut cells = [(0u64, 0f64, 0f64); 61];
-    for l in &labels {
-        let key = (l.position.player, l.position.opponent);
-        if let Some(t) = truth.get(&key) {
-            let d = f64::from(l.value.0 - t.0) / f64::from(Eval::PER_DISC);
-            let c = &mut cells[(64 - (key.0 | key.1).count_ones()) as usize];
-            c.0 += 1;
-            c.1 += d.abs();
-            c.2 += d;
-        }
-    }
-    let both: u64 = cells.iter().map(|c| c.0).sum();
-    if both == 0 {
+    let table = CompareTable::measure(&labels, &reference, &labels_path, &reference_path);
+    if table.total.positions == 0 {
         return usage(format!(
             "{labels_path} and {reference_path} have no position in common"
         ));
     }
-    let mut text = format!(
-        "Labels of {labels_path} against {reference_path} ({both} positions in both):\n\n| empties | positions | mean absolute error (discs) | mean error (discs) |\n| ---: | ---: | ---: | ---: |\n"
-    );
-    let mut row = |name: &str, (n, absolute, signed): (u64, f64, f64)| {
-        let count = n as f64;
-        let _ = writeln!(
-            text,
-            "| {name} | {n} | {:.2} | {:+.2} |",
-            absolute / count,
-            signed / count
-        );
-    };
-    let mut total = (0u64, 0f64, 0f64);
-    for (empties, &c) in cells.iter().enumerate().rev() {
-        if c.0 > 0 {
-            row(&empties.to_string(), c);
-            total = (total.0 + c.0, total.1 + c.1, total.2 + c.2);
-        }
-    }
-    row("all", total);
-    write_stdout(&text)
+    write_stdout(&table.to_string())
 }

@@ -4,10 +4,10 @@
 use crate::sharded::{append_lines, parse_shard, push_shard, Progress, Resumable};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
+use reversi::eval::pattern;
 use reversi::eval::pattern::fit::{
     fit_phases, phase_range, FitConfig, PartialFit, PhaseReport, Sample,
 };
-use reversi::eval::pattern::{self, PatternWeights};
 use reversi::eval::Heuristic;
 use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
@@ -16,8 +16,8 @@ use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
 use reversi::lab::train::formats::probcut_table::{self, Fitted, PROBCUT};
 use reversi::lab::train::formats::{FileKind, FormatError};
+use reversi::lab::train::tables::{FitTable, TestTable};
 use reversi::lab::train::{self, GameSettings, Shard, TrainingGame};
-use std::fmt::Write as _;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
@@ -425,11 +425,11 @@ fn fit_weights(r: Fit) -> Result<()> {
             toward_base: r.toward_base,
         }),
     );
-    let mut text = report_table(&reports);
+    let mut text = FitTable { rows: reports }.to_string();
     if let Some((test, test_games)) = test {
         let (a, b) = train::samples(&test_games, true);
         let exact: Vec<Sample> = a.into_iter().chain(b).collect();
-        text.push_str(&test_table(&weights, &exact, test));
+        text.push_str(&TestTable::measure(&weights, &exact, test).to_string());
     }
     output_files::write(&[planned], &[&weights.to_bytes()])?;
     write_stdout(&text)
@@ -449,50 +449,4 @@ fn written_by(force: bool, ours: Signature) -> Rule {
         force,
         in_place: InPlace::Devices,
     }
-}
-
-/// The per-phase report as a Markdown table.
-fn report_table(reports: &[PhaseReport]) -> String {
-    let mut out = String::from(
-        "| phase | empties | training positions | held-out positions | training error | held-out error | error of 0 |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: |\n",
-    );
-    for r in reports {
-        let _ = writeln!(
-            out,
-            "| {} | {}-{} | {} | {} | {:.2} | {:.2} | {:.2} |",
-            r.phase,
-            r.empties.0,
-            r.empties.1,
-            r.train,
-            r.held_out,
-            r.train_error,
-            r.held_out_error,
-            r.zero_error
-        );
-    }
-    out
-}
-
-/// The mean absolute error of `weights` on exactly labelled positions, by
-/// number of empty squares.
-pub(super) fn test_table(weights: &PatternWeights, exact: &[Sample], name: &str) -> String {
-    let mut out = format!(
-        "\nExact positions of {name}:\n\n| empties | positions | mean absolute error (discs) |\n| ---: | ---: | ---: |\n"
-    );
-    for empties in (0..=60).rev() {
-        let here: Vec<&Sample> = exact.iter().filter(|s| s.empties() == empties).collect();
-        if here.is_empty() {
-            continue;
-        }
-        let error: f64 = here
-            .iter()
-            .map(|s| {
-                let v = f64::from(weights.evaluate(s.p, s.o)) / f64::from(pattern::SCALE);
-                (v - f64::from(s.target)).abs()
-            })
-            .sum::<f64>()
-            / here.len() as f64;
-        let _ = writeln!(out, "| {empties} | {} | {error:.2} |", here.len());
-    }
-    out
 }
