@@ -1,25 +1,11 @@
 //! Reading text a line at a time with a bound on the memory a line may
 //! take, whatever the input is: a device such as `/dev/zero`, a file of
 //! one endless line, a pipe that never sends a newline. Used for OBF files
-//! and for the answers of the interactive dialogs. [`TextLine`] is a line
-//! as a file's rules see it (the lab's resumable and merged files).
+//! and for the answers of the interactive dialogs; [`CappedLines`] reads
+//! the lab's files (games, labels) over any reader, a [`TextLine`] at a time.
 
-use std::io::{self, BufRead};
-
-/// One line of a text file as read: what the rules of a file's lines
-/// need to know of it (the front ends' readers give it, the lab's file
-/// rules take it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TextLine<'a> {
-    /// Its number, from 1.
-    pub number: usize,
-    /// Its text, without the line end (`\n`).
-    pub text: &'a str,
-    /// Its length in the file, the line end included.
-    pub bytes: u64,
-    /// Whether it ends with `\n` (only the last line of a file may not).
-    pub terminated: bool,
-}
+use std::fmt;
+use std::io::{self, BufRead, Read};
 
 /// What [`read_line_capped`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +77,96 @@ pub fn read_line_capped(
     Ok(if any { LineRead::Line } else { LineRead::End })
 }
 
+/// One line of a [`CappedLines`] reader.
+#[derive(Debug)]
+pub struct TextLine<'a> {
+    /// Its number, from 1.
+    pub number: usize,
+    /// Its text, without the line end (`\n`).
+    pub text: &'a str,
+    /// Its length in the input, the line end included.
+    pub bytes: u64,
+    /// Whether it ends with `\n` (only the last line of an input may not).
+    pub terminated: bool,
+}
+
+/// Why [`CappedLines::next_line`] gives no line: a read error, a line
+/// longer than the cap or one that is not UTF-8, each naming the input
+/// (and the line).
+#[derive(Debug)]
+pub struct LineError(String);
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LineError {}
+
+/// The lines of an input, read one at a time, none longer than a stated
+/// cap: memory stays bounded whatever the input holds.
+pub struct CappedLines<R> {
+    reader: R,
+    what: String,
+    cap: usize,
+    number: usize,
+    line: Vec<u8>,
+}
+
+impl<R: BufRead> CappedLines<R> {
+    /// Reads lines of at most `cap` bytes (the line end not counted) from
+    /// `reader`; `what` names the input in messages.
+    pub fn new(reader: R, what: &str, cap: usize) -> CappedLines<R> {
+        CappedLines {
+            reader,
+            what: what.to_owned(),
+            cap,
+            number: 0,
+            line: Vec::new(),
+        }
+    }
+
+    /// The next line, or `None` at the end of the input.
+    ///
+    /// # Errors
+    /// A line longer than the cap, text that is not UTF-8 or a read error,
+    /// naming the line.
+    pub fn next_line(&mut self) -> Result<Option<TextLine<'_>>, LineError> {
+        self.line.clear();
+        self.number += 1;
+        let read = (&mut self.reader)
+            .take(self.cap as u64 + 1)
+            .read_until(b'\n', &mut self.line)
+            .map_err(|e| LineError(format!("cannot read {}: {e}", self.what)))?;
+        if read == 0 {
+            return Ok(None);
+        }
+        let terminated = self.line.last() == Some(&b'\n');
+        if terminated {
+            self.line.pop();
+        }
+        if self.line.len() > self.cap {
+            return Err(LineError(format!(
+                "{} line {} is longer than {} bytes; it is not a line of this file",
+                self.what, self.number, self.cap
+            )));
+        }
+        let text = std::str::from_utf8(&self.line).map_err(|_| {
+            LineError(format!(
+                "{} line {} is not text (not UTF-8)",
+                self.what, self.number
+            ))
+        })?;
+        Ok(Some(TextLine {
+            number: self.number,
+            text,
+            bytes: read as u64,
+            terminated,
+        }))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +211,34 @@ mod tests {
         }
         assert!(all(b"", 4, 1).is_empty());
         assert_eq!(all(b"\n", 4, 1), [(LineRead::Line, vec![])]);
+    }
+
+    #[test]
+    fn capped_lines_number_measure_and_refuse_lines() {
+        let mut lines = CappedLines::new(&b"ab\n\ncut"[..], "f", 4);
+        let first = lines.next_line().expect("a line").expect("some");
+        assert_eq!(
+            (first.number, first.text, first.bytes, first.terminated),
+            (1, "ab", 3, true)
+        );
+        let second = lines.next_line().expect("a line").expect("some");
+        assert_eq!((second.number, second.text, second.bytes), (2, "", 1));
+        let last = lines.next_line().expect("a line").expect("some");
+        assert_eq!((last.text, last.bytes, last.terminated), ("cut", 3, false));
+        assert!(lines.next_line().expect("the end").is_none());
+
+        let long = CappedLines::new(&b"ok\ntoo long\n"[..], "f", 4);
+        let mut long = long;
+        assert!(long.next_line().is_ok());
+        let e = long.next_line().expect_err("too long").to_string();
+        assert_eq!(
+            e,
+            "f line 2 is longer than 4 bytes; it is not a line of this file"
+        );
+        let e = CappedLines::new(&b"\xff\n"[..], "g", 4)
+            .next_line()
+            .expect_err("not UTF-8")
+            .to_string();
+        assert_eq!(e, "g line 1 is not text (not UTF-8)");
     }
 }

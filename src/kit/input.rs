@@ -159,14 +159,10 @@ pub fn open_regular(path: &Path, what: &str) -> Result<(File, u64), UsageError> 
 }
 
 /// The lines of a regular file, read one at a time, none longer than a
-/// stated cap: memory stays bounded whatever the file holds.
-pub struct CappedLines {
-    reader: BufReader<File>,
-    what: String,
-    cap: usize,
-    number: usize,
-    line: Vec<u8>,
-}
+/// stated cap: memory stays bounded whatever the file holds
+/// ([`crate::lines::CappedLines`] over the file, its errors
+/// [`UsageError`]s).
+pub struct CappedLines(crate::lines::CappedLines<BufReader<File>>);
 
 impl CappedLines {
     /// Opens `path` ([`open_regular`]; `what` names it in messages) to read
@@ -178,50 +174,18 @@ impl CappedLines {
 
     /// Reads lines of at most `cap` bytes from the start of `file`.
     pub fn new(file: File, what: &str, cap: usize) -> CappedLines {
-        CappedLines {
-            reader: BufReader::new(file),
-            what: what.to_owned(),
+        CappedLines(crate::lines::CappedLines::new(
+            BufReader::new(file),
+            what,
             cap,
-            number: 0,
-            line: Vec::new(),
-        }
+        ))
     }
 
     /// The next line, or `None` at the end of the file. A line longer than
     /// the cap, text that is not UTF-8 or a read error is a [`UsageError`]
     /// naming the line.
     pub fn next_line(&mut self) -> Result<Option<TextLine<'_>>, UsageError> {
-        self.line.clear();
-        self.number += 1;
-        let read = (&mut self.reader)
-            .take(self.cap as u64 + 1)
-            .read_until(b'\n', &mut self.line)
-            .map_err(|e| UsageError(format!("cannot read {}: {e}", self.what)))?;
-        if read == 0 {
-            return Ok(None);
-        }
-        let terminated = self.line.last() == Some(&b'\n');
-        if terminated {
-            self.line.pop();
-        }
-        if self.line.len() > self.cap {
-            return Err(UsageError(format!(
-                "{} line {} is longer than {} bytes; it is not a line of this file",
-                self.what, self.number, self.cap
-            )));
-        }
-        let text = std::str::from_utf8(&self.line).map_err(|_| {
-            UsageError(format!(
-                "{} line {} is not text (not UTF-8)",
-                self.what, self.number
-            ))
-        })?;
-        Ok(Some(TextLine {
-            number: self.number,
-            text,
-            bytes: read as u64,
-            terminated,
-        }))
+        self.0.next_line().map_err(|e| UsageError(e.to_string()))
     }
 }
 

@@ -18,17 +18,24 @@
 //! A kept game becomes a [`TrainingGame`] numbered in the order kept, its
 //! score the final disc difference of its moves (empty squares to the
 //! winner), with no exactly solved part (`solved_at` is its length).
+//!
+//! [`ImportRun`] applies the rules to every game of the collections given
+//! (their form sniffed by [`form_by_name`] and [`form_by_head`], their
+//! bytes read by [`parse_collection`]) and keeps the tally, the
+//! [`ImportReport`], the dropped games' list and the theoretical labels.
 
+use super::formats::dropped;
 use super::labels::{position_list, Label, LabelSource, ListedPosition};
 use super::{canonical, TrainingGame};
 use crate::board::symmetry;
 use crate::board::{Color, Square};
 use crate::engine::{parse_obf_file, RelativePosition};
-use crate::record::archive::TheoreticalScore;
+use crate::record::archive::{self, ArchiveGame, TheoreticalScore};
 use crate::record::{standard_score, GameRecord};
 use crate::reversi::{Move, Position};
 use crate::units::Eval;
 use std::collections::{HashMap, HashSet};
+use std::fmt;
 
 /// The FFO endgame test positions #1-#79, in order.
 const FFO_FILES: [&str; 4] = [
@@ -245,6 +252,294 @@ pub fn held_out_positions(
     (list, in_training.len())
 }
 
+/// The forms of game collections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// WTHOR's binary `.wtb`.
+    Wtb,
+    /// PGN (WTHOR's conversion).
+    Pgn,
+    /// Logistello's `.gam`, a game a line.
+    Gam,
+}
+
+/// The largest collection file read, in bytes (all WTHOR PGN files of
+/// 1977-2023 together are about 60 MB).
+pub const MAX_COLLECTION_BYTES: u64 = 512 << 20;
+
+/// The bytes of a collection's start that [`form_by_head`] looks at.
+pub const SNIFFED_BYTES: u64 = 4096;
+
+/// Why a collection cannot be read: the message names the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CollectionError(pub String);
+
+impl fmt::Display for CollectionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CollectionError {}
+
+/// The form the file name `name` gives: `.wtb` (any case) is WTHOR's
+/// binary form; any other name is told by its bytes ([`form_by_head`]).
+#[must_use]
+pub fn form_by_name(name: &str) -> Option<Form> {
+    std::path::Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
+        .then_some(Form::Wtb)
+}
+
+/// The form of the collection `name` whose first bytes (at most
+/// [`SNIFFED_BYTES`]) are `head`: PGN, `.gam` lines (its first line that
+/// is not blank), or `None` for neither.
+///
+/// # Errors
+/// A gzip file, with the way to read it.
+pub fn form_by_head(name: &str, head: &[u8]) -> Result<Option<Form>, CollectionError> {
+    if head.starts_with(&[0x1f, 0x8b]) {
+        return Err(CollectionError(format!(
+            "{name} is gzip-compressed: decompress it first (zcat {name} > FILE)"
+        )));
+    }
+    let text = String::from_utf8_lossy(head);
+    let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    Ok(if archive::is_pgn(&text) {
+        Some(Form::Pgn)
+    } else if archive::is_gam_line(first_line) {
+        Some(Form::Gam)
+    } else {
+        None
+    })
+}
+
+/// Every game of the collection `name` of `form`, whose bytes are
+/// `bytes`.
+///
+/// # Errors
+/// More than [`MAX_COLLECTION_BYTES`], text that is not UTF-8 (PGN,
+/// `.gam`), or what the collection's reader finds wrong (naming the game).
+pub fn parse_collection(
+    name: &str,
+    bytes: &[u8],
+    form: Form,
+) -> Result<Vec<ArchiveGame>, CollectionError> {
+    if bytes.len() as u64 > MAX_COLLECTION_BYTES {
+        return Err(CollectionError(format!(
+            "{name} is larger than {MAX_COLLECTION_BYTES} bytes: split it"
+        )));
+    }
+    let text = || {
+        std::str::from_utf8(bytes)
+            .map_err(|_| CollectionError(format!("{name} is not text (not UTF-8)")))
+    };
+    let read = match form {
+        Form::Wtb => archive::parse_wtb(bytes).map(|f| f.games),
+        Form::Pgn => archive::parse_pgn(text()?),
+        Form::Gam => archive::parse_gam(text()?),
+    };
+    read.map_err(|e| CollectionError(format!("{name}: {e}")))
+}
+
+/// What became of one collection's games (or of all of them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FileCounts {
+    /// Games read.
+    pub read: u64,
+    /// Dropped as unfinished.
+    pub unfinished: u64,
+    /// Dropped as duplicates.
+    pub duplicate: u64,
+    /// Dropped as passing through an FFO position.
+    pub ffo: u64,
+    /// Kept.
+    pub kept: u64,
+    /// Finished games whose stated score is not their moves'.
+    pub score_disagrees: u64,
+}
+
+impl FileCounts {
+    fn add(&mut self, other: &FileCounts) {
+        self.read += other.read;
+        self.unfinished += other.unfinished;
+        self.duplicate += other.duplicate;
+        self.ffo += other.ffo;
+        self.kept += other.kept;
+        self.score_disagrees += other.score_disagrees;
+    }
+
+    /// The counts as a row of [`ImportReport::table`], named `name`.
+    fn row(&self, name: &str) -> String {
+        format!(
+            "| {name} | {} | {} | {} | {} | {} | {} |\n",
+            self.read, self.unfinished, self.duplicate, self.ffo, self.kept, self.score_disagrees
+        )
+    }
+}
+
+/// The tally of an import: the counts of every collection, in the order
+/// read, and the games dropped per FFO position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportReport {
+    /// Each collection's name and counts.
+    pub files: Vec<(String, FileCounts)>,
+    /// Games dropped per FFO position (index 1-79).
+    pub ffo_hits: [u64; 80],
+}
+
+impl Default for ImportReport {
+    fn default() -> ImportReport {
+        ImportReport {
+            files: Vec::new(),
+            ffo_hits: [0; 80],
+        }
+    }
+}
+
+impl ImportReport {
+    /// The counts of all collections together.
+    #[must_use]
+    pub fn total(&self) -> FileCounts {
+        let mut total = FileCounts::default();
+        for (_, counts) in &self.files {
+            total.add(counts);
+        }
+        total
+    }
+
+    /// The report as a Markdown table (a row per collection and one of all
+    /// of them), then the FFO positions that dropped games.
+    #[must_use]
+    pub fn table(&self) -> String {
+        let mut table = String::from(
+            "| file | games read | unfinished | duplicates | through an FFO position | kept | stated score not the moves' |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        );
+        for (name, counts) in &self.files {
+            table.push_str(&counts.row(name));
+        }
+        table.push_str(&self.total().row("all"));
+        let hit: Vec<String> = (1..80)
+            .filter(|&n| self.ffo_hits[n] > 0)
+            .map(|n| format!("#{n}: {}", self.ffo_hits[n]))
+            .collect();
+        let hit = if hit.is_empty() {
+            "none".to_owned()
+        } else {
+            hit.join(", ")
+        };
+        table.push_str(&format!(
+            "\nGames dropped per FFO position (after duplicates): {hit}\n"
+        ));
+        table
+    }
+}
+
+impl fmt::Display for ImportReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.table())
+    }
+}
+
+/// An import under way: the collections' games given one file at a time,
+/// each kept or dropped by the module's rules, tallied, listed when
+/// dropped (if asked), and the kept WTHOR games' theoretical scores made
+/// labels.
+pub struct ImportRun {
+    importer: Importer,
+    report: ImportReport,
+    dropped: Option<String>,
+    theoretical: Vec<Label>,
+}
+
+/// What an import made: the training games, the theoretical labels, the
+/// dropped-games list (header and lines, when asked) and the tally.
+pub struct Imported {
+    /// The kept games, numbered in the order kept.
+    pub games: Vec<TrainingGame>,
+    /// The theoretical labels of the kept WTHOR `.wtb` games.
+    pub theoretical: Vec<Label>,
+    /// The text of the dropped-games list ([`dropped`]), when asked.
+    pub dropped: Option<String>,
+    /// The tally.
+    pub report: ImportReport,
+}
+
+impl ImportRun {
+    /// A run dropping the games through the FFO positions; `list_dropped`:
+    /// whether to list the dropped games.
+    #[must_use]
+    pub fn new(list_dropped: bool) -> ImportRun {
+        ImportRun::with(Importer::default(), list_dropped)
+    }
+
+    /// A run of `importer`'s rules; `list_dropped`: whether to list the
+    /// dropped games.
+    #[must_use]
+    pub fn with(importer: Importer, list_dropped: bool) -> ImportRun {
+        ImportRun {
+            importer,
+            report: ImportReport::default(),
+            dropped: list_dropped.then(|| dropped::header() + "\n"),
+            theoretical: Vec::new(),
+        }
+    }
+
+    /// Takes every game of the collection `name`, in order; returns its
+    /// counts.
+    pub fn add_file(&mut self, name: &str, games: &[ArchiveGame]) -> FileCounts {
+        let mut counts = FileCounts::default();
+        for (i, game) in games.iter().enumerate() {
+            counts.read += 1;
+            if game.stated_score_agrees() == Some(false) {
+                counts.score_disagrees += 1;
+            }
+            let why = match self.importer.add(&game.record) {
+                Verdict::Kept(index) => {
+                    counts.kept += 1;
+                    let item = self.theoretical.len() as u64;
+                    self.theoretical.extend(
+                        game.theoretical_score
+                            .and_then(|t| theoretical_label(item, index, &game.record, t)),
+                    );
+                    continue;
+                }
+                Verdict::Unfinished => {
+                    counts.unfinished += 1;
+                    "unfinished".to_owned()
+                }
+                Verdict::Duplicate => {
+                    counts.duplicate += 1;
+                    "duplicate".to_owned()
+                }
+                Verdict::Ffo(n) => {
+                    counts.ffo += 1;
+                    self.report.ffo_hits[n] += 1;
+                    format!("FFO #{n}")
+                }
+            };
+            if let Some(list) = &mut self.dropped {
+                list.push_str(&dropped::line(name, i + 1, &why, &game.record));
+                list.push('\n');
+            }
+        }
+        self.report.files.push((name.to_owned(), counts));
+        counts
+    }
+
+    /// The import's result.
+    #[must_use]
+    pub fn finish(self) -> Imported {
+        Imported {
+            games: self.importer.into_games(),
+            theoretical: self.theoretical,
+            dropped: self.dropped,
+            report: self.report,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,5 +701,107 @@ mod tests {
         let (three, _) = held_out_positions(&[a, b], &[], &range, 3);
         assert_eq!(three.len(), 3);
         assert_eq!(three.iter().map(|l| l.item).collect::<Vec<_>>(), [0, 1, 2]);
+    }
+
+    #[test]
+    fn collections_are_told_by_name_then_by_their_first_bytes() {
+        assert_eq!(form_by_name("dir/WTH_2001.WTB"), Some(Form::Wtb));
+        assert_eq!(form_by_name("wthor.pgn"), None);
+        assert_eq!(form_by_name("wtb"), None);
+        let head = |bytes: &[u8]| form_by_head("f", bytes);
+        assert_eq!(head(b"[Event \"x\"]\n1. f5 d6"), Ok(Some(Form::Pgn)));
+        assert_eq!(
+            head(format!("\n  \n{LINE}\n").as_bytes()),
+            Ok(Some(Form::Gam))
+        );
+        assert_eq!(head(b"f5d6c3\n"), Ok(None));
+        assert_eq!(head(b""), Ok(None));
+        assert_eq!(
+            form_by_head("g.pgn.gz", &[0x1f, 0x8b, 8, 0]),
+            Err(CollectionError(
+                "g.pgn.gz is gzip-compressed: decompress it first (zcat g.pgn.gz > FILE)".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn collections_are_parsed_by_their_form_and_refused_with_their_name() {
+        let games = parse_collection("l.gam", LINE.as_bytes(), Form::Gam).expect("a game");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].record, game(LINE));
+        assert_eq!(
+            parse_collection("l.gam", b"+d3\xff", Form::Gam),
+            Err(CollectionError("l.gam is not text (not UTF-8)".into()))
+        );
+        let e = parse_collection("w.wtb", b"short", Form::Wtb).expect_err("truncated");
+        assert!(e.0.starts_with("w.wtb: "), "{e}");
+    }
+
+    /// An archive game of `record` stating `stated`.
+    fn archived(record: GameRecord, stated: Option<i32>) -> ArchiveGame {
+        ArchiveGame {
+            record,
+            stated_score: stated,
+            theoretical_score: None,
+        }
+    }
+
+    #[test]
+    fn an_import_run_tallies_lists_and_reports_every_game() {
+        let finished = game(LINE);
+        let mut run = ImportRun::with(Importer::new(&[]), true);
+        // A stated score no game can end with.
+        let a = [
+            archived(finished.clone(), Some(100)),
+            archived(game("f5d6c3"), None),
+        ];
+        let counts = run.add_file("a.gam", &a);
+        assert_eq!(
+            (
+                counts.read,
+                counts.unfinished,
+                counts.kept,
+                counts.score_disagrees
+            ),
+            (2, 1, 1, 1)
+        );
+        // The same game under a symmetry that keeps the start.
+        let start = Position::start(8).board.discs(Color::Black);
+        let s = (1..8)
+            .find(|&s| symmetry::image(start, s) == start)
+            .expect("a symmetry of the start");
+        let copy = image(&finished, s);
+        run.add_file("b.pgn", &[archived(copy.clone(), None)]);
+        let done = run.finish();
+        assert_eq!(done.games.len(), 1);
+        assert!(done.theoretical.is_empty());
+        assert_eq!(
+            done.dropped.as_deref(),
+            Some(
+                format!(
+                    "# reversi train import, dropped: file, game, why, moves\na.gam\t2\tunfinished\tf5d6c3\nb.pgn\t1\tduplicate\t{}\n",
+                    crate::record::write_transcript(&copy)
+                )
+                .as_str()
+            )
+        );
+        assert_eq!(
+            done.report.to_string(),
+            "| file | games read | unfinished | duplicates | through an FFO position | kept | stated score not the moves' |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n| a.gam | 2 | 1 | 0 | 0 | 1 | 1 |\n| b.pgn | 1 | 0 | 1 | 0 | 0 | 0 |\n| all | 3 | 1 | 1 | 0 | 1 | 1 |\n\nGames dropped per FFO position (after duplicates): none\n"
+        );
+
+        // A game through a forbidden position: counted per position, and
+        // not listed when no list is asked for.
+        let p = finished.positions()[20];
+        let forbidden = (p.board.discs(p.to_move), p.board.discs(p.to_move.other()));
+        let mut run = ImportRun::with(Importer::new(&[(0, 0), forbidden]), false);
+        run.add_file("c.gam", &[archived(finished, None)]);
+        let done = run.finish();
+        assert!(done.games.is_empty() && done.dropped.is_none());
+        assert_eq!(done.report.total().ffo, 1);
+        assert!(done
+            .report
+            .table()
+            .ends_with("\nGames dropped per FFO position (after duplicates): #2: 1\n"));
     }
 }

@@ -36,9 +36,11 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
+pub mod formats;
 pub mod import;
 pub mod labels;
 pub mod off_path;
+pub mod tables;
 
 /// How training games are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

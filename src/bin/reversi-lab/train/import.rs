@@ -3,41 +3,32 @@
 //! label`; and the reading of such collections for `book add`.
 
 use super::labels::{parse_empties, LABELS};
-use super::{read_games, test_table, MAX_GAMES};
+use super::{read_games, signature, MAX_GAMES};
 use crate::sharded::Resumable;
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
 use reversi::kit::input::open_regular;
-use reversi::kit::output_files::{self, InPlace, Rule, Signature};
+use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
-use reversi::lab::train::import::{held_out_positions, theoretical_label, Importer, Verdict};
-use reversi::lab::train::labels::{list_checksum, Label, LabelSettings};
-use reversi::record::archive::{self, ArchiveGame};
-use reversi::record::write_transcript;
-use std::fmt::Write as _;
+use reversi::lab::train::formats::labels::position_number;
+use reversi::lab::train::formats::{dropped, games, heldout, labels};
+/// The forms of game collections (`book add` reads them too).
+pub(crate) use reversi::lab::train::import::Form;
+use reversi::lab::train::import::{
+    form_by_head, form_by_name, held_out_positions, parse_collection, ImportRun,
+    MAX_COLLECTION_BYTES, SNIFFED_BYTES,
+};
+use reversi::lab::train::labels::Label;
+use reversi::lab::train::tables::TestTable;
+use reversi::record::archive::ArchiveGame;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// The largest collection file read, in bytes (all WTHOR PGN files of
-/// 1977-2023 together are about 60 MB).
-const MAX_COLLECTION_BYTES: u64 = 512 << 20;
-
-/// The forms of game collections.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Form {
-    /// WTHOR's binary `.wtb`.
-    Wtb,
-    /// PGN (WTHOR's conversion).
-    Pgn,
-    /// Logistello's `.gam`, a game a line.
-    Gam,
-}
 
 /// The `import` command's arguments.
 pub(super) fn import_command() -> Command {
@@ -52,103 +43,35 @@ pub(super) fn import_command() -> Command {
 }
 
 /// The games files `import` writes.
-const IMPORTED: Signature = Signature {
-    start: "# reversi train import:",
-    kind: "a games file of `reversi-lab train import`",
-};
+const IMPORTED: Signature = signature(games::IMPORTED);
 
 /// The dropped-games lists `import` writes.
-const DROPPED: Signature = Signature {
-    start: "# reversi train import, dropped:",
-    kind: "a dropped-games list of `reversi-lab train import`",
-};
+const DROPPED: Signature = signature(dropped::DROPPED);
 
 /// The form of the collection in `path`, by its extension (`.wtb`) or its
-/// first bytes, or `None` for a file of none of these forms. A gzip file
-/// is refused with the way to read it.
+/// first bytes ([`form_by_head`]), or `None` for a file of none of these
+/// forms. A gzip file is refused with the way to read it.
 pub(crate) fn form_of(path: &str) -> Result<Option<Form>> {
-    if Path::new(path)
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
-    {
-        return Ok(Some(Form::Wtb));
+    if let Some(form) = form_by_name(path) {
+        return Ok(Some(form));
     }
     let (file, _) = open_regular(Path::new(path), path)?;
     let mut head = Vec::new();
-    file.take(4096)
+    file.take(SNIFFED_BYTES)
         .read_to_end(&mut head)
         .map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
-    if head.starts_with(&[0x1f, 0x8b]) {
-        return Err(UsageError(format!(
-            "{path} is gzip-compressed: decompress it first (zcat {path} > FILE)"
-        ))
-        .into());
-    }
-    let text = String::from_utf8_lossy(&head);
-    let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    Ok(if archive::is_pgn(&text) {
-        Some(Form::Pgn)
-    } else if archive::is_gam_line(first_line) {
-        Some(Form::Gam)
-    } else {
-        None
-    })
+    Ok(form_by_head(path, &head).map_err(|e| UsageError(e.0))?)
 }
 
 /// Reads every game of the collection `path` of `form` (a regular file of
-/// at most 512 MiB).
+/// at most [`MAX_COLLECTION_BYTES`], [`parse_collection`]).
 pub(crate) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>> {
     let (file, _) = open_regular(Path::new(path), path)?;
     let mut bytes = Vec::new();
     file.take(MAX_COLLECTION_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
-    if bytes.len() as u64 > MAX_COLLECTION_BYTES {
-        return Err(UsageError(format!(
-            "{path} is larger than {MAX_COLLECTION_BYTES} bytes: split it"
-        ))
-        .into());
-    }
-    let text = || {
-        String::from_utf8(bytes.clone())
-            .map_err(|_| UsageError(format!("{path} is not text (not UTF-8)")))
-    };
-    let read = match form {
-        Form::Wtb => archive::parse_wtb(&bytes).map(|f| f.games),
-        Form::Pgn => archive::parse_pgn(&text()?),
-        Form::Gam => archive::parse_gam(&text()?),
-    };
-    read.map_err(|e| UsageError(format!("{path}: {e}")).into())
-}
-
-/// What happened to one file's games.
-#[derive(Default)]
-struct Counts {
-    read: u64,
-    unfinished: u64,
-    duplicate: u64,
-    ffo: u64,
-    kept: u64,
-    /// Finished games whose stated score is not their moves'.
-    score_disagrees: u64,
-}
-
-impl Counts {
-    fn add(&mut self, other: &Counts) {
-        self.read += other.read;
-        self.unfinished += other.unfinished;
-        self.duplicate += other.duplicate;
-        self.ffo += other.ffo;
-        self.kept += other.kept;
-        self.score_disagrees += other.score_disagrees;
-    }
-
-    fn row(&self, name: &str) -> String {
-        format!(
-            "| {name} | {} | {} | {} | {} | {} | {} |\n",
-            self.read, self.unfinished, self.duplicate, self.ffo, self.kept, self.score_disagrees
-        )
-    }
+    Ok(parse_collection(path, &bytes, form).map_err(|e| UsageError(e.0))?)
 }
 
 /// `reversi-lab train import`'s request.
@@ -182,6 +105,61 @@ impl Import {
 /// Runs `reversi-lab train import`.
 pub(super) fn import(r: Import) -> Result<()> {
     let quiet = r.quiet;
+    let out = &r.out;
+    let planned = plan_outputs(&r)?;
+    let mut forms = Vec::with_capacity(r.files.len());
+    for path in &r.files {
+        match form_of(path)? {
+            Some(form) => forms.push(form),
+            None => {
+                return Err(UsageError(format!(
+                    "{path} is not a WTHOR file (.wtb), PGN or Logistello .gam lines"
+                ))
+                .into())
+            }
+        }
+    }
+    let start = Instant::now();
+    let mut run = ImportRun::new(r.dropped.is_some());
+    for (path, form) in r.files.iter().zip(forms) {
+        let counts = run.add_file(path, &read_collection(path, form)?);
+        if !quiet {
+            eprintln!(
+                "import: {path}: {} games read, {} kept ({:.1} s)",
+                counts.read,
+                counts.kept,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let done = run.finish();
+    let mut text = Vec::new();
+    let header = games::imported_header(done.games.len(), r.files.len());
+    games::write(&mut text, &header, &done.games)?;
+    let mut contents: Vec<&[u8]> = vec![&text];
+    if let Some(dropped) = &done.dropped {
+        contents.push(dropped.as_bytes());
+    }
+    let mut labels_text = Vec::new();
+    if r.theoretical_labels.is_some() {
+        let header = labels::theoretical_header(out, done.theoretical.len());
+        labels::write(&mut labels_text, &header, &done.theoretical)?;
+        contents.push(&labels_text);
+    }
+    output_files::write(&planned, &contents)?;
+    if !quiet {
+        eprintln!(
+            "import: {} games written to {out} ({:.1} s)",
+            done.games.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    write_stdout(&done.report.table())
+}
+
+/// Plans the import's outputs (`--out`, and `--dropped` and
+/// `--theoretical-labels` when given), each its own file.
+fn plan_outputs(r: &Import) -> Result<Vec<Planned>> {
     let rule = |ours| Rule {
         ours: Some(ours),
         force: r.force,
@@ -204,9 +182,8 @@ pub(super) fn import(r: Import) -> Result<()> {
             &rule(DROPPED),
         )?);
     }
-    let labels_path = r.theoretical_labels.as_ref();
-    if let Some(path) = labels_path {
-        if *path == r.out || dropped_path == Some(path) {
+    if let Some(path) = &r.theoretical_labels {
+        if path == out || dropped_path == Some(path) {
             return Err(UsageError(
                 "--theoretical-labels is another output's file: give each its own".into(),
             )
@@ -218,133 +195,7 @@ pub(super) fn import(r: Import) -> Result<()> {
             &rule(LABELS),
         )?);
     }
-    let files: Vec<&String> = r.files.iter().collect();
-    let mut forms = Vec::with_capacity(files.len());
-    for path in &files {
-        match form_of(path)? {
-            Some(form) => forms.push(form),
-            None => {
-                return Err(UsageError(format!(
-                    "{path} is not a WTHOR file (.wtb), PGN or Logistello .gam lines"
-                ))
-                .into())
-            }
-        }
-    }
-    let start = Instant::now();
-    let mut importer = Importer::default();
-    let mut table = String::from(
-        "| file | games read | unfinished | duplicates | through an FFO position | kept | stated score not the moves' |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
-    );
-    let mut total = Counts::default();
-    let mut ffo_hits = [0u64; 80];
-    let mut dropped = String::from("# reversi train import, dropped: file, game, why, moves\n");
-    let mut theoretical: Vec<Label> = Vec::new();
-    for (path, form) in files.iter().zip(forms) {
-        let games = read_collection(path, form)?;
-        let mut counts = Counts::default();
-        for (i, game) in games.iter().enumerate() {
-            counts.read += 1;
-            if game.stated_score_agrees() == Some(false) {
-                counts.score_disagrees += 1;
-            }
-            let why = match importer.add(&game.record) {
-                Verdict::Kept(index) => {
-                    counts.kept += 1;
-                    let item = theoretical.len() as u64;
-                    theoretical.extend(
-                        game.theoretical_score
-                            .and_then(|t| theoretical_label(item, index, &game.record, t)),
-                    );
-                    continue;
-                }
-                Verdict::Unfinished => {
-                    counts.unfinished += 1;
-                    "unfinished".to_owned()
-                }
-                Verdict::Duplicate => {
-                    counts.duplicate += 1;
-                    "duplicate".to_owned()
-                }
-                Verdict::Ffo(n) => {
-                    counts.ffo += 1;
-                    ffo_hits[n] += 1;
-                    format!("FFO #{n}")
-                }
-            };
-            if dropped_path.is_some() {
-                let _ = writeln!(
-                    dropped,
-                    "{path}\t{}\t{why}\t{}",
-                    i + 1,
-                    write_transcript(&game.record)
-                );
-            }
-        }
-        if !quiet {
-            eprintln!(
-                "import: {path}: {} games read, {} kept ({:.1} s)",
-                counts.read,
-                counts.kept,
-                start.elapsed().as_secs_f64()
-            );
-        }
-        table.push_str(&counts.row(path));
-        total.add(&counts);
-    }
-    table.push_str(&total.row("all"));
-    let hit: Vec<String> = (1..80)
-        .filter(|&n| ffo_hits[n] > 0)
-        .map(|n| format!("#{n}: {}", ffo_hits[n]))
-        .collect();
-    let _ = writeln!(
-        table,
-        "\nGames dropped per FFO position (after duplicates): {}",
-        if hit.is_empty() {
-            "none".to_owned()
-        } else {
-            hit.join(", ")
-        }
-    );
-    let games = importer.into_games();
-    let mut text = format!(
-        "# reversi train import: {} games from {} files\n",
-        games.len(),
-        files.len()
-    );
-    for g in &games {
-        text.push_str(&g.to_line());
-        text.push('\n');
-    }
-    let mut labels_text = String::new();
-    if labels_path.is_some() {
-        let _ = writeln!(
-            labels_text,
-            "{} theoretical scores of the WTHOR games of {out}, {} positions",
-            LABELS.start,
-            theoretical.len()
-        );
-        for label in &theoretical {
-            labels_text.push_str(&label.to_line());
-            labels_text.push('\n');
-        }
-    }
-    let mut contents: Vec<&[u8]> = vec![text.as_bytes()];
-    if dropped_path.is_some() {
-        contents.push(dropped.as_bytes());
-    }
-    if labels_path.is_some() {
-        contents.push(labels_text.as_bytes());
-    }
-    output_files::write(&planned, &contents)?;
-    if !quiet {
-        eprintln!(
-            "import: {} games written to {out} ({:.1} s)",
-            games.len(),
-            start.elapsed().as_secs_f64()
-        );
-    }
-    write_stdout(&table)
+    Ok(planned)
 }
 
 /// The `heldout` command's arguments.
@@ -425,25 +276,9 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
             held.len()
         );
     }
-    let settings = LabelSettings {
-        exact_empties: *empties.end(),
-        empties,
-        depth: 0,
-        selectivity: None,
-    };
-    let header_line = format!(
-        "{} heldout empties {}-{} exact positions {} list {:016x}",
-        LABELS.start,
-        settings.empties.start(),
-        settings.empties.end(),
-        list.len(),
-        list_checksum(&list)
-    );
-    let check = |line: &str| {
-        Label::parse_line(line)
-            .map(|l| l.position.item)
-            .map_err(|e| e.to_string())
-    };
+    let header_line = heldout::header(&empties, &list);
+    let settings = heldout::settings(empties);
+    let check = position_number;
     let threads = r.threads;
     let file = Resumable {
         signature: LABELS,
@@ -461,5 +296,5 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
     super::labels::label_into(&file, &list, &settings, &weights, threads)?;
     let (_, labels) = super::labels::read_labels(out)?;
     let samples: Vec<_> = labels.iter().map(Label::sample).collect();
-    write_stdout(&test_table(&weights, &samples, out))
+    write_stdout(&TestTable::measure(&weights, &samples, out).to_string())
 }

@@ -1,34 +1,29 @@
 //! `reversi-lab train label|merge|compare`: positions labelled by search, the
 //! merge of sharded runs, and the labels' error against exact ones.
 
-use super::{game_number, read_games, GAMES, MAX_LINE};
+use super::{open_lines, read_games, refused, signature, GAMES};
 use crate::sharded::{header_number, parse_shard, push_shard, read_shards, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
-use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::shard::{check_listed, ListNames, MergeRules, Merged, Shard};
+use reversi::lab::shard::Shard;
+use reversi::lab::shard::{check_listed, ListNames, MergeRules, Merged};
+use reversi::lab::train::formats::games::game_number;
+use reversi::lab::train::formats::labels::{self, position_number, MAX_LABELS};
+use reversi::lab::train::formats::MAX_LINE;
 use reversi::lab::train::labels::{
-    label_positions, list_checksum, position_list, Label, LabelSettings, ListedPosition,
+    label_positions, position_list, Label, LabelSettings, ListedPosition,
 };
-use reversi::units::Eval;
-use std::collections::HashMap;
-use std::fmt::Write as _;
+use reversi::lab::train::tables::CompareTable;
 use std::ops::RangeInclusive;
 use std::path::Path;
 use std::sync::Arc;
 
-/// The most labels a label file may hold (each takes 40 bytes in memory).
-const MAX_LABELS: u64 = 10_000_000;
-
 /// The files `label` writes: a header line naming the options.
-pub(super) const LABELS: Signature = Signature {
-    start: "# reversi train label:",
-    kind: "a label file of `reversi-lab train label`",
-};
+pub(super) const LABELS: Signature = signature(labels::LABELS);
 
 pub(super) fn label_command() -> Command {
     Command::new("reversi-lab train label")
@@ -129,21 +124,7 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
     };
     let games = read_games(&r.games)?;
     let list = position_list(&games, &settings.empties);
-    let selectivity = match settings.selectivity {
-        Some(s) => format!(" selectivity {s}"),
-        None => String::new(),
-    };
-    let mut header_line = format!(
-        "{} empties {}-{} exact-empties {} depth {}{selectivity} weights {:016x} positions {} list {:016x}",
-        LABELS.start,
-        settings.empties.start(),
-        settings.empties.end(),
-        settings.exact_empties,
-        settings.depth,
-        weights.checksum(),
-        list.len(),
-        list_checksum(&list)
-    );
+    let mut header_line = labels::header(&settings, weights.checksum(), &list);
     push_shard(&mut header_line, shard);
     let check = |line: &str| listed_position_number(line, &list);
     let threads = r.threads;
@@ -181,14 +162,6 @@ pub(super) fn label_into(
     })
 }
 
-/// The number of the position a label file's line holds, checked by
-/// [`Label::parse_line`].
-fn position_number(line: &str) -> Result<u64, String> {
-    Label::parse_line(line)
-        .map(|l| l.position.item)
-        .map_err(|e| e.to_string())
-}
-
 /// The number of the position a continued label file's line holds,
 /// checked by [`Label::parse_line`] and against the run's own position
 /// `list` (the line must label the list's position of its number).
@@ -205,34 +178,10 @@ const GAMES_LIST: ListNames = ListNames {
     all: "of the games' list",
 };
 
-/// Reads a label file (its header line, then one label per line, each
-/// checked by [`Label::parse_line`]): a regular file of at most
-/// [`MAX_LABELS`] labels, read a line at a time. Returns the header and the
+/// Reads the label file `path` ([`labels::read`]): its header and its
 /// labels.
 pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
-    let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-    let mut header = None;
-    let mut labels = Vec::new();
-    while let Some(line) = lines.next_line()? {
-        if header.is_none() {
-            if !line.text.starts_with(LABELS.start) {
-                return usage(format!("{path} is not {}", LABELS.kind));
-            }
-            header = Some(line.text.to_owned());
-            continue;
-        }
-        if labels.len() as u64 >= MAX_LABELS {
-            return usage(format!("{path} holds more than {MAX_LABELS} labels"));
-        }
-        labels.push(
-            Label::parse_line(line.text)
-                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?,
-        );
-    }
-    match header {
-        Some(h) => Ok((h, labels)),
-        None => usage(format!("{path} is empty: not {}", LABELS.kind)),
-    }
+    Ok(labels::read(open_lines(path)?, path).map_err(refused)?)
 }
 
 /// `reversi-lab train merge`'s request.
@@ -321,47 +270,11 @@ pub(super) fn compare_request(m: &ArgMatches) -> Result<(String, String)> {
 pub(super) fn compare((labels_path, reference_path): (String, String)) -> Result<()> {
     let (_, labels) = read_labels(&labels_path)?;
     let (_, reference) = read_labels(&reference_path)?;
-    let truth: HashMap<(u64, u64), Eval> = reference
-        .iter()
-        .map(|l| ((l.position.player, l.position.opponent), l.value))
-        .collect();
-    // Per empty squares: positions, sum of |difference|, sum of difference.
-    let mut cells = [(0u64, 0f64, 0f64); 61];
-    for l in &labels {
-        let key = (l.position.player, l.position.opponent);
-        if let Some(t) = truth.get(&key) {
-            let d = f64::from(l.value.0 - t.0) / f64::from(Eval::PER_DISC);
-            let c = &mut cells[(64 - (key.0 | key.1).count_ones()) as usize];
-            c.0 += 1;
-            c.1 += d.abs();
-            c.2 += d;
-        }
-    }
-    let both: u64 = cells.iter().map(|c| c.0).sum();
-    if both == 0 {
+    let table = CompareTable::measure(&labels, &reference, &labels_path, &reference_path);
+    if table.total.positions == 0 {
         return usage(format!(
             "{labels_path} and {reference_path} have no position in common"
         ));
     }
-    let mut text = format!(
-        "Labels of {labels_path} against {reference_path} ({both} positions in both):\n\n| empties | positions | mean absolute error (discs) | mean error (discs) |\n| ---: | ---: | ---: | ---: |\n"
-    );
-    let mut row = |name: &str, (n, absolute, signed): (u64, f64, f64)| {
-        let count = n as f64;
-        let _ = writeln!(
-            text,
-            "| {name} | {n} | {:.2} | {:+.2} |",
-            absolute / count,
-            signed / count
-        );
-    };
-    let mut total = (0u64, 0f64, 0f64);
-    for (empties, &c) in cells.iter().enumerate().rev() {
-        if c.0 > 0 {
-            row(&empties.to_string(), c);
-            total = (total.0 + c.0, total.1 + c.1, total.2 + c.2);
-        }
-    }
-    row("all", total);
-    write_stdout(&text)
+    write_stdout(&table.to_string())
 }

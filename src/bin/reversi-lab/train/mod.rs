@@ -7,27 +7,23 @@ use clap::{value_parser, ArgMatches, Command};
 use reversi::eval::pattern::fit::{
     fit_phases, phase_range, FitConfig, PartialFit, PhaseReport, Sample,
 };
-use reversi::eval::pattern::{self, PatternWeights};
+use reversi::eval::pattern::PatternWeights;
 use reversi::eval::Heuristic;
-use reversi::kit::input::CappedLines;
+use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
+use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
+use reversi::lab::train::formats::probcut_table::{self, Fitted, PROBCUT};
+use reversi::lab::train::formats::{FileKind, FormatError};
+use reversi::lab::train::tables::{FitTable, TestTable};
 use reversi::lab::train::{self, GameSettings, TrainingGame};
-use std::fmt::Write as _;
+use std::fs::File;
+use std::io::BufReader;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// The most games a games file may hold (20 times the shipped weights'
-/// 100,000): `fit` holds every game and its positions in memory.
-const MAX_GAMES: u64 = 2_000_000;
-
-/// The longest line of a games file, in bytes. A game line holds at most
-/// 120 moves of 2 characters (every pass follows a disc placed) and three
-/// numbers: under 300 bytes.
-const MAX_LINE: usize = 1024;
 
 pub(super) mod import;
 pub(super) mod labels;
@@ -135,8 +131,11 @@ impl Probcut {
 
 fn probcut(r: Probcut) -> Result<()> {
     let out = &r.out;
-    let planned =
-        output_files::plan_output("--out", Path::new(out), &written_by(r.force, PROBCUT))?;
+    let planned = output_files::plan_output(
+        "--out",
+        Path::new(out),
+        &written_by(r.force, signature(PROBCUT)),
+    )?;
     let weights = match &r.weights {
         Some(path) => Arc::new(read_weights(path)?),
         None => Arc::clone(PatternWeights::shared_embedded()),
@@ -161,33 +160,21 @@ fn probcut(r: Probcut) -> Result<()> {
     let endgame = train::fit_endgame_sigma(&games, &weights, cell_positions);
     let mut table =
         train::fit_probcut(&samples, &weights, r.positions, depth, r.threads, &progress);
-    let mut comment = format!(
-        "{PROBCUT_TITLE} fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{depth}",
-        games.len(),
-        r.positions
-    );
     match &endgame {
-        Some(fit) => {
-            table.set_endgame(fit.model);
-            let _ = write!(
-                comment,
-                "\nendgame model: RMS of exact score minus estimate per (empties, depth) cell of at least {cell_positions} solved positions with {}+ empties, least squares weighted by the cells' counts\nendgame cell: empties depth positions sigma bias (discs)",
-                train::ENDGAME_FIT_MIN_EMPTIES
-            );
-            for c in &fit.cells {
-                let _ = write!(
-                    comment,
-                    "\nendgame cell: {} {} {} {:.3} {:.3}",
-                    c.empties, c.depth, c.count, c.sigma, c.bias
-                );
-            }
-        }
+        Some(fit) => table.set_endgame(fit.model),
         None => eprintln!(
             "warning: no endgame model (the table has no `endgame` line, so a solver given it runs no selective passes): the games' solved lines give no cells of {cell_positions} positions with {}+ empties at two depths and two empties counts",
             train::ENDGAME_FIT_MIN_EMPTIES
         ),
     }
-    let text = table.to_text(&comment);
+    let fitted = Fitted {
+        games: games.len(),
+        positions: r.positions,
+        depth,
+        cell_positions,
+        endgame: endgame.as_ref(),
+    };
+    let text = probcut_table::text(&table, &fitted);
     output_files::write(&[planned], &[text.as_bytes()])?;
     write_stdout(&text)
 }
@@ -265,26 +252,16 @@ fn settings(m: &ArgMatches) -> Result<GameSettings> {
     })
 }
 
-/// The first line of a games file: the settings every game was played with
-/// (the weights by their checksum when a level plays), and the shard.
-fn header(s: &GameSettings, weights: &PatternWeights, shard: Shard) -> String {
-    let player = match s.level {
-        None => format!("depth {} eval {}", s.depth, s.eval),
-        Some(level) => format!("level {level} weights {:016x}", weights.checksum()),
-    };
-    let mut line = format!(
-        "# reversi train generate: seed {} random {}-{} {player} solve-empties {}",
-        s.seed, s.random_min, s.random_max, s.solve_empties
-    );
-    push_shard(&mut line, shard);
-    line
-}
-
 /// The files `generate` writes: a header line naming the options.
-const GAMES: Signature = Signature {
-    start: "# reversi train generate:",
-    kind: "a games file of `reversi-lab train generate`",
-};
+pub(super) const GAMES: Signature = signature(games::GENERATED);
+
+/// The kit's output rule's signature of the files of `kind`.
+pub(super) const fn signature(kind: FileKind) -> Signature {
+    Signature {
+        start: kind.start,
+        kind: kind.kind,
+    }
+}
 
 fn generate(r: Generate) -> Result<()> {
     let s = r.settings;
@@ -295,7 +272,8 @@ fn generate(r: Generate) -> Result<()> {
         Some(path) => Arc::new(read_weights(path)?),
         None => Arc::clone(PatternWeights::shared_embedded()),
     };
-    let header_line = header(&s, &weights, shard);
+    let mut header_line = games::header(&s, weights.checksum());
+    push_shard(&mut header_line, shard);
     let check = game_number;
     let threads = r.threads;
     Resumable {
@@ -318,38 +296,20 @@ fn generate(r: Generate) -> Result<()> {
     })
 }
 
-/// The number of the game a games file's line holds, checked by
-/// [`TrainingGame::parse_line`].
-fn game_number(line: &str) -> Result<u64, String> {
-    TrainingGame::parse_line(line)
-        .map(|g| g.index)
-        .map_err(|e| e.to_string())
+/// Opens the regular file `path` to be read a line at a time.
+pub(super) fn open_lines(path: &str) -> Result<BufReader<File>> {
+    let (file, _) = open_regular(Path::new(path), path)?;
+    Ok(BufReader::new(file))
 }
 
-/// Reads every game of a games file (`#` lines and empty lines skipped),
-/// each line checked by [`TrainingGame::parse_line`]: a regular file of at
-/// most [`MAX_GAMES`] games and at least one, read a line at a time.
+/// A file format's refusal as the command's (exit status 2).
+pub(super) fn refused(e: FormatError) -> UsageError {
+    UsageError(e.0)
+}
+
+/// Reads every game of the games file `path` ([`games::read`]).
 fn read_games(path: &str) -> Result<Vec<TrainingGame>> {
-    let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-    let mut games = Vec::new();
-    while let Some(line) = lines.next_line()? {
-        if line.text.starts_with('#') || line.text.is_empty() {
-            continue;
-        }
-        if games.len() as u64 >= MAX_GAMES {
-            return usage(format!("{path} holds more than {MAX_GAMES} games"));
-        }
-        games.push(
-            TrainingGame::parse_line(line.text)
-                .map_err(|e| UsageError(format!("{path} line {} {e}", line.number)))?,
-        );
-    }
-    if games.is_empty() {
-        // Nothing to label, fit or measure: an empty result would look
-        // like a finished stage.
-        return usage(format!("{path} holds no game"));
-    }
-    Ok(games)
+    Ok(games::read(open_lines(path)?, path).map_err(refused)?)
 }
 
 /// `reversi-lab train fit`'s request.
@@ -465,11 +425,11 @@ fn fit_weights(r: Fit) -> Result<()> {
             toward_base: r.toward_base,
         }),
     );
-    let mut text = report_table(&reports);
+    let mut text = FitTable { rows: reports }.to_string();
     if let Some((test, test_games)) = test {
         let (a, b) = train::samples(&test_games, true);
         let exact: Vec<Sample> = a.into_iter().chain(b).collect();
-        text.push_str(&test_table(&weights, &exact, test));
+        text.push_str(&TestTable::measure(&weights, &exact, test).to_string());
     }
     output_files::write(&[planned], &[&weights.to_bytes()])?;
     write_stdout(&text)
@@ -481,15 +441,6 @@ const WEIGHTS: Signature = Signature {
     kind: "a weights file",
 };
 
-/// The first words of a Multi-ProbCut table's title line.
-const PROBCUT_TITLE: &str = "Multi-ProbCut table";
-
-/// A Multi-ProbCut table (`probcut`): its first line is `# ` and the title.
-const PROBCUT: Signature = Signature {
-    start: "# Multi-ProbCut table",
-    kind: "a Multi-ProbCut table",
-};
-
 /// The rule of `fit`'s and `probcut`'s `--out`: a file of `ours` (or any
 /// with `--force`) is replaced, a device written in place.
 fn written_by(force: bool, ours: Signature) -> Rule {
@@ -498,50 +449,4 @@ fn written_by(force: bool, ours: Signature) -> Rule {
         force,
         in_place: InPlace::Devices,
     }
-}
-
-/// The per-phase report as a Markdown table.
-fn report_table(reports: &[PhaseReport]) -> String {
-    let mut out = String::from(
-        "| phase | empties | training positions | held-out positions | training error | held-out error | error of 0 |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: |\n",
-    );
-    for r in reports {
-        let _ = writeln!(
-            out,
-            "| {} | {}-{} | {} | {} | {:.2} | {:.2} | {:.2} |",
-            r.phase,
-            r.empties.0,
-            r.empties.1,
-            r.train,
-            r.held_out,
-            r.train_error,
-            r.held_out_error,
-            r.zero_error
-        );
-    }
-    out
-}
-
-/// The mean absolute error of `weights` on exactly labelled positions, by
-/// number of empty squares.
-pub(super) fn test_table(weights: &PatternWeights, exact: &[Sample], name: &str) -> String {
-    let mut out = format!(
-        "\nExact positions of {name}:\n\n| empties | positions | mean absolute error (discs) |\n| ---: | ---: | ---: |\n"
-    );
-    for empties in (0..=60).rev() {
-        let here: Vec<&Sample> = exact.iter().filter(|s| s.empties() == empties).collect();
-        if here.is_empty() {
-            continue;
-        }
-        let error: f64 = here
-            .iter()
-            .map(|s| {
-                let v = f64::from(weights.evaluate(s.p, s.o)) / f64::from(pattern::SCALE);
-                (v - f64::from(s.target)).abs()
-            })
-            .sum::<f64>()
-            / here.len() as f64;
-        let _ = writeln!(out, "| {empties} | {} | {error:.2} |", here.len());
-    }
-    out
 }

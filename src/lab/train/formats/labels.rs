@@ -1,0 +1,213 @@
+//! The label files: a header line naming the stage's options and its
+//! position list, then one [`Label`] a line ([`Label::to_line`]). `train
+//! label` writes them, `train heldout` too (its own header,
+//! [`super::heldout`]), and `train import --theoretical-labels`.
+
+use super::{lines, FileKind, FormatError};
+use crate::lab::train::labels::{list_checksum, Label, LabelSettings, ListedPosition};
+use std::io::{self, BufRead, Write};
+
+/// The most labels a label file may hold (each takes 40 bytes in memory).
+pub const MAX_LABELS: u64 = 10_000_000;
+
+/// The label files: a header line naming the options.
+pub const LABELS: FileKind = FileKind {
+    start: "# reversi train label:",
+    kind: "a label file of `reversi-lab train label`",
+};
+
+/// The header line of an unsplit `train label` run of `settings` with the
+/// weights of checksum `weights` over the position `list` (a run of a
+/// split appends its shard).
+#[must_use]
+pub fn header(settings: &LabelSettings, weights: u64, list: &[ListedPosition]) -> String {
+    let selectivity = match settings.selectivity {
+        Some(s) => format!(" selectivity {s}"),
+        None => String::new(),
+    };
+    format!(
+        "{} empties {}-{} exact-empties {} depth {}{selectivity} weights {weights:016x} positions {} list {:016x}",
+        LABELS.start,
+        settings.empties.start(),
+        settings.empties.end(),
+        settings.exact_empties,
+        settings.depth,
+        list.len(),
+        list_checksum(list)
+    )
+}
+
+/// The header line of `train import --theoretical-labels`: `positions`
+/// theoretical scores of the games written to `games_file`.
+#[must_use]
+pub fn theoretical_header(games_file: &str, positions: usize) -> String {
+    format!(
+        "{} theoretical scores of the WTHOR games of {games_file}, {positions} positions",
+        LABELS.start
+    )
+}
+
+/// The number of the position a label file's line holds, checked by
+/// [`Label::parse_line`].
+///
+/// # Errors
+/// What is wrong with the line.
+pub fn position_number(line: &str) -> Result<u64, String> {
+    Label::parse_line(line)
+        .map(|l| l.position.item)
+        .map_err(|e| e.to_string())
+}
+
+/// Reads a label file named `name`: its header line, then one label per
+/// line, each checked by [`Label::parse_line`]; at most [`MAX_LABELS`]
+/// labels, read a line at a time. Returns the header and the labels.
+///
+/// # Errors
+/// A file of another kind or empty, a line that is not a label (or is too
+/// long, or not text), too many labels, or a read error; each message
+/// names `name`.
+pub fn read(input: impl BufRead, name: &str) -> Result<(String, Vec<Label>), FormatError> {
+    let mut lines = lines(input, name);
+    let Some(first) = lines.next_line()? else {
+        return Err(FormatError(format!("{name} is empty: not {}", LABELS.kind)));
+    };
+    if !LABELS.starts(first.text) {
+        return Err(FormatError(format!("{name} is not {}", LABELS.kind)));
+    }
+    let header = first.text.to_owned();
+    let mut labels = Vec::new();
+    while let Some(line) = lines.next_line()? {
+        if labels.len() as u64 >= MAX_LABELS {
+            return Err(FormatError(format!(
+                "{name} holds more than {MAX_LABELS} labels"
+            )));
+        }
+        labels.push(
+            Label::parse_line(line.text)
+                .map_err(|e| FormatError(format!("{name} line {} {e}", line.number)))?,
+        );
+    }
+    Ok((header, labels))
+}
+
+/// Writes a label file: `header`, then each label a line.
+///
+/// # Errors
+/// `out`'s write errors.
+pub fn write(out: &mut impl Write, header: &str, labels: &[Label]) -> io::Result<()> {
+    writeln!(out, "{header}")?;
+    for label in labels {
+        writeln!(out, "{}", label.to_line())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::symmetry::canonical;
+    use crate::lab::train::labels::LabelSource;
+    use crate::units::Eval;
+
+    /// The start position's canonical image as item `item`, valued `value`.
+    fn label(item: u64, value: i32, source: LabelSource) -> Label {
+        let ((player, opponent), _) = canonical(0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        Label {
+            position: ListedPosition {
+                item,
+                game: 3,
+                player,
+                opponent,
+            },
+            value: Eval(value),
+            source,
+        }
+    }
+
+    /// A header of settings of `empties` over `list`.
+    fn a_header(list: &[ListedPosition]) -> String {
+        let settings = LabelSettings {
+            empties: 50..=52,
+            exact_empties: 0,
+            depth: 4,
+            selectivity: None,
+        };
+        header(&settings, 0x1234, list)
+    }
+
+    #[test]
+    fn a_written_file_reads_back_with_its_header() {
+        let labels = [
+            label(0, 64, LabelSource::Exact),
+            label(1, -3, LabelSource::Search(4)),
+        ];
+        let list: Vec<ListedPosition> = labels.iter().map(|l| l.position).collect();
+        let head = a_header(&list);
+        assert_eq!(
+            head,
+            format!(
+                "# reversi train label: empties 50-52 exact-empties 0 depth 4 weights 0000000000001234 positions 2 list {:016x}",
+                list_checksum(&list)
+            )
+        );
+        let mut bytes = Vec::new();
+        write(&mut bytes, &head, &labels).expect("a Vec");
+        let (read_header, read_labels) = read(&bytes[..], "l").expect("labels");
+        assert_eq!(read_header, head);
+        assert_eq!(read_labels, labels);
+        assert_eq!(
+            position_number(&labels[1].to_line()),
+            Ok(1),
+            "the line's item"
+        );
+    }
+
+    #[test]
+    fn selectivity_and_theoretical_headers() {
+        let settings = LabelSettings {
+            empties: 7..=7,
+            exact_empties: 3,
+            depth: 2,
+            selectivity: Some(1.5),
+        };
+        assert_eq!(
+            header(&settings, 1, &[]),
+            "# reversi train label: empties 7-7 exact-empties 3 depth 2 selectivity 1.5 weights 0000000000000001 positions 0 list cbf29ce484222325"
+        );
+        let head = theoretical_header("g.txt", 2);
+        assert_eq!(
+            head,
+            "# reversi train label: theoretical scores of the WTHOR games of g.txt, 2 positions"
+        );
+        assert!(LABELS.starts(&head));
+    }
+
+    #[test]
+    fn other_files_and_bad_labels_are_refused() {
+        let refused = |text: &str| read(text.as_bytes(), "l.txt").expect_err(text).0;
+        assert_eq!(
+            refused(""),
+            "l.txt is empty: not a label file of `reversi-lab train label`"
+        );
+        assert_eq!(
+            refused("# reversi train generate: x\n"),
+            "l.txt is not a label file of `reversi-lab train label`"
+        );
+        let head = a_header(&[]);
+        // No disc at all: 64 empty squares, which no game reaches.
+        let no_disc = format!("{head}\n0\t0\t0000000000000000\t0000000000000000\t64\t0\texact\n");
+        assert_eq!(
+            refused(&no_disc),
+            "l.txt line 2 holds a position of 0 discs, fewer than the 4 every game starts with"
+        );
+        // A value of the smallest integer (1/64 disc): not a training
+        // target.
+        let smallest = label(0, 0, LabelSource::Exact)
+            .to_line()
+            .replace("\t0\texact", "\t-2147483648\texact");
+        assert_eq!(
+            refused(&format!("{head}\n{smallest}\n")),
+            "l.txt line 2 value \"-2147483648\" is not within -64..64 discs"
+        );
+    }
+}
