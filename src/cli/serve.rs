@@ -113,8 +113,8 @@ fn serve(a: Args) -> Result<()> {
         out.flush()
     })?;
     super::write_stdout("reversi serve: stopped\n")?;
-    // As every command that a signal stops: 128 + its number.
-    std::process::exit(128 + signal)
+    // As every command that a signal stops: dies by it.
+    super::signals::die_by(signal)
 }
 
 #[cfg(test)]
