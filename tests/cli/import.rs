@@ -455,3 +455,49 @@ fn the_held_out_test_set_is_300_exact_positions_of_20_to_24_empties_and_no_ffo_p
         "{per_empties:?}"
     );
 }
+
+/// `train import`'s outputs named twice under other spellings (`./`, a
+/// folder and `..`, a symlink; a new file or an existing one): refused
+/// before anything is written, instead of one output holding the other's
+/// content (exit 0, `--out` lost).
+#[test]
+fn two_outputs_that_are_one_file_under_two_spellings_are_refused() {
+    let dir = scratch_in("import", "one-file");
+    fs::create_dir_all(dir.join("sub")).expect("sub");
+    let wtb = data("wthor/WTH_1984-sample.wtb");
+    let spellings: [(&str, &str, &str); 4] = [
+        ("--dropped", "games.txt", "./games.txt"),
+        ("--theoretical-labels", "g.txt", "./g.txt"),
+        ("--dropped", "games.txt", "sub/../games.txt"),
+        ("--theoretical-labels", "games.txt", "link.txt"),
+    ];
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("games.txt", dir.join("link.txt")).expect("symlink");
+    for existing in [false, true] {
+        for (option, out, other) in spellings {
+            if cfg!(not(unix)) && other == "link.txt" {
+                continue;
+            }
+            let _ = fs::remove_file(dir.join("games.txt"));
+            let _ = fs::remove_file(dir.join("g.txt"));
+            if existing {
+                fs::write(dir.join(out), "# kept\n").expect("write");
+            }
+            expect_usage_error(
+                lab()
+                    .current_dir(&dir)
+                    .args([
+                        "train", "import", "-q", "--force", "--out", out, option, other,
+                    ])
+                    .arg(&wtb),
+                "name the same file",
+            );
+            let left = fs::read_to_string(dir.join(out)).ok();
+            assert_eq!(
+                left.as_deref(),
+                existing.then_some("# kept\n"),
+                "--out {out} {option} {other}"
+            );
+        }
+    }
+}

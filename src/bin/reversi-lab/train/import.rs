@@ -188,6 +188,15 @@ pub(super) fn import(r: Import) -> Result<()> {
         in_place: InPlace::Devices,
     };
     let out = &r.out;
+    // The outputs compared as files, before any is planned or written.
+    let mut outputs = vec![("--out", Path::new(out))];
+    if let Some(path) = &r.dropped {
+        outputs.push(("--dropped", Path::new(path)));
+    }
+    if let Some(path) = &r.theoretical_labels {
+        outputs.push(("--theoretical-labels", Path::new(path)));
+    }
+    output_files::check_distinct(&outputs)?;
     let mut planned = vec![output_files::plan_output(
         "--out",
         Path::new(out),
@@ -195,9 +204,6 @@ pub(super) fn import(r: Import) -> Result<()> {
     )?];
     let dropped_path = r.dropped.as_ref();
     if let Some(path) = dropped_path {
-        if path == out {
-            return Err(UsageError("--dropped is --out: give two files".into()).into());
-        }
         planned.push(output_files::plan_output(
             "--dropped",
             Path::new(path),
@@ -206,12 +212,6 @@ pub(super) fn import(r: Import) -> Result<()> {
     }
     let labels_path = r.theoretical_labels.as_ref();
     if let Some(path) = labels_path {
-        if *path == r.out || dropped_path == Some(path) {
-            return Err(UsageError(
-                "--theoretical-labels is another output's file: give each its own".into(),
-            )
-            .into());
-        }
         planned.push(output_files::plan_output(
             "--theoretical-labels",
             Path::new(path),
