@@ -139,7 +139,8 @@ impl Importer {
 /// `theoretical.empties` empty squares where the side to move has a move
 /// (after a pass there, if one is forced), in canonical orientation,
 /// valued for the side to move. `None` when the game never reaches that
-/// count with a move to make (it ended earlier).
+/// count with a move to make (it ended earlier), or when the score is no
+/// final score (beyond 64 discs: a label its readers would refuse).
 ///
 /// The scores are perfect play (a sample checked against the solver agrees
 /// on every game: docs/TRAINING.md), so they label like `train label`'s
@@ -151,6 +152,9 @@ pub fn theoretical_label(
     record: &GameRecord,
     theoretical: TheoreticalScore,
 ) -> Option<Label> {
+    if theoretical.black_score.unsigned_abs() > 64 {
+        return None;
+    }
     let (at, relative) = record
         .positions()
         .into_iter()
@@ -375,6 +379,14 @@ mod tests {
             black_score: -4,
         };
         assert_eq!(theoretical_label(0, 0, &record, ended), None);
+        // A score beyond 64 discs (a corrupt score byte) makes no label.
+        for black_score in [66, -66, 446] {
+            let impossible = TheoreticalScore {
+                empties: 10,
+                black_score,
+            };
+            assert_eq!(theoretical_label(0, 0, &record, impossible), None);
+        }
     }
 
     #[test]

@@ -18,6 +18,8 @@ use reversi::lab::train::labels::{label_positions, list_checksum, Label, LabelSe
 use reversi::lab::train::Shard;
 use reversi::record::archive::{self, ArchiveGame};
 use reversi::record::write_transcript;
+use reversi::units::Eval;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::Path;
@@ -240,6 +242,10 @@ pub(super) fn import(r: Import) -> Result<()> {
     let mut ffo_hits = [0u64; 80];
     let mut dropped = String::from("# reversi train import, dropped: file, game, why, moves\n");
     let mut theoretical: Vec<Label> = Vec::new();
+    // Each labelled position's value, `None` once two games value it
+    // differently (a depth of 60 labels every game's start position):
+    // such a position keeps no label (checked where the labels are made).
+    let mut valued: HashMap<(u64, u64), Option<Eval>> = HashMap::new();
     for (path, form) in files.iter().zip(forms) {
         let games = read_collection(path, form)?;
         let mut counts = Counts::default();
@@ -252,10 +258,17 @@ pub(super) fn import(r: Import) -> Result<()> {
                 Verdict::Kept(index) => {
                     counts.kept += 1;
                     let item = theoretical.len() as u64;
-                    theoretical.extend(
-                        game.theoretical_score
-                            .and_then(|t| theoretical_label(item, index, &game.record, t)),
-                    );
+                    let label = game
+                        .theoretical_score
+                        .and_then(|t| theoretical_label(item, index, &game.record, t));
+                    if let Some(label) = label {
+                        let key = (label.position.player, label.position.opponent);
+                        let value = valued.entry(key).or_insert(Some(label.value));
+                        if *value != Some(label.value) {
+                            *value = None;
+                        }
+                        theoretical.push(label);
+                    }
                     continue;
                 }
                 Verdict::Unfinished => {
@@ -306,6 +319,19 @@ pub(super) fn import(r: Import) -> Result<()> {
             hit.join(", ")
         }
     );
+    let labelled = theoretical.len();
+    theoretical.retain(|l| valued[&(l.position.player, l.position.opponent)].is_some());
+    for (item, label) in theoretical.iter_mut().enumerate() {
+        label.position.item = item as u64;
+    }
+    if labels_path.is_some() && theoretical.len() < labelled {
+        let _ = writeln!(
+            table,
+            "Theoretical scores left out: {} games' of {} positions that games value differently",
+            labelled - theoretical.len(),
+            valued.values().filter(|v| v.is_none()).count()
+        );
+    }
     let games = importer.into_games();
     let mut text = format!(
         "# reversi train import: {} games from {} files\n",
