@@ -445,3 +445,67 @@ fn no_search_values_a_move_beyond_the_boards_discs() {
         );
     }
 }
+
+/// Every resumable stage whose new file cannot take its header (a full
+/// disk: here a file size limit of 0 with SIGXFSZ ignored, so the write
+/// fails with EFBIG as a full disk's does with ENOSPC) fails with one
+/// `error:` line and leaves no file: before, the 0-byte file stayed and
+/// the run again was refused without --force.
+#[cfg(unix)]
+#[test]
+fn a_new_file_that_could_not_take_its_header_is_removed() {
+    let dir = scratch_in("lab_files", "no-header");
+    train_generate()
+        .current_dir(&dir)
+        .args(["--games", "6", "--out", "games.txt"])
+        .assert()
+        .success();
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "2",
+        "--no-search",
+        "--out",
+        path(&dir.join("planned.book")),
+    ]);
+    let stages: [&str; 5] = [
+        "train generate -q --seed 3 --solve-empties 10 --games 2 --out out.txt",
+        "train label -q --games games.txt --empties 8-9 --depth 1 --out out.txt",
+        "train heldout -q --games games.txt --empties 8-9 --positions 2 --out out.txt",
+        "book search -q --book planned.book --level 1 --out out.txt",
+        "book new -q --depth 1 --level 1 --searched out.txt --out b.book",
+    ];
+    for stage in stages {
+        let args: Vec<&str> = stage.split_whitespace().collect();
+        let limited = std::process::Command::new("sh")
+            .current_dir(&dir)
+            .arg("-c")
+            .arg("trap '' XFSZ; ulimit -f 0 && exec \"$@\"")
+            .arg("sh")
+            .arg(binary_of(&args))
+            .args(&args)
+            .output()
+            .expect("run");
+        let stderr = String::from_utf8_lossy(&limited.stderr);
+        assert_eq!(limited.status.code(), Some(2), "{stage}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stage}: {stderr}");
+        assert!(
+            stderr.starts_with("error: cannot write out.txt"),
+            "{stage}: {stderr}"
+        );
+        assert!(
+            !dir.join("out.txt").exists(),
+            "{stage}: the empty file stayed"
+        );
+        // The run again, with room, makes the file.
+        let again = command_of(&args).current_dir(&dir).output().expect("run");
+        assert!(
+            again.status.success(),
+            "{stage} again: {}",
+            String::from_utf8_lossy(&again.stderr)
+        );
+        fs::remove_file(dir.join("out.txt")).expect("out.txt written");
+    }
+}
