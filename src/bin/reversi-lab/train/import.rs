@@ -2,7 +2,7 @@
 //! Logistello's `.gam` file as a games file for `train fit` and `train
 //! label`; and the reading of such collections for `book add`.
 
-use super::labels::{parse_empties, LABELS};
+use super::labels::{listed_position_number, parse_empties, LABELS};
 use super::{read_games, test_table, MAX_GAMES};
 use crate::cli::input::open_regular;
 use crate::cli::output_files::{self, InPlace, Rule, Signature};
@@ -379,7 +379,7 @@ pub(super) fn heldout_command() -> Command {
         .about("Build the evaluation's test set: the positions of held-out games (e.g. `train import` of WTHOR 2023) with --empties empty squares, each once up to symmetry, none that occurs in a --training game, --positions of them spread evenly, each solved exactly into a label file (resumable: run it again to continue); then print the static error of the weights on them per empties count")
         .arg(option("games", "FILE", "The held-out games file (e.g. `reversi-lab train import` of WTHOR 2023)").required(true))
         .arg(option("training", "FILE", "A games file of training (repeatable): its positions are left out").action(clap::ArgAction::Append))
-        .arg(option("empties", "A-B", "The empty squares of the positions").value_parser(parse_empties).default_value("20-24"))
+        .arg(option("empties", "A-B", "The empty squares of the positions (at most 30: each is solved exactly)").value_parser(parse_empties).default_value("20-24"))
         .arg(option("positions", "N", "How many positions (spread evenly over the list)").value_parser(value_parser!(usize)).default_value("300"))
         .arg(option("out", "FILE", "The label file of exact scores (created, or continued if it is one of the same list)").required(true))
         .arg(option("weights", "FILE", "The weights measured, whose search also orders the solver's moves (default: the embedded ones)"))
@@ -401,8 +401,22 @@ pub(super) struct Heldout {
     quiet: bool,
 }
 
+/// The most empty squares `heldout` solves exactly (as `train label
+/// --exact-empties` and the engine's `--exact`): one position of 30 can
+/// take hours.
+const MAX_HELDOUT_EMPTIES: u32 = 30;
+
 impl Heldout {
     pub(super) fn from_matches(m: &ArgMatches) -> Result<Heldout> {
+        let empties: std::ops::RangeInclusive<u32> = value(m, "empties");
+        if *empties.end() > MAX_HELDOUT_EMPTIES {
+            return Err(UsageError(format!(
+                "--empties {}-{}: heldout solves every position exactly, at most {MAX_HELDOUT_EMPTIES} empty squares",
+                empties.start(),
+                empties.end()
+            ))
+            .into());
+        }
         Ok(Heldout {
             games: value(m, "games"),
             training: m
@@ -412,7 +426,7 @@ impl Heldout {
                 .cloned()
                 .collect(),
             out: value(m, "out"),
-            empties: value(m, "empties"),
+            empties,
             positions: value(m, "positions"),
             weights: m.get_one("weights").cloned(),
             threads: value(m, "threads"),
@@ -465,11 +479,7 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
         list.len(),
         list_checksum(&list)
     );
-    let check = |line: &str| {
-        Label::parse_line(line)
-            .map(|l| l.position.item)
-            .map_err(|e| e.to_string())
-    };
+    let check = |line: &str| listed_position_number(line, &list);
     let (file, done) = Resumable {
         signature: LABELS,
         noun: "position",

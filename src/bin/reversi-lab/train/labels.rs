@@ -178,7 +178,7 @@ fn position_number(line: &str) -> Result<u64, String> {
 /// The number of the position a continued label file's line holds,
 /// checked by [`Label::parse_line`] and against the run's own position
 /// `list` (the line must label the list's position of its number).
-fn listed_position_number(line: &str, list: &[ListedPosition]) -> Result<u64, String> {
+pub(super) fn listed_position_number(line: &str, list: &[ListedPosition]) -> Result<u64, String> {
     let label = Label::parse_line(line).map_err(|e| e.to_string())?;
     let held = label.position;
     match usize::try_from(held.item).ok().and_then(|i| list.get(i)) {
