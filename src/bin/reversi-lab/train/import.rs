@@ -100,7 +100,13 @@ pub(crate) fn form_of(path: &str) -> Result<Option<Form>> {
 /// Reads every game of the collection `path` of `form` (a regular file of
 /// at most 512 MiB).
 pub(crate) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>> {
-    let (file, _) = open_regular(Path::new(path), path)?;
+    let (file, length) = open_regular(Path::new(path), path)?;
+    if length > MAX_COLLECTION_BYTES {
+        return Err(UsageError(format!(
+            "{path} is larger than {MAX_COLLECTION_BYTES} bytes: split it"
+        ))
+        .into());
+    }
     let mut bytes = Vec::new();
     file.take(MAX_COLLECTION_BYTES + 1)
         .read_to_end(&mut bytes)
