@@ -5,7 +5,7 @@
 
 use super::options::{book_args, limits_args, read_record, RecordQuery};
 use anyhow::Result;
-use clap::{value_parser, Arg, ArgMatches, Command};
+use clap::{Arg, ArgMatches, Command};
 use reversi::engine::analyze::{Certainty, MoveSearch, MoveValue};
 use reversi::kit::{flag, option, value, write_stdout};
 use reversi::record::write_board_string;
@@ -67,8 +67,8 @@ pub(super) fn command() -> Command {
                 ),
         )
         .arg(
-            option("moves", "N", "How many moves to show")
-                .value_parser(value_parser!(usize))
+            option("moves", "N", "How many moves to show (1-64)")
+                .value_parser(clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))
                 .default_value("3"),
         )
         .arg(

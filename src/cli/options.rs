@@ -281,23 +281,40 @@ const RECORD_FILE_CAP: u64 = 1 << 20;
 pub fn read_record(text: &str, size: u8) -> Result<GameRecord> {
     let path = std::path::Path::new(text);
     let one_line = !text.contains('\n') && text.len() < 4096;
-    let what = format!("record file {text}");
-    let parsed = if one_line && path.is_file() {
+    let from_file = |path: &std::path::Path| -> Result<GameRecord> {
+        let what = format!("record file {text}");
         let owned = reversi::kit::input::read_text_capped(path, &what, RECORD_FILE_CAP)?;
-        parse_game(&owned, size)
-    } else {
-        match parse_game(text, size) {
-            Err(_) if one_line && looks_like_a_path(text) => {
-                let owned = reversi::kit::input::read_text_capped(path, &what, RECORD_FILE_CAP)?;
-                parse_game(&owned, size)
-            }
-            parsed => parsed,
+        let games = games_in(&owned);
+        if games > 1 {
+            return usage(format!(
+                "{what} holds {games} games; give a file of one game (copy its line or PGN game into a file of its own)"
+            ));
         }
+        parse_game(&owned, size).or_else(|e| usage(format!("{what}: the game record {e}")))
     };
-    match parsed {
+    // A path that exists is a file (a FIFO included, waited for).
+    if one_line && path.exists() && !path.is_dir() {
+        return from_file(path);
+    }
+    match parse_game(text, size) {
         Ok(g) => Ok(g),
+        Err(_) if one_line && looks_like_a_path(text) => from_file(path),
         Err(e) => usage(format!("the game record {e}")),
     }
+}
+
+/// How many games a record file's text holds when it is a collection
+/// (Logistello `.gam` lines, PGN games); 1 for any other record.
+fn games_in(text: &str) -> usize {
+    let trimmed = text.trim_start();
+    if reversi::record::archive::is_pgn(trimmed) {
+        return reversi::record::archive::parse_pgn(trimmed).map_or(1, |g| g.len());
+    }
+    let first = trimmed.lines().next().unwrap_or("");
+    if reversi::record::archive::is_gam_line(first) {
+        return text.lines().filter(|l| !l.trim().is_empty()).count();
+    }
+    1
 }
 
 /// Whether `text`, which did not parse as a record, was meant as a file's

@@ -113,8 +113,8 @@ fn serve(a: Args) -> Result<()> {
         out.flush()
     })?;
     reversi::kit::write_stdout("reversi serve: stopped\n")?;
-    // As every command that a signal stops: 128 + its number.
-    std::process::exit(128 + signal)
+    // As every command that a signal stops: dies by it.
+    reversi::kit::signals::die_by(signal)
 }
 
 #[cfg(test)]

@@ -201,7 +201,7 @@ fn positions_of(a: &Args) -> Result<Vec<ObfPosition>> {
         };
     }
     if let Some(file) = &a.file {
-        let text = match reversi::kit::input::open_without_waiting(std::path::Path::new(file)) {
+        let text = match reversi::kit::input::open_input(std::path::Path::new(file)) {
             Ok(f) => std::io::BufReader::new(f),
             Err(e) => return usage(format!("{file}: unreadable: {e}")),
         };

@@ -49,45 +49,21 @@ pub fn read_answer(input: &mut impl BufRead) -> io::Result<Answer> {
     })
 }
 
-/// Opens `path` for reading without waiting in `open()`: a FIFO that no
-/// program writes to is opened at once (`O_NONBLOCK`) and then reads as
-/// empty, instead of blocking the command for ever. Reads on the file
-/// block as usual (the flag is cleared after the open), so a pipe with a
-/// writer (`<(command)`, `/dev/stdin`) is read whole.
-pub fn open_without_waiting(path: &Path) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::io::AsRawFd;
-        let fd = file.as_raw_fd();
-        // SAFETY: fcntl on a descriptor this function owns, with flags
-        // read from that descriptor.
-        let cleared = unsafe {
-            let flags = libc::fcntl(fd, libc::F_GETFL);
-            flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
-        };
-        if !cleared {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    Ok(file)
+/// Opens the input file `path` for reading. A FIFO is waited for, as
+/// `cat` waits: `open()` returns once a program opens it for writing, and
+/// then it is read whole (never read as empty because its writer has not
+/// come yet; SIGINT, SIGTERM and SIGHUP still stop the wait).
+pub fn open_input(path: &Path) -> io::Result<File> {
+    File::open(path)
 }
 
 /// Reads the file at `path` as UTF-8 text of at most `cap` bytes. Errors
 /// are [`UsageError`]s that start with `what` (e.g. `input file in.txt`):
 /// cannot be read, larger than `cap`, or not UTF-8. Reads at most `cap + 1`
 /// bytes, so a device such as `/dev/zero` fails at once; the file is opened
-/// by [`open_without_waiting`], so a FIFO without a writer is empty text.
+/// by [`open_input`], so a FIFO is waited for.
 pub fn read_text_capped(path: &Path, what: &str, cap: u64) -> Result<String, UsageError> {
-    let file =
-        open_without_waiting(path).map_err(|e| UsageError(format!("cannot read {what}: {e}")))?;
+    let file = open_input(path).map_err(|e| UsageError(format!("cannot read {what}: {e}")))?;
     let mut bytes = Vec::new();
     file.take(cap + 1)
         .read_to_end(&mut bytes)

@@ -155,6 +155,26 @@ pub fn escape(text: &str) -> String {
         .collect()
 }
 
+/// The longest error line printed, in characters: a message quoting a
+/// huge input (a 5 MiB line) keeps its start and end.
+const MAX_ERROR_CHARS: usize = 1000;
+
+/// `text` cut to about [`MAX_ERROR_CHARS`] characters: its first 700 and
+/// last 250, the characters between left out and counted.
+fn capped(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= MAX_ERROR_CHARS {
+        return text.to_owned();
+    }
+    let (head, tail) = (700, 250);
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(count - tail).collect();
+    format!(
+        "{start} [... {} characters left out ...] {end}",
+        count - head - tail
+    )
+}
+
 /// Writes `args` and a newline to stderr, ignoring errors: what the
 /// binaries' `eprintln!` calls.
 pub fn write_stderr_line(args: fmt::Arguments<'_>) {
@@ -210,7 +230,7 @@ pub fn exit(result: Result<()>) -> ExitCode {
             }
             // One line whatever the message quotes (a file name with a line
             // break, an escape sequence).
-            eprintln!("error: {}", escape(&format!("{e:#}")));
+            eprintln!("error: {}", capped(&escape(&format!("{e:#}"))));
             if e.downcast_ref::<UsageError>().is_some() {
                 ExitCode::from(2)
             } else {
@@ -228,6 +248,16 @@ mod tests {
         let command = Command::new("test run").arg(flag("fast", "Go fast"));
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         parse(command, &args, |m| Ok(m.get_flag("fast")))
+    }
+
+    #[test]
+    fn error_lines_keep_their_start_and_end() {
+        assert_eq!(capped("short"), "short");
+        let long = format!("a{}z", "é".repeat(5000));
+        let cut = capped(&long);
+        assert!(cut.starts_with('a') && cut.ends_with('z'), "{cut}");
+        assert!(cut.contains("[... 4052 characters left out ...]"), "{cut}");
+        assert!(cut.chars().count() < MAX_ERROR_CHARS + 50);
     }
 
     #[test]

@@ -323,6 +323,7 @@ fn plan_one(option: &str, given: &Path, rule: &Rule) -> Result<Planned> {
 /// must be writable in principle (its folder exists, it is no folder), no
 /// two may be the same regular file, and none may be the `input` file.
 pub fn plan(input: &Path, outputs: &[(&str, &Path)]) -> Result<Vec<Planned>> {
+    check_distinct(outputs)?;
     let planned = outputs
         .iter()
         .map(|(option, path)| plan_output(option, path, &Rule::CONTRACT))
@@ -342,17 +343,60 @@ pub fn plan(input: &Path, outputs: &[(&str, &Path)]) -> Result<Vec<Planned>> {
                 p.given.display()
             ));
         }
-        if let Some(j) = (0..i).find(|&j| planned[j].identity == p.identity) {
+    }
+    Ok(planned)
+}
+
+/// Which regular file (or new name) `path` writes, independent of its
+/// spelling: symlinks followed, a new name known by its folder's device
+/// and inode. `None` for anything else (a device, a folder, a path that
+/// cannot be looked at): planning the output refuses it or writes it in
+/// place, and two such outputs never replace one another.
+fn file_identity(path: &Path) -> Option<Identity> {
+    let target = follow_links(path).ok()?;
+    match fs::metadata(&target) {
+        Ok(m) if m.is_file() => {
+            let (dev, ino) = inode(&m);
+            Some(Identity::File(dev, ino))
+        }
+        Ok(_) => None,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let name = target.file_name()?;
+            let folder = match target.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            let (dev, ino) = inode(&fs::metadata(folder).ok()?);
+            Some(Identity::New(dev, ino, name.to_os_string()))
+        }
+        Err(_) => None,
+    }
+}
+
+/// Refuses two of a command's outputs `(option, path)` that are one
+/// regular file under two spellings (`games.txt` and `./games.txt`,
+/// `sub/../games.txt`, a symlink to it; existing or not), compared as
+/// files by device and inode: called before anything is written, so no
+/// output replaces another. Outputs that are devices (`/dev/null` twice)
+/// are written in place and may repeat.
+pub fn check_distinct(outputs: &[(&str, &Path)]) -> Result<()> {
+    let identities: Vec<Option<Identity>> = outputs
+        .iter()
+        .map(|(_, path)| file_identity(path))
+        .collect();
+    for (i, identity) in identities.iter().enumerate() {
+        let Some(identity) = identity else { continue };
+        if let Some(j) = (0..i).find(|&j| identities[j].as_ref() == Some(identity)) {
             return usage(format!(
-                "{} and {} name the same file ({} and {})",
+                "{} and {} name the same file ({} and {}); give each its own",
                 outputs[j].0,
                 outputs[i].0,
-                planned[j].given.display(),
-                p.given.display()
+                outputs[j].1.display(),
+                outputs[i].1.display()
             ));
         }
     }
-    Ok(planned)
+    Ok(())
 }
 
 /// A temporary file name in `folder`, unique to this process and `k`.
@@ -583,6 +627,22 @@ mod tests {
         assert_eq!(names(&dir), ["l.txt", "m.txt"]);
         assert_eq!(fs::read_to_string(&m).unwrap(), "old\n");
         assert_eq!(fs::read_to_string(&l).unwrap(), "old\n");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn outputs_are_compared_as_files_and_devices_may_repeat() {
+        let dir = folder("distinct");
+        let (new, sub) = (dir.join("new.txt"), dir.join("sub"));
+        fs::create_dir_all(&sub).expect("sub");
+        let again = sub.join("..").join("new.txt");
+        let refused = check_distinct(&[("--out", &new), ("--dropped", &again)]);
+        assert!(refused.is_err(), "a new name under two spellings");
+        let (m, also_m) = (dir.join("m.txt"), dir.join(".").join("m.txt"));
+        assert!(check_distinct(&[("-a", &m), ("-b", &also_m)]).is_err());
+        assert!(check_distinct(&[("-a", &m), ("-b", &dir.join("l.txt"))]).is_ok());
+        let null = Path::new("/dev/null");
+        assert!(check_distinct(&[("-a", null), ("-b", null)]).is_ok());
         let _ = fs::remove_dir_all(&dir);
     }
 

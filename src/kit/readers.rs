@@ -5,6 +5,7 @@
 
 use super::input::open_regular;
 use super::{usage, UsageError};
+use crate::engine::book::file::BOOK_HEADER_BYTES;
 use crate::engine::book::Book;
 use crate::eval::pattern::{PatternWeights, WeightsError, FILE_BYTES};
 use anyhow::Result;
@@ -33,24 +34,49 @@ pub fn read_weights(path: &str) -> Result<PatternWeights> {
     })
 }
 
-/// Reads the book file `path`: a regular file of at most 1 GiB.
+/// Reads the book file `path`: a regular file of at most 1 GiB, whose
+/// header is checked against the file's length before the rest is read
+/// (a book longer or shorter than its header announces is refused at
+/// once, not after reading it whole).
 pub fn read_book(path: &str) -> Result<Book> {
-    let bytes = read_book_bytes(path, "book")?;
+    let bytes = read_sized(path, "book", &|head, len| {
+        Book::check_header(head, len)
+            .map(|_| ())
+            .map_err(|e| format!("book file {path} {e}"))
+    })?;
     Book::from_bytes(&bytes).or_else(|e| usage(format!("book file {path} {e}")))
 }
 
 /// The bytes of the book file `path` (`what`: `book`, `Edax book`): a
 /// regular file of at most 1 GiB.
+#[allow(dead_code)] // reversi-lab's: Edax books
 pub fn read_book_bytes(path: &str, what: &str) -> Result<Vec<u8>> {
+    read_sized(path, what, &|_, _| Ok(()))
+}
+
+/// A check of a file's first bytes against its length: the error line's
+/// text if the file is refused.
+type HeaderCheck<'a> = dyn Fn(&[u8], u64) -> Result<(), String> + 'a;
+
+/// The bytes of the regular file `path` of at most 1 GiB; its first
+/// [`BOOK_HEADER_BYTES`] (the whole of a shorter file) are given with the
+/// file's length to `check` before the rest is read, and its error is the
+/// command's.
+fn read_sized(path: &str, what: &str, check: &HeaderCheck) -> Result<Vec<u8>> {
     let (file, len) = open_regular(Path::new(path), &format!("{what} {path}"))?;
     if len > MAX_BOOK_BYTES {
         return usage(format!(
             "{what} {path} is larger than {MAX_BOOK_BYTES} bytes; it is not a book this build reads"
         ));
     }
+    let cannot = |e: std::io::Error| UsageError(format!("cannot read {what} {path}: {e}"));
+    let mut reader = file.take(MAX_BOOK_BYTES + 1);
     let mut bytes = Vec::new();
-    file.take(MAX_BOOK_BYTES + 1)
+    (&mut reader)
+        .take(BOOK_HEADER_BYTES as u64)
         .read_to_end(&mut bytes)
-        .map_err(|e| UsageError(format!("cannot read {what} {path}: {e}")))?;
+        .map_err(cannot)?;
+    check(&bytes, len).map_err(UsageError)?;
+    reader.read_to_end(&mut bytes).map_err(cannot)?;
     Ok(bytes)
 }

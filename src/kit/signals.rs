@@ -1,7 +1,10 @@
 //! SIGINT, SIGTERM and SIGHUP for every command but `serve` (which shuts
 //! its server down by itself): the process stops within moments of the
-//! signal with exit status 128 + the signal's number (130, 143, 129), and
-//! never in the middle of writing a file.
+//! signal, never in the middle of writing a file, and dies by the same
+//! signal ([`die_by`]: the default disposition restored and the signal
+//! raised again), as well-behaved Unix tools do, so that a shell's loop or
+//! a scheduler sees a stop rather than an ordinary exit status (a shell
+//! still shows it as 128 + the signal's number: 130, 143, 129).
 //!
 //! [`install`] runs first thing in every command. A signal wakes a watcher
 //! thread through a self-pipe; the watcher waits until no [`Critical`]
@@ -103,8 +106,24 @@ pub fn arrived() -> Option<i32> {
 /// contract's temporary files). Does nothing if no signal arrived.
 pub fn end_if_arrived() {
     if let Some(signal) = arrived() {
-        std::process::exit(128 + signal);
+        die_by(signal);
     }
+}
+
+/// Ends the process by `signal` after its cleanup: the signal's default
+/// disposition is restored and the signal raised, so the parent sees a
+/// death by it. Lines already written to stdout are out (it is
+/// line-buffered); nothing else is flushed. Where the signal cannot be
+/// raised (not a terminating signal, or not Unix), exits with status
+/// 128 + `signal` instead.
+pub fn die_by(signal: i32) -> ! {
+    #[cfg(unix)]
+    {
+        // Returns only for a signal whose default action is not to end the
+        // process (never one of ours); aborts if the raise fails.
+        let _ = signal_hook::low_level::emulate_default_handler(signal);
+    }
+    std::process::exit(128 + signal)
 }
 
 /// A section of code (a file's write) that a signal does not interrupt:

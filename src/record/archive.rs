@@ -80,6 +80,13 @@ pub enum ArchiveErrorKind {
     Truncated,
     /// A `.wtb` move byte that is not a square (`10 * row + column`).
     NotASquare(u8),
+    /// A `.wtb` disc count above 64 (a score beyond the board's 64 discs).
+    Discs {
+        /// Which score: `final` or `theoretical`.
+        score: &'static str,
+        /// The count given.
+        discs: u8,
+    },
     /// A move the rules do not allow, with its 1-based number (passes
     /// counted as moves).
     Move {
@@ -107,6 +114,10 @@ impl fmt::Display for ArchiveErrorKind {
             ArchiveErrorKind::Header(t) => write!(f, "bad header: {t}"),
             ArchiveErrorKind::Truncated => f.write_str("the file is cut short"),
             ArchiveErrorKind::NotASquare(b) => write!(f, "move byte {b} is not a square"),
+            ArchiveErrorKind::Discs { score, discs } => write!(
+                f,
+                "its {score} score gives black {discs} discs, more than the board's 64"
+            ),
             ArchiveErrorKind::Move { number, error } => write!(f, "move {number}: {error}"),
             ArchiveErrorKind::Record(e) => e.fmt(f),
             ArchiveErrorKind::WrongSign { number, signed } => write!(
@@ -208,6 +219,8 @@ pub struct WthorFile {
 const WTHOR_HEADER: usize = 16;
 /// The bytes of a game of a `.wtb` file.
 const WTB_GAME: usize = 68;
+/// The largest theoretical depth: the empty squares of the start position.
+const MAX_DEPTH: u32 = 60;
 
 fn u16_at(bytes: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([bytes[at], bytes[at + 1]])
@@ -223,8 +236,9 @@ fn u16_at(bytes: &[u8], at: usize) -> u16 {
 /// winner, as WTHOR counts them.
 ///
 /// # Errors
-/// [`ArchiveError`]: a header of another board size or game count, a file
-/// cut short, a move byte that is no square, an illegal move.
+/// [`ArchiveError`]: a header of another board size or game count or a
+/// theoretical depth above 60, a file cut short, a disc count above 64, a
+/// move byte that is no square, an illegal move.
 pub fn parse_wtb(bytes: &[u8]) -> Result<WthorFile, ArchiveError> {
     if bytes.len() < WTHOR_HEADER {
         return Err(error(0, ArchiveErrorKind::Truncated));
@@ -238,6 +252,14 @@ pub fn parse_wtb(bytes: &[u8]) -> Result<WthorFile, ArchiveError> {
         ));
     }
     let depth = bytes[14];
+    if u32::from(depth) > MAX_DEPTH {
+        return Err(error(
+            0,
+            ArchiveErrorKind::Header(format!(
+                "theoretical depth {depth} is more than the {MAX_DEPTH} empty squares of a game"
+            )),
+        ));
+    }
     let body = &bytes[WTHOR_HEADER..];
     if body.len() != count.saturating_mul(WTB_GAME) {
         if body.len() < count.saturating_mul(WTB_GAME) {
@@ -267,6 +289,11 @@ pub fn parse_wtb(bytes: &[u8]) -> Result<WthorFile, ArchiveError> {
             replay
                 .disc(Square::new(row - 1, col - 1))
                 .map_err(|kind| error(number, kind))?;
+        }
+        for (score, discs) in [("final", raw[6]), ("theoretical", raw[7])] {
+            if discs > 64 {
+                return Err(error(number, ArchiveErrorKind::Discs { score, discs }));
+            }
         }
         let mut game = ArchiveGame::new(replay.record);
         game.record.info.date = Some(year.to_string());
@@ -710,6 +737,32 @@ mod tests {
             parse_wtb(&big).unwrap_err().kind,
             ArchiveErrorKind::Header(_)
         ));
+    }
+
+    #[test]
+    fn wtb_disc_bytes_above_64_and_depths_above_60_are_refused() {
+        // A black disc count of 65-255 (a score of up to 446) in either
+        // score byte names its game.
+        for (at, byte) in [(6, 65u8), (7, 65), (6, 255), (7, 200)] {
+            let mut bytes = wtb(&[(WTB_MOVES, 35, 32), (WTB_MOVES, 35, 32)]);
+            bytes[16 + 68 + at] = byte;
+            let e = parse_wtb(&bytes).unwrap_err();
+            assert_eq!(e.game, 2, "{e}");
+            assert!(e.to_string().contains(&byte.to_string()), "{e}");
+        }
+        // 64 discs is a whole board, and 60 empty squares the start.
+        let full = wtb(&[(WTB_MOVES, 64, 0)]);
+        assert!(parse_wtb(&full).is_ok());
+        for depth in [61u8, 64, 255] {
+            let mut bytes = wtb(&[(WTB_MOVES, 35, 32)]);
+            bytes[14] = depth;
+            let e = parse_wtb(&bytes).unwrap_err();
+            assert_eq!(e.game, 0, "{e}");
+            assert!(matches!(e.kind, ArchiveErrorKind::Header(_)), "{e}");
+        }
+        let mut sixty = wtb(&[(WTB_MOVES, 35, 32)]);
+        sixty[14] = 60;
+        assert_eq!(parse_wtb(&sixty).unwrap().depth, 60);
     }
 
     #[test]

@@ -494,7 +494,9 @@ fn parse_collection_game(text: &str) -> Result<GameRecord, RecordError> {
     let parsed = if archive::is_pgn(text) {
         archive::parse_pgn(text).map_err(|e| e.kind)
     } else {
-        archive::parse_gam_line(text.trim()).map(|g| vec![g])
+        // Every line a game: a text of several lines is several games,
+        // never its first one read and the rest ignored.
+        archive::parse_gam(text).map_err(|e| e.kind)
     };
     match parsed {
         Ok(mut games) if games.len() == 1 => Ok(games.remove(0).record),

@@ -700,3 +700,30 @@ fn new_book(out: &Path, depth: &str, level: &str) {
         path(out),
     ]);
 }
+
+/// `book new` and `book add` with `--searched` and `--out` one file under
+/// two spellings: refused before anything is written (the search file
+/// was written, then replaced by the book: exit 0, the searches lost).
+#[test]
+fn a_search_file_that_is_the_output_book_is_refused() {
+    let dir = scratch_in("book", "searched-is-out");
+    fs::create_dir_all(dir.join("sub")).expect("sub");
+    for (searched, out) in [("b.book", "./b.book"), ("b.book", "sub/../b.book")] {
+        for args in [
+            vec!["book", "new", "-q", "--depth", "1", "--level", "1"],
+            vec!["book", "add", "-q", "--depth", "2", "--level", "1"],
+        ] {
+            let _ = fs::remove_file(dir.join("b.book"));
+            let mut cmd = lab();
+            cmd.current_dir(&dir)
+                .args(&args)
+                .args(["--searched", searched, "--out", out]);
+            if args[1] == "add" {
+                fs::write(dir.join("games.txt"), "f5d6c3\n").expect("games");
+                cmd.arg("games.txt");
+            }
+            expect_usage_error(&mut cmd, "name the same file");
+            assert!(!dir.join("b.book").exists(), "{args:?} {searched} {out}");
+        }
+    }
+}

@@ -455,3 +455,114 @@ fn the_held_out_test_set_is_300_exact_positions_of_20_to_24_empties_and_no_ffo_p
         "{per_empties:?}"
     );
 }
+
+/// `train import`'s outputs named twice under other spellings (`./`, a
+/// folder and `..`, a symlink; a new file or an existing one): refused
+/// before anything is written, instead of one output holding the other's
+/// content (exit 0, `--out` lost).
+#[test]
+fn two_outputs_that_are_one_file_under_two_spellings_are_refused() {
+    let dir = scratch_in("import", "one-file");
+    fs::create_dir_all(dir.join("sub")).expect("sub");
+    let wtb = data("wthor/WTH_1984-sample.wtb");
+    let spellings: [(&str, &str, &str); 4] = [
+        ("--dropped", "games.txt", "./games.txt"),
+        ("--theoretical-labels", "g.txt", "./g.txt"),
+        ("--dropped", "games.txt", "sub/../games.txt"),
+        ("--theoretical-labels", "games.txt", "link.txt"),
+    ];
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("games.txt", dir.join("link.txt")).expect("symlink");
+    for existing in [false, true] {
+        for (option, out, other) in spellings {
+            if cfg!(not(unix)) && other == "link.txt" {
+                continue;
+            }
+            let _ = fs::remove_file(dir.join("games.txt"));
+            let _ = fs::remove_file(dir.join("g.txt"));
+            if existing {
+                fs::write(dir.join(out), "# kept\n").expect("write");
+            }
+            expect_usage_error(
+                lab()
+                    .current_dir(&dir)
+                    .args([
+                        "train", "import", "-q", "--force", "--out", out, option, other,
+                    ])
+                    .arg(&wtb),
+                "name the same file",
+            );
+            let left = fs::read_to_string(dir.join(out)).ok();
+            assert_eq!(
+                left.as_deref(),
+                existing.then_some("# kept\n"),
+                "--out {out} {option} {other}"
+            );
+        }
+    }
+}
+
+/// A `.wtb` with a disc byte above 64 (a score up to 446 discs), a
+/// theoretical depth above 60, or a depth of 60 (every game's start
+/// position, valued differently by each game) is refused with one line
+/// naming the file and the game, and nothing is written: before, the
+/// import wrote labels that `train compare` and `fit` refuse.
+#[test]
+fn a_wtb_score_or_depth_its_readers_would_refuse_is_refused_at_import() {
+    let dir = scratch_in("import", "wtb-values");
+    let good = fs::read(data("wthor/WTH_1984-sample.wtb")).expect("wtb");
+    let game = |n: usize, at: usize| 16 + 68 * (n - 1) + at;
+    let cases: [(&str, usize, u8, &str); 5] = [
+        ("theoretical", game(3, 7), 65, "game 3"),
+        ("theoretical-255", game(1, 7), 255, "game 1"),
+        ("actual", game(5, 6), 200, "game 5"),
+        ("depth-61", 14, 61, "bad header: theoretical depth 61"),
+        ("depth-255", 14, 255, "bad header: theoretical depth 255"),
+    ];
+    for (name, at, byte, needle) in cases {
+        let mut bytes = good.clone();
+        bytes[at] = byte;
+        let file = dir.join(format!("{name}.wtb"));
+        fs::write(&file, bytes).expect("write");
+        let (out, labels) = (dir.join("games.txt"), dir.join("labels.txt"));
+        expect_usage_error(
+            lab()
+                .args(["train", "import", "-q", "--out"])
+                .arg(&out)
+                .arg("--theoretical-labels")
+                .arg(&labels)
+                .arg(&file),
+            &format!("{name}.wtb: {needle}"),
+        );
+        assert!(!out.exists() && !labels.exists(), "{name}");
+    }
+    // Depth 60: each game labels the start position with its own score,
+    // so no game's label of it is written (the exact labels would
+    // contradict one another), and the summary says so.
+    let mut bytes = good.clone();
+    bytes[14] = 60;
+    let file = dir.join("depth-60.wtb");
+    fs::write(&file, bytes).expect("write");
+    let labels = dir.join("labels.txt");
+    let run = lab()
+        .args(["train", "import", "-q", "--out"])
+        .arg(dir.join("games.txt"))
+        .arg("--theoretical-labels")
+        .arg(&labels)
+        .arg(&file)
+        .output()
+        .expect("run");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        stdout.contains("Theoretical scores left out: 4 games' of 1 positions"),
+        "{stdout}"
+    );
+    let text = fs::read_to_string(&labels).expect("labels");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(lines.is_empty(), "{text}");
+}

@@ -425,3 +425,165 @@ fn no_search_values_a_move_beyond_the_boards_discs() {
         );
     }
 }
+
+/// Every resumable stage whose new file cannot take its header (a full
+/// disk: here a file size limit of 0 with SIGXFSZ ignored, so the write
+/// fails with EFBIG as a full disk's does with ENOSPC) fails with one
+/// `error:` line and leaves no file: before, the 0-byte file stayed and
+/// the run again was refused without --force.
+#[cfg(unix)]
+#[test]
+fn a_new_file_that_could_not_take_its_header_is_removed() {
+    let dir = scratch_in("lab_files", "no-header");
+    train_generate()
+        .current_dir(&dir)
+        .args(["--games", "6", "--out", "games.txt"])
+        .assert()
+        .success();
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "2",
+        "--no-search",
+        "--out",
+        path(&dir.join("planned.book")),
+    ]);
+    let stages: [&str; 5] = [
+        "train generate -q --seed 3 --solve-empties 10 --games 2 --out out.txt",
+        "train label -q --games games.txt --empties 8-9 --depth 1 --out out.txt",
+        "train heldout -q --games games.txt --empties 8-9 --positions 2 --out out.txt",
+        "book search -q --book planned.book --level 1 --out out.txt",
+        "book new -q --depth 1 --level 1 --searched out.txt --out b.book",
+    ];
+    for stage in stages {
+        let args: Vec<&str> = stage.split_whitespace().collect();
+        let limited = std::process::Command::new("sh")
+            .current_dir(&dir)
+            .arg("-c")
+            .arg("trap '' XFSZ; ulimit -f 0 && exec \"$@\"")
+            .arg("sh")
+            .arg(binary_of(&args))
+            .args(&args)
+            .output()
+            .expect("run");
+        let stderr = String::from_utf8_lossy(&limited.stderr);
+        assert_eq!(limited.status.code(), Some(2), "{stage}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stage}: {stderr}");
+        assert!(
+            stderr.starts_with("error: cannot write out.txt"),
+            "{stage}: {stderr}"
+        );
+        assert!(
+            !dir.join("out.txt").exists(),
+            "{stage}: the empty file stayed"
+        );
+        // The run again, with room, makes the file.
+        let again = command_of(&args).current_dir(&dir).output().expect("run");
+        assert!(
+            again.status.success(),
+            "{stage} again: {}",
+            String::from_utf8_lossy(&again.stderr)
+        );
+        fs::remove_file(dir.join("out.txt")).expect("out.txt written");
+    }
+}
+
+/// `train heldout` continues only lines that hold its own list's
+/// positions, as `train label` does: a line given another item's
+/// position, or another game number, is refused (before, it was taken).
+#[test]
+fn heldout_continues_only_its_own_positions() {
+    let dir = scratch_in("lab", "heldout-continued");
+    let games = dir.join("games.txt");
+    games_file(&games, "4");
+    let labels = dir.join("labels.txt");
+    let heldout = [
+        "train",
+        "heldout",
+        "-q",
+        "--games",
+        path(&games),
+        "--empties",
+        "8-10",
+        "--positions",
+        "4",
+        "--out",
+        path(&labels),
+    ];
+    run(&heldout);
+    let text = fs::read_to_string(&labels).expect("labels");
+    // Items 0 and 1 trade their positions (discs, empties, value).
+    edit_lines(&labels, |lines| {
+        assert!(lines.len() > 3, "{lines:?}");
+        swap_fields(lines, 1, 2, 2..7);
+    });
+    expect_usage_error(lab().args(heldout), "another position");
+    // Item 0 credited to another game.
+    fs::write(&labels, &text).expect("restore");
+    edit_lines(&labels, |lines| {
+        let mut fields: Vec<String> = lines[1].split('\t').map(str::to_owned).collect();
+        fields[1] = (fields[1].parse::<u64>().expect("game") + 1).to_string();
+        lines[1] = fields.join("\t");
+    });
+    expect_usage_error(lab().args(heldout), "another position");
+    fs::write(&labels, &text).expect("restore");
+    run(&heldout);
+}
+
+/// `train heldout` solves every position exactly: its --empties is
+/// capped as `train label --exact-empties` and `--exact` are (30), with a
+/// clear error, instead of solving up to 60 empty squares.
+#[test]
+fn heldout_empties_beyond_the_exact_cap_are_refused() {
+    let dir = scratch_in("lab", "heldout-cap");
+    let games = dir.join("games.txt");
+    games_file(&games, "1");
+    for empties in ["31", "20-60", "60"] {
+        let out = dir.join("labels.txt");
+        expect_usage_error(
+            lab()
+                .args([
+                    "train",
+                    "heldout",
+                    "-q",
+                    "--positions",
+                    "0",
+                    "--empties",
+                    empties,
+                ])
+                .arg("--games")
+                .arg(&games)
+                .arg("--out")
+                .arg(&out),
+            "30",
+        );
+        assert!(!out.exists(), "{empties}");
+    }
+}
+
+/// `book new` of more plies from the start than fit in --max-positions is
+/// refused at once from the known sizes of the plies, not after building
+/// the plan up to the limit (37 s and 1.07 GB for --depth 60).
+#[test]
+fn an_over_large_book_plan_is_refused_before_it_is_built() {
+    let dir = scratch_in("lab", "book-estimate");
+    for (depth, limit) in [("60", "5000000"), ("11", "5000000"), ("8", "50000")] {
+        let out = dir.join("b.book");
+        let begun = std::time::Instant::now();
+        expect_usage_error(
+            lab()
+                .args(["book", "new", "-q", "--no-search", "--depth", depth])
+                .args(["--max-positions", limit, "--out"])
+                .arg(&out),
+            "more than",
+        );
+        assert!(
+            begun.elapsed() < std::time::Duration::from_secs(2),
+            "--depth {depth}: refused after {:?}",
+            begun.elapsed()
+        );
+        assert!(!out.exists());
+    }
+}

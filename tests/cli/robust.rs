@@ -945,33 +945,155 @@ fn huge_book_texts_and_plans_are_refused_within_a_memory_cap() {
     assert!(!dir.join("p.bin").exists());
 }
 
+/// A FIFO given as an input file (a position file, a record, the 8x8
+/// contract's board) is waited for, as `cat` waits: never read as empty
+/// before its writer comes (`solve --file FIFO` exited 0 with no output).
+/// Each command is still running after half a second, then reads what
+/// the writer writes and answers.
 #[cfg(unix)]
 #[test]
-fn fifos_without_a_writer_are_read_at_once_as_empty() {
+fn fifos_are_waited_for_never_read_as_empty() {
+    use std::io::Write;
     let dir = crate::harness::scratch_in("robust", "fifo-readers");
     if !made_fifo(&dir) {
         return;
     }
-    // Each reads nothing and says what is wrong with that (exit 2); an
-    // empty position file is nothing to solve (exit 0).
-    let cases: [(&[&str], i32); 6] = [
+    let board = fs::read_to_string(crate::harness::data("usc/input1.txt")).expect("a board");
+    let ffo = fs::read_to_string(crate::harness::data("ffo/fforum-1-19.obf")).expect("obf");
+    let solvable = ffo.lines().next().expect("a position").to_owned() + "\n";
+    let cases: [(&[&str], String); 5] = [
         (
             &[
                 "-t", "2", "-d", "1", "-i", "pipe", "-op", "m.txt", "-ol", "l.txt",
             ],
-            2,
+            board,
         ),
-        (&["solve", "--file", "pipe"], 0),
+        (&["solve", "--file", "pipe", "--threads", "1"], solvable),
         (
             &["match", "--size", "8", "--depth", "1", "--from", "pipe"],
-            2,
+            "f5d6\n".to_owned(),
         ),
-        (&["hint", "pipe"], 2),
-        (&["analyze", "pipe"], 2),
-        (&["book", "show", "pipe"], 2),
+        (
+            &["hint", "--depth", "1", "--no-book", "pipe"],
+            "f5d6\n".to_owned(),
+        ),
+        (&["analyze", "--depth", "1", "pipe"], "f5d6\n".to_owned()),
     ];
-    for (args, code) in cases {
-        assert_eq!(within_twenty_seconds(&dir, args), Some(code), "{args:?}");
+    for (args, input) in cases {
+        let mut child = std::process::Command::new(binary_of(args))
+            .current_dir(&dir)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "{args:?} did not wait for the FIFO's writer: {:?}",
+            child.wait_with_output()
+        );
+        let mut writer = fs::OpenOptions::new()
+            .write(true)
+            .open(dir.join("pipe"))
+            .expect("open");
+        writer.write_all(input.as_bytes()).expect("write");
+        drop(writer);
+        let out = child.wait_with_output().expect("wait");
+        assert!(
+            out.status.success() && (args[0] == "-t" || !out.stdout.is_empty()),
+            "{args:?}: {:?} {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// A record file (`hint`, `analyze`, `match --from`) holding several
+/// games is refused, naming the file, instead of its first game read and
+/// the rest ignored; every error about a record file names the file.
+#[test]
+fn a_record_file_of_several_games_is_refused_and_errors_name_the_file() {
+    let dir = crate::harness::scratch_in("robust", "record-files");
+    let gam = fs::read_to_string(crate::harness::data("wthor/logbook-sample.gam")).expect("gam");
+    let two: String = gam.lines().take(2).map(|l| format!("{l}\n")).collect();
+    fs::write(dir.join("two.gam"), two).expect("write");
+    fs::write(dir.join("bad.txt"), "f5d6c3c3\n").expect("write");
+    for args in [["hint", "two.gam"], ["analyze", "two.gam"]] {
+        expect_usage_error(
+            reversi().current_dir(&dir).args(args),
+            "two.gam holds 2 games",
+        );
+    }
+    expect_usage_error(
+        reversi()
+            .current_dir(&dir)
+            .args(["match", "--size", "8", "--depth", "1", "--from", "two.gam"]),
+        "two.gam holds 2 games",
+    );
+    for args in [["hint", "bad.txt"], ["analyze", "bad.txt"]] {
+        expect_usage_error(
+            reversi().current_dir(&dir).args(args),
+            "record file bad.txt: ",
+        );
+    }
+}
+
+/// An error quoting a huge input is one line of bounded length: the
+/// start and end of the message kept, the middle left out and counted.
+#[test]
+fn an_error_line_quotes_a_huge_input_in_part() {
+    let huge = format!("f5{}", "q".repeat(100_000));
+    let out = reversi().args(["hint", &huge]).output().expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        &stderr[..stderr.len().min(300)]
+    );
+    assert_eq!(stderr.lines().count(), 1);
+    assert!(stderr.starts_with("error: "), "{}", &stderr[..300]);
+    assert!(
+        stderr.len() < 2_000,
+        "an error line of {} bytes",
+        stderr.len()
+    );
+    assert!(
+        stderr.contains("qqq") && stderr.contains("characters left out"),
+        "{stderr}"
+    );
+}
+
+/// `hint --moves` counts moves shown: 1 to 64 (0 showed one move, 65 was
+/// taken).
+#[test]
+fn hint_moves_is_bounded() {
+    for n in ["0", "65", "1000"] {
+        expect_usage_error(reversi().args(["hint", "--moves", n, "f5"]), "--moves");
+    }
+    reversi()
+        .args(["hint", "--moves", "64", "--depth", "1", "f5"])
+        .assert()
+        .success();
+}
+
+/// `match --from` a finished position (an empty board, a game played to
+/// its end) is refused instead of a game of no moves (a draw).
+#[test]
+fn a_match_from_a_finished_position_is_refused() {
+    let finished = fs::read_to_string(crate::harness::data("wthor/logbook-sample.gam"))
+        .expect("gam")
+        .lines()
+        .next()
+        .expect("a game")
+        .to_owned();
+    let empty = format!("{} X", "-".repeat(64));
+    for from in [empty.as_str(), finished.as_str()] {
+        expect_usage_error(
+            reversi().args(["match", "--size", "8", "--depth", "1", "--from", from]),
+            "finished",
+        );
     }
 }
 
@@ -1047,5 +1169,102 @@ fn the_lab_commands_old_spellings_name_reversi_lab() {
                 &format!("`reversi {group} {sub}` is a command of the lab, which is a binary of its own: run `reversi-lab {group} {sub}`"),
             );
         }
+    }
+}
+
+/// `args` run in `dir` with at most `megabytes` of address space.
+#[cfg(unix)]
+fn within_megabytes(dir: &Path, args: &[&str], megabytes: u64) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(binary_of(args));
+    cmd.current_dir(dir).args(args);
+    let bytes = megabytes << 20;
+    // SAFETY: setrlimit is async-signal-safe; the closure allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            let cap = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &cap) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd.output().expect("run")
+}
+
+/// A book or a collection too long for what its header (or the cap)
+/// allows is refused from the file's length, before it is read: within
+/// 300 MB of address space, a 900 MB book (925 MB was read whole before
+/// `is longer than its header announces`) and a 600 MiB `.wtb` (read up
+/// to the 512 MiB cap before).
+#[cfg(unix)]
+#[test]
+fn books_and_collections_are_sized_from_their_length_before_reading() {
+    let dir = crate::harness::scratch_in("robust", "sized");
+    lab()
+        .current_dir(&dir)
+        .args([
+            "book",
+            "new",
+            "-q",
+            "--depth",
+            "1",
+            "--no-search",
+            "--out",
+            "big.book",
+        ])
+        .assert()
+        .success();
+    let grow = |name: &str, len: u64| {
+        let f = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join(name))
+            .expect("open");
+        f.set_len(len).expect("sparse");
+    };
+    grow("big.book", 900 << 20);
+    let wtb = fs::read(crate::harness::data("wthor/WTH_1984-sample.wtb")).expect("wtb");
+    fs::write(dir.join("big.wtb"), &wtb).expect("write");
+    grow("big.wtb", 600 << 20);
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["book", "stats", "--book", "big.book"],
+            "longer than its header",
+        ),
+        (
+            &["hint", "--book", "big.book", "f5"],
+            "longer than its header",
+        ),
+        (
+            &["train", "import", "-q", "--out", "g.txt", "big.wtb"],
+            "larger than",
+        ),
+        (
+            &[
+                "book",
+                "add",
+                "-q",
+                "--no-search",
+                "--out",
+                "b.book",
+                "big.wtb",
+            ],
+            "larger than",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = within_megabytes(&dir, args, 300);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {:?} {stderr}",
+            out.status
+        );
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }

@@ -137,10 +137,17 @@ impl Resumable<'_> {
             }
         }
         let _header = Critical::open();
-        file.set_len(0).map_err(cannot)?;
-        (&file)
-            .write_all(format!("{}\n", self.header_line).as_bytes())
-            .map_err(cannot)?;
+        let written = file
+            .set_len(0)
+            .and_then(|()| (&file).write_all(format!("{}\n", self.header_line).as_bytes()));
+        if let Err(e) = written {
+            // A file this run made and could not give its header (a full
+            // disk) is removed: left empty, the run again would refuse it.
+            if created {
+                let _ = std::fs::remove_file(target);
+            }
+            return Err(cannot(e).into());
+        }
         Ok((file, 0))
     }
 

@@ -178,6 +178,11 @@ fn matches(a: Args, weights: Weights) -> Result<()> {
     let (first, start, opening) = match &a.from {
         Some(from) => {
             let g = crate::cli::options::read_record(from, a.size)?;
+            if g.last().board.is_game_over() {
+                return usage(
+                    "--from gives a finished position (neither side has a move): there is no game to play",
+                );
+            }
             (g.start, g.last(), g.move_list())
         }
         None => match play_opening(a.size, &a.opening) {

@@ -21,6 +21,8 @@ const MAGIC: &[u8; 8] = b"RVOBOOK1";
 pub const FORMAT_VERSION: u32 = 1;
 /// Bytes before the first position.
 const HEADER: usize = 8 + 4 + 4 + 8;
+/// The bytes of a book file's header: what [`Book::check_header`] reads.
+pub const BOOK_HEADER_BYTES: usize = HEADER;
 /// Bytes of a position without its searched moves.
 const ENTRY: usize = 8 + 8 + 1 + 1 + 1 + 2 + 3 * 4;
 /// Bytes of a searched move.
@@ -162,6 +164,46 @@ impl Book {
         out
     }
 
+    /// Checks a book file's first bytes `head` (at least
+    /// [`BOOK_HEADER_BYTES`] of them, or the whole file if shorter) against
+    /// the file's `length`, before the rest is read: its signature and
+    /// version, and the length its header announces. Returns the number
+    /// of positions announced.
+    ///
+    /// # Errors
+    /// [`BookFileError::NotBook`], `Version`, `Truncated` or `TooLong`.
+    pub fn check_header(head: &[u8], length: u64) -> Result<u32, BookFileError> {
+        if head.len() < MAGIC.len() || &head[..MAGIC.len()] != MAGIC {
+            return Err(BookFileError::NotBook);
+        }
+        if length < (HEADER + 8) as u64 || head.len() < HEADER {
+            return Err(BookFileError::Truncated {
+                found: length,
+                expected: (HEADER + 8) as u64,
+            });
+        }
+        let mut r = Reader { bytes: head, at: 8 };
+        let version = r.u32().expect("header");
+        if version != FORMAT_VERSION {
+            return Err(BookFileError::Version(version));
+        }
+        let count = r.u32().expect("header");
+        let expected = r.u64().expect("header");
+        if length < expected {
+            return Err(BookFileError::Truncated {
+                found: length,
+                expected,
+            });
+        }
+        if length > expected {
+            return Err(BookFileError::TooLong {
+                found: length,
+                expected,
+            });
+        }
+        Ok(count)
+    }
+
     /// Reads a book file, checking its header, its length, its checksum
     /// and every position (canonical keys in increasing order, legal
     /// moves, values within 64 discs).
@@ -169,29 +211,7 @@ impl Book {
     /// # Errors
     /// A [`BookFileError`] saying why the bytes are not a book.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookFileError> {
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(BookFileError::NotBook);
-        }
-        let found = bytes.len() as u64;
-        if bytes.len() < HEADER + 8 {
-            return Err(BookFileError::Truncated {
-                found,
-                expected: (HEADER + 8) as u64,
-            });
-        }
-        let mut r = Reader { bytes, at: 8 };
-        let version = r.u32().expect("header");
-        if version != FORMAT_VERSION {
-            return Err(BookFileError::Version(version));
-        }
-        let count = r.u32().expect("header");
-        let expected = r.u64().expect("header");
-        if found < expected {
-            return Err(BookFileError::Truncated { found, expected });
-        }
-        if found > expected {
-            return Err(BookFileError::TooLong { found, expected });
-        }
+        let count = Book::check_header(bytes, bytes.len() as u64)?;
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
             return Err(BookFileError::Checksum);

@@ -329,3 +329,30 @@ fn deepening_from_a_ply_needs_a_position_there() {
         "the book is empty: no line to deepen"
     );
 }
+
+#[test]
+fn the_plan_from_the_start_is_estimated_before_it_is_built() {
+    // The known sizes are the plans' own (checked up to ply 7 here).
+    for depth in 0..=7 {
+        let mut book = Book::new();
+        let added = plan_new(&mut book, &[], depth, MAX_POSITIONS).expect("a small plan");
+        assert_eq!(added, planned_from_start_at_least(depth), "ply {depth}");
+    }
+    // A limit below the estimate refuses at once, leaving the book as it
+    // was; one at the plan's size builds it.
+    let mut book = Book::new();
+    let size = planned_from_start_at_least(6);
+    assert_eq!(
+        plan_new(&mut book, &[], 6, size - 1),
+        Err(TooManyPositions(size - 1))
+    );
+    assert!(book.is_empty());
+    assert_eq!(plan_new(&mut book, &[], 6, size), Ok(size));
+    // Beyond the counted plies the estimate keeps growing, past the
+    // default limit from ply 11.
+    let estimates: Vec<usize> = (10..=60).map(planned_from_start_at_least).collect();
+    assert!(estimates
+        .windows(2)
+        .all(|w| w[0] < w[1] || w[1] == usize::MAX));
+    assert!(planned_from_start_at_least(11) > MAX_POSITIONS);
+}

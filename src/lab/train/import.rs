@@ -146,7 +146,8 @@ impl Importer {
 /// `theoretical.empties` empty squares where the side to move has a move
 /// (after a pass there, if one is forced), in canonical orientation,
 /// valued for the side to move. `None` when the game never reaches that
-/// count with a move to make (it ended earlier).
+/// count with a move to make (it ended earlier), or when the score is no
+/// final score (beyond 64 discs: a label its readers would refuse).
 ///
 /// The scores are perfect play (a sample checked against the solver agrees
 /// on every game: docs/TRAINING.md), so they label like `train label`'s
@@ -158,6 +159,9 @@ pub fn theoretical_label(
     record: &GameRecord,
     theoretical: TheoreticalScore,
 ) -> Option<Label> {
+    if theoretical.black_score.unsigned_abs() > 64 {
+        return None;
+    }
     let (at, relative) = record
         .positions()
         .into_iter()
@@ -451,6 +455,10 @@ pub struct ImportRun {
     report: ImportReport,
     dropped: Option<String>,
     theoretical: Vec<Label>,
+    /// Each labelled position's value, `None` once two games value it
+    /// differently (a header depth of 60 labels every game's start
+    /// position): such a position keeps no label.
+    valued: HashMap<(u64, u64), Option<Eval>>,
 }
 
 /// What an import made: the training games, the theoretical labels, the
@@ -464,6 +472,9 @@ pub struct Imported {
     pub dropped: Option<String>,
     /// The tally.
     pub report: ImportReport,
+    /// Theoretical labels left out because games value their position
+    /// differently: how many labels, of how many positions.
+    pub theoretical_left_out: (usize, usize),
 }
 
 impl ImportRun {
@@ -483,6 +494,7 @@ impl ImportRun {
             report: ImportReport::default(),
             dropped: list_dropped.then(|| dropped::header() + "\n"),
             theoretical: Vec::new(),
+            valued: HashMap::new(),
         }
     }
 
@@ -499,10 +511,17 @@ impl ImportRun {
                 Verdict::Kept(index) => {
                     counts.kept += 1;
                     let item = self.theoretical.len() as u64;
-                    self.theoretical.extend(
-                        game.theoretical_score
-                            .and_then(|t| theoretical_label(item, index, &game.record, t)),
-                    );
+                    let label = game
+                        .theoretical_score
+                        .and_then(|t| theoretical_label(item, index, &game.record, t));
+                    if let Some(label) = label {
+                        let key = (label.position.player, label.position.opponent);
+                        let value = self.valued.entry(key).or_insert(Some(label.value));
+                        if *value != Some(label.value) {
+                            *value = None;
+                        }
+                        self.theoretical.push(label);
+                    }
                     continue;
                 }
                 Verdict::Unfinished => {
@@ -528,12 +547,22 @@ impl ImportRun {
         counts
     }
 
-    /// The import's result.
+    /// The import's result: the theoretical labels of positions that games
+    /// value differently left out, the others numbered anew in order.
     #[must_use]
     pub fn finish(self) -> Imported {
+        let mut theoretical = self.theoretical;
+        let labelled = theoretical.len();
+        let valued = self.valued;
+        theoretical.retain(|l| valued[&(l.position.player, l.position.opponent)].is_some());
+        for (item, label) in theoretical.iter_mut().enumerate() {
+            label.position.item = item as u64;
+        }
+        let contradicted = valued.values().filter(|v| v.is_none()).count();
         Imported {
             games: self.importer.into_games(),
-            theoretical: self.theoretical,
+            theoretical_left_out: (labelled - theoretical.len(), contradicted),
+            theoretical,
             dropped: self.dropped,
             report: self.report,
         }
@@ -670,6 +699,14 @@ mod tests {
             black_score: -4,
         };
         assert_eq!(theoretical_label(0, 0, &record, ended), None);
+        // A score beyond 64 discs (a corrupt score byte) makes no label.
+        for black_score in [66, -66, 446] {
+            let impossible = TheoreticalScore {
+                empties: 10,
+                black_score,
+            };
+            assert_eq!(theoretical_label(0, 0, &record, impossible), None);
+        }
     }
 
     #[test]

@@ -299,8 +299,15 @@ impl Building {
         })
     }
 
-    /// Plans `--out`.
+    /// Plans `--out`, after checking that `--searched` (if given) is
+    /// another file.
     fn plan_out(&self) -> Result<Planned> {
+        if let Some(searched) = &self.searched {
+            output_files::check_distinct(&[
+                ("--searched", Path::new(searched)),
+                ("--out", Path::new(&self.out)),
+            ])?;
+        }
         plan_book_out(&self.out, self.searching.force)
     }
 

@@ -14,7 +14,6 @@ use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
-use reversi::lab::train::formats::labels::position_number;
 use reversi::lab::train::formats::{dropped, games, heldout, labels};
 /// The forms of game collections (`book add` reads them too).
 pub(crate) use reversi::lab::train::import::Form;
@@ -66,7 +65,13 @@ pub(crate) fn form_of(path: &str) -> Result<Option<Form>> {
 /// Reads every game of the collection `path` of `form` (a regular file of
 /// at most [`MAX_COLLECTION_BYTES`], [`parse_collection`]).
 pub(crate) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>> {
-    let (file, _) = open_regular(Path::new(path), path)?;
+    let (file, length) = open_regular(Path::new(path), path)?;
+    if length > MAX_COLLECTION_BYTES {
+        return Err(UsageError(format!(
+            "{path} is larger than {MAX_COLLECTION_BYTES} bytes: split it"
+        ))
+        .into());
+    }
     let mut bytes = Vec::new();
     file.take(MAX_COLLECTION_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -154,7 +159,14 @@ pub(super) fn import(r: Import) -> Result<()> {
             start.elapsed().as_secs_f64()
         );
     }
-    write_stdout(&done.report.table())
+    let mut table = done.report.table();
+    let (left_out, positions) = done.theoretical_left_out;
+    if r.theoretical_labels.is_some() && left_out > 0 {
+        table.push_str(&format!(
+            "Theoretical scores left out: {left_out} games' of {positions} positions that games value differently\n"
+        ));
+    }
+    write_stdout(&table)
 }
 
 /// Plans the import's outputs (`--out`, and `--dropped` and
@@ -166,16 +178,21 @@ fn plan_outputs(r: &Import) -> Result<Vec<Planned>> {
         in_place: InPlace::Devices,
     };
     let out = &r.out;
+    // The outputs compared as files, before any is planned or written.
+    let mut outputs = vec![("--out", Path::new(out))];
+    if let Some(path) = &r.dropped {
+        outputs.push(("--dropped", Path::new(path)));
+    }
+    if let Some(path) = &r.theoretical_labels {
+        outputs.push(("--theoretical-labels", Path::new(path)));
+    }
+    output_files::check_distinct(&outputs)?;
     let mut planned = vec![output_files::plan_output(
         "--out",
         Path::new(out),
         &rule(IMPORTED),
     )?];
-    let dropped_path = r.dropped.as_ref();
-    if let Some(path) = dropped_path {
-        if path == out {
-            return Err(UsageError("--dropped is --out: give two files".into()).into());
-        }
+    if let Some(path) = &r.dropped {
         planned.push(output_files::plan_output(
             "--dropped",
             Path::new(path),
@@ -183,12 +200,6 @@ fn plan_outputs(r: &Import) -> Result<Vec<Planned>> {
         )?);
     }
     if let Some(path) = &r.theoretical_labels {
-        if path == out || dropped_path == Some(path) {
-            return Err(UsageError(
-                "--theoretical-labels is another output's file: give each its own".into(),
-            )
-            .into());
-        }
         planned.push(output_files::plan_output(
             "--theoretical-labels",
             Path::new(path),
@@ -204,7 +215,7 @@ pub(super) fn heldout_command() -> Command {
         .about("Build the evaluation's test set: the positions of held-out games (e.g. `train import` of WTHOR 2023) with --empties empty squares, each once up to symmetry, none that occurs in a --training game, --positions of them spread evenly, each solved exactly into a label file (resumable: run it again to continue); then print the static error of the weights on them per empties count")
         .arg(option("games", "FILE", "The held-out games file (e.g. `reversi-lab train import` of WTHOR 2023)").required(true))
         .arg(option("training", "FILE", "A games file of training (repeatable): its positions are left out").action(clap::ArgAction::Append))
-        .arg(option("empties", "A-B", "The empty squares of the positions").value_parser(parse_empties).default_value("20-24"))
+        .arg(option("empties", "A-B", "The empty squares of the positions (at most 30: each is solved exactly)").value_parser(parse_empties).default_value("20-24"))
         .arg(option("positions", "N", "How many positions (spread evenly over the list)").value_parser(value_parser!(usize)).default_value("300"))
         .arg(option("out", "FILE", "The label file of exact scores (created, or continued if it is one of the same list)").required(true))
         .arg(option("weights", "FILE", "The weights measured, whose search also orders the solver's moves (default: the embedded ones)"))
@@ -226,8 +237,22 @@ pub(super) struct Heldout {
     quiet: bool,
 }
 
+/// The most empty squares `heldout` solves exactly (as `train label
+/// --exact-empties` and the engine's `--exact`): one position of 30 can
+/// take hours.
+const MAX_HELDOUT_EMPTIES: u32 = 30;
+
 impl Heldout {
     pub(super) fn from_matches(m: &ArgMatches) -> Result<Heldout> {
+        let empties: std::ops::RangeInclusive<u32> = value(m, "empties");
+        if *empties.end() > MAX_HELDOUT_EMPTIES {
+            return Err(UsageError(format!(
+                "--empties {}-{}: heldout solves every position exactly, at most {MAX_HELDOUT_EMPTIES} empty squares",
+                empties.start(),
+                empties.end()
+            ))
+            .into());
+        }
         Ok(Heldout {
             games: value(m, "games"),
             training: m
@@ -237,7 +262,7 @@ impl Heldout {
                 .cloned()
                 .collect(),
             out: value(m, "out"),
-            empties: value(m, "empties"),
+            empties,
             positions: value(m, "positions"),
             weights: m.get_one("weights").cloned(),
             threads: value(m, "threads"),
@@ -278,7 +303,7 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
     }
     let header_line = heldout::header(&empties, &list);
     let settings = heldout::settings(empties);
-    let check = position_number;
+    let check = |line: &str| super::labels::listed_position_number(line, &list);
     let threads = r.threads;
     let file = Resumable {
         signature: LABELS,

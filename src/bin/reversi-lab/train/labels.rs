@@ -165,7 +165,7 @@ pub(super) fn label_into(
 /// The number of the position a continued label file's line holds,
 /// checked by [`Label::parse_line`] and against the run's own position
 /// `list` (the line must label the list's position of its number).
-fn listed_position_number(line: &str, list: &[ListedPosition]) -> Result<u64, String> {
+pub(super) fn listed_position_number(line: &str, list: &[ListedPosition]) -> Result<u64, String> {
     let held = Label::parse_line(line).map_err(|e| e.to_string())?.position;
     check_listed(list, held.item, &held, GAMES_LIST)?;
     Ok(held.item)
