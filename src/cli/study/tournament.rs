@@ -220,7 +220,6 @@ fn run_tournament(a: Args, weights: Weights) -> Result<()> {
 /// moves when it has one (text or `--json`).
 fn leveled_report(a: &Args, me: &Player, other: &Player, s: &Standings) -> String {
     let (total, wins, draws, losses) = (s.games, s.wins(), s.draws(), s.losses());
-    let (as_black, as_white) = (s.as_black, s.as_white);
     let eval = format!("{:?}", a.eval).to_lowercase();
     let vs = format!("{:?}", a.vs).to_lowercase();
     let rate = s.win_rate();
@@ -271,20 +270,12 @@ fn leveled_report(a: &Args, me: &Player, other: &Player, s: &Standings) -> Strin
         String::new()
     };
     format!(
-        "{n}x{n}: {} against {}, all {} openings of {} plies, both colours\n\
-         games {total}: {wins} wins, {draws} draws, {losses} losses for {me_name} ({rate:.1}% wins)\n\
-         as black: {} wins, {} draws, {} losses; as white: {} wins, {} draws, {} losses\n\
-         average final margin for {me_name}: {avg:+.2} discs\n{book}",
+        "{n}x{n}: {} against {}, all {} openings of {} plies, both colours\n{}{book}",
         label(me, a.level, &eval),
         label(other, a.vs_level, &vs),
         total / 2,
         a.plies,
-        as_black[0],
-        as_black[1],
-        as_black[2],
-        as_white[0],
-        as_white[1],
-        as_white[2],
+        results(s, &me_name),
         n = a.size
     )
 }
@@ -293,7 +284,6 @@ fn leveled_report(a: &Args, me: &Player, other: &Player, s: &Standings) -> Strin
 /// `--json`).
 fn plain_report(a: &Args, me: &Player, s: &Standings) -> String {
     let (total, wins, draws, losses) = (s.games, s.wins(), s.draws(), s.losses());
-    let (as_black, as_white) = (s.as_black, s.as_white);
     let eval = format!("{:?}", a.eval).to_lowercase();
     let vs = format!("{:?}", a.vs).to_lowercase();
     let rate = s.win_rate();
@@ -307,21 +297,36 @@ fn plain_report(a: &Args, me: &Player, s: &Standings) -> String {
         );
     }
     format!(
-        "{n}x{n}: {eval} against {vs}{}, {}, all {} openings of {} plies, both colours\n\
-         games {total}: {wins} wins, {draws} draws, {losses} losses for {eval} ({rate:.1}% wins)\n\
-         as black: {} wins, {} draws, {} losses; as white: {} wins, {} draws, {} losses\n\
-         average final margin for {eval}: {avg:+.2} discs\n",
+        "{n}x{n}: {eval} against {vs}{}, {}, all {} openings of {} plies, both colours\n{}",
         a.vs_depth
             .map_or(String::new(), |d| format!(" at depth {d}")),
         describe(me).replace(&format!(", eval {eval}"), ""),
         total / 2,
         a.plies,
+        results(s, &eval),
+        n = a.size
+    )
+}
+
+/// The results' three lines of a tournament's text report for the side
+/// under test, called `name`: games, colours, margin.
+fn results(s: &Standings, name: &str) -> String {
+    let (as_black, as_white) = (s.as_black, s.as_white);
+    format!(
+        "games {}: {} wins, {} draws, {} losses for {name} ({:.1}% wins)\n\
+         as black: {} wins, {} draws, {} losses; as white: {} wins, {} draws, {} losses\n\
+         average final margin for {name}: {:+.2} discs\n",
+        s.games,
+        s.wins(),
+        s.draws(),
+        s.losses(),
+        s.win_rate(),
         as_black[0],
         as_black[1],
         as_black[2],
         as_white[0],
         as_white[1],
         as_white[2],
-        n = a.size
+        Discs(s.margin as f64 / f64::from(s.games)),
     )
 }
