@@ -587,3 +587,87 @@ fn an_over_large_book_plan_is_refused_before_it_is_built() {
         assert!(!out.exists());
     }
 }
+
+/// `train heldout-moves` solves the position after every legal move of a
+/// held-out position: one label per move, each the position after it, and
+/// the best move's value (minus its child's, solved now) is the parent's
+/// exact value (solved by `train heldout` before); a second run continues
+/// the finished file and prints the same tables.
+#[test]
+fn heldout_moves_labels_every_move_and_the_best_keeps_the_parents_value() {
+    use reversi::engine::RelativePosition;
+    let dir = crate::harness::scratch_in("lab_files", "heldout_moves");
+    let heldout = crate::harness::read_data("wthor/heldout-2023.txt");
+    // The first position of 20 empty squares (its children have 19).
+    let mut lines = heldout.lines();
+    let header = lines.next().expect("header");
+    let parent = lines
+        .find(|l| l.split('\t').nth(4) == Some("20"))
+        .expect("a position of 20 empties");
+    let parents = dir.join("parents.txt");
+    fs::write(&parents, format!("{header}\n{parent}\n")).unwrap();
+    let fields: Vec<&str> = parent.split('\t').collect();
+    let (p, o) = (
+        u64::from_str_radix(fields[2], 16).unwrap(),
+        u64::from_str_radix(fields[3], 16).unwrap(),
+    );
+    let parent_value: i64 = fields[5].parse().unwrap();
+    let position = RelativePosition::of_8x8(p, o);
+    let out = dir.join("moves.txt");
+    let args = [
+        "train",
+        "heldout-moves",
+        "--heldout",
+        path(&parents),
+        "--out",
+        path(&out),
+        "-q",
+    ];
+    let first = lab().args(args).output().unwrap();
+    assert!(first.status.success(), "{first:?}");
+    let text = fs::read_to_string(&out).unwrap();
+    let mut labels = text.lines();
+    assert!(labels
+        .next()
+        .unwrap()
+        .starts_with("# reversi train label: heldout-moves of 1 positions "));
+    let children: Vec<Vec<&str>> = labels.map(|l| l.split('\t').collect()).collect();
+    let mut expected = Vec::new();
+    let mut moves = position.moves();
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as u8;
+        moves &= moves - 1;
+        let c = position.play(sq);
+        expected.push(canonical(c.player, c.opponent).0);
+    }
+    let got: Vec<(u64, u64)> = children
+        .iter()
+        .map(|f| {
+            (
+                u64::from_str_radix(f[2], 16).unwrap(),
+                u64::from_str_radix(f[3], 16).unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got, expected,
+        "one position after each move, in square order"
+    );
+    assert!(children.iter().all(|f| f[4] == "19" && f[6] == "exact"));
+    let best = children
+        .iter()
+        .map(|f| -f[5].parse::<i64>().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(best, parent_value);
+    let stdout = String::from_utf8(first.stdout).unwrap();
+    assert!(
+        stdout.contains(&format!("| all | {} |", expected.len())),
+        "{stdout}"
+    );
+    assert!(stdout.contains("| best | "), "{stdout}");
+    let again = lab().args(args).output().unwrap();
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(fs::read_to_string(&out).unwrap(), text);
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), stdout);
+}

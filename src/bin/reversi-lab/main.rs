@@ -42,6 +42,8 @@ Usage:
   reversi-lab train import --out GAMES FILE...   WTHOR and Logistello games
   reversi-lab train heldout --games GAMES --training GAMES --out LABELS
                                 the evaluation's test set, solved exactly
+  reversi-lab train heldout-moves --heldout LABELS --out LABELS
+                                its second, the positions after every move
   reversi-lab train fit --games GAMES --out WEIGHTS
   reversi-lab train probcut --games GAMES --out TABLE   the cuts' error models
 

@@ -107,6 +107,32 @@ pub struct ClassError {
     pub bias: f64,
 }
 
+/// The rows of [`errors_by_loss`] as a Markdown table titled `title`.
+#[must_use]
+pub fn loss_table(title: &str, rows: &[ClassError]) -> String {
+    let mut s = format!(
+        "{title}\n| the move | moves | mean error (discs) | bias (discs) |\n| --- | ---: | ---: | ---: |\n"
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "| {} | {} | {:.2} | {:+.2} |\n",
+            r.class, r.moves, r.mean_abs_error, r.bias
+        ));
+    }
+    let moves: usize = rows.iter().map(|r| r.moves).sum();
+    if moves > 0 {
+        let weighted = |f: fn(&ClassError) -> f64| {
+            rows.iter().map(|r| f(r) * r.moves as f64).sum::<f64>() / moves as f64
+        };
+        s.push_str(&format!(
+            "| all | {moves} | {:.2} | {:+.2} |\n",
+            weighted(|r| r.mean_abs_error),
+            weighted(|r| r.bias)
+        ));
+    }
+    s
+}
+
 /// The error of `estimate` (a value of a child position, for its side to
 /// move) on the moves of `children`, exact labels of positions after the
 /// moves of the exact labels `parents` (each child's `game` is its

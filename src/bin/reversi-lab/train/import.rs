@@ -21,9 +21,11 @@ use reversi::lab::train::import::{
     form_by_head, form_by_name, held_out_positions, parse_collection, ImportRun,
     MAX_COLLECTION_BYTES, SNIFFED_BYTES,
 };
-use reversi::lab::train::labels::Label;
+use reversi::lab::train::labels::{Label, LabelSource, ListedPosition};
+use reversi::lab::train::off_path;
 use reversi::lab::train::tables::TestTable;
 use reversi::record::archive::ArchiveGame;
+use reversi::units::Eval;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
@@ -322,4 +324,107 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
     let (_, labels) = super::labels::read_labels(out)?;
     let samples: Vec<_> = labels.iter().map(Label::sample).collect();
     write_stdout(&TestTable::measure(&weights, &samples, out).to_string())
+}
+
+/// The `heldout-moves` command's arguments.
+pub(super) fn heldout_moves_command() -> Command {
+    Command::new("reversi-lab train heldout-moves")
+        .about("Build the evaluation's second test set, off the experts' path: the positions after every legal move of the exact positions of a `train heldout` file (--positions of them, spread evenly), each solved exactly into a label file (resumable: run it again to continue); then print the static error of the weights on them per empties count and by how much the move loses (best, 1-6, 7-16, 17+ discs)")
+        .arg(option("heldout", "FILE", "The held-out label file (`reversi-lab train heldout`), every position exact").required(true))
+        .arg(option("positions", "N", "How many of its positions (spread evenly; default: all)").value_parser(value_parser!(usize)))
+        .arg(option("out", "FILE", "The label file of exact scores (created, or continued if it is one of the same list)").required(true))
+        .arg(option("weights", "FILE", "The weights measured, whose search also orders the solver's moves (default: the embedded ones)"))
+        .arg(option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(flag("force", "Start --out over if it is not a label file of this list"))
+        .arg(flag("quiet", "No progress on stderr").short('q'))
+}
+
+/// `reversi-lab train heldout-moves`'s request.
+pub(super) struct HeldoutMoves {
+    heldout: String,
+    positions: Option<usize>,
+    out: String,
+    weights: Option<String>,
+    threads: usize,
+    force: bool,
+    quiet: bool,
+}
+
+impl HeldoutMoves {
+    pub(super) fn from_matches(m: &ArgMatches) -> Result<HeldoutMoves> {
+        Ok(HeldoutMoves {
+            heldout: value(m, "heldout"),
+            positions: m.get_one("positions").copied(),
+            out: value(m, "out"),
+            weights: m.get_one("weights").cloned(),
+            threads: value(m, "threads"),
+            force: m.get_flag("force"),
+            quiet: m.get_flag("quiet"),
+        })
+    }
+}
+
+/// Runs `reversi-lab train heldout-moves`.
+pub(super) fn heldout_moves(r: HeldoutMoves) -> Result<()> {
+    let weights = match &r.weights {
+        Some(path) => Arc::new(read_weights(path)?),
+        None => Arc::clone(PatternWeights::shared_embedded()),
+    };
+    let (_, all) = super::labels::read_labels(&r.heldout)?;
+    if let Some(l) = all.iter().find(|l| l.source != LabelSource::Exact) {
+        return Err(UsageError(format!(
+            "{}: position {} is not labelled exactly; give a `train heldout` file",
+            r.heldout, l.position.item
+        ))
+        .into());
+    }
+    let count = r.positions.unwrap_or(all.len()).min(all.len());
+    let parents: Vec<Label> = (0..count).map(|i| all[i * all.len() / count]).collect();
+    let list = off_path::positions_after_moves(&parents);
+    if list.is_empty() {
+        return Err(UsageError(format!("{}: no position with a legal move", r.heldout)).into());
+    }
+    let empties = |p: &ListedPosition| 64 - (p.player | p.opponent).count_ones();
+    let fewest = list.iter().map(empties).min().unwrap_or(0);
+    let most = list.iter().map(empties).max().unwrap_or(0);
+    if !r.quiet {
+        eprintln!(
+            "heldout-moves: {} positions after the moves of {} held-out positions ({fewest}-{most} empties)",
+            list.len(),
+            parents.len()
+        );
+    }
+    let parent_list: Vec<ListedPosition> = parents.iter().map(|l| l.position).collect();
+    let header_line = heldout::after_moves_header(&parent_list, &list);
+    let settings = heldout::settings(fewest..=most);
+    let check = |line: &str| super::labels::listed_position_number(line, &list);
+    let file = Resumable {
+        signature: LABELS,
+        noun: "position",
+        out: &r.out,
+        header_line: &header_line,
+        force: r.force,
+        item: &check,
+        shard: Shard::WHOLE,
+        items: list.len() as u64,
+        max_lines: list.len() as u64,
+        progress: ("heldout-moves", "positions"),
+        quiet: r.quiet,
+    };
+    super::labels::label_into(&file, &list, &settings, &weights, r.threads)?;
+    let (_, children) = super::labels::read_labels(&r.out)?;
+    let samples: Vec<_> = children.iter().map(Label::sample).collect();
+    let rows = off_path::errors_by_loss(&parents, &children, |c| {
+        Eval(weights.evaluate(c.position.player, c.position.opponent))
+    })
+    .map_err(|e| UsageError(format!("{}: {e}", r.out)))?;
+    let by_loss = off_path::loss_table(
+        &format!(
+            "\nThe static evaluation's error on the moves' values (minus the positions' after them), by the move's loss ({} moves of {} positions):",
+            children.len(),
+            parents.len()
+        ),
+        &rows,
+    );
+    write_stdout(&(TestTable::measure(&weights, &samples, &r.out).to_string() + &by_loss))
 }

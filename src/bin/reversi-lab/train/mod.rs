@@ -87,7 +87,7 @@ fn probcut_command() -> Command {
 
 /// The subcommands' definitions (for the consistency test).
 #[cfg(test)]
-pub(super) fn commands() -> [Command; 8] {
+pub(super) fn commands() -> [Command; 9] {
     [
         generate_command(),
         fit_command(),
@@ -97,6 +97,7 @@ pub(super) fn commands() -> [Command; 8] {
         labels::compare_command(),
         import::import_command(),
         import::heldout_command(),
+        import::heldout_moves_command(),
     ]
 }
 
@@ -190,11 +191,12 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("compare") => reversi::kit::parse_and_run(labels::compare_command(), &args[2..], labels::compare_request, labels::compare),
         Some("import") => reversi::kit::parse_and_run(import::import_command(), &args[2..], import::Import::from_matches, import::import),
         Some("heldout") => reversi::kit::parse_and_run(import::heldout_command(), &args[2..], import::Heldout::from_matches, import::heldout),
+        Some("heldout-moves") => reversi::kit::parse_and_run(import::heldout_moves_command(), &args[2..], import::HeldoutMoves::from_matches, import::heldout_moves),
         Some("-h" | "--help") | None => write_stdout(&format!(
-            "{ABOUT}\n\nUsage:\n  reversi-lab train generate --out GAMES [OPTIONS]\n  reversi-lab train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi-lab train merge --out FILE SHARD...\n  reversi-lab train compare --labels LABELS --reference LABELS\n  reversi-lab train import --out GAMES FILE...\n  reversi-lab train heldout --games GAMES --training GAMES --out LABELS\n  reversi-lab train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi-lab train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
+            "{ABOUT}\n\nUsage:\n  reversi-lab train generate --out GAMES [OPTIONS]\n  reversi-lab train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi-lab train merge --out FILE SHARD...\n  reversi-lab train compare --labels LABELS --reference LABELS\n  reversi-lab train import --out GAMES FILE...\n  reversi-lab train heldout --games GAMES --training GAMES --out LABELS\n  reversi-lab train heldout-moves --heldout LABELS --out LABELS\n  reversi-lab train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi-lab train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
-            "unknown train command {other:?}: expected generate, label, merge, compare, import, heldout, fit or probcut (see `reversi-lab train --help`)"
+            "unknown train command {other:?}: expected generate, label, merge, compare, import, heldout, heldout-moves, fit or probcut (see `reversi-lab train --help`)"
         )),
     }
 }

@@ -32,6 +32,20 @@ pub fn header(empties: &RangeInclusive<u32>, list: &[ListedPosition]) -> String 
     )
 }
 
+/// The header line of the labels of `list`, the positions after every
+/// legal move of the held-out positions `parents` ([`crate::lab::train::off_path`]).
+#[must_use]
+pub fn after_moves_header(parents: &[ListedPosition], list: &[ListedPosition]) -> String {
+    format!(
+        "{} heldout-moves of {} positions {:016x} exact positions {} list {:016x}",
+        LABELS.start,
+        parents.len(),
+        list_checksum(parents),
+        list.len(),
+        list_checksum(list)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
