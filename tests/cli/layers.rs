@@ -484,3 +484,41 @@ fn the_checks_see_a_circle_and_the_lab() {
         "use reversi::engine::book::Book; // the lab builds it"
     ));
 }
+
+/// Whether `code` spells out a lab file's header: the start of a games,
+/// label, import or book-search file's first line.
+fn spells_a_lab_header(code: &str) -> bool {
+    code.contains("\"# reversi train") || code.contains("\"# reversi book search")
+}
+
+/// Each lab file format is read and written in its own module: the header
+/// strings that name the files' kinds appear (outside test code) only in
+/// `lab::train::formats` and `lab::book::searches`; everyone else, the
+/// `reversi-lab` binary included, goes through them.
+#[test]
+fn lab_file_formats_are_spelled_out_in_their_modules_only() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, None, &mut files);
+    let owners = [
+        src.join("lab/train/formats"),
+        src.join("lab/book/searches.rs"),
+    ];
+    let mut found = 0;
+    let mut problems = Vec::new();
+    for (path, _, text) in &files {
+        if !spells_a_lab_header(&code(text)) {
+            continue;
+        }
+        if owners.iter().any(|o| Path::new(path).starts_with(o)) {
+            found += 1;
+        } else {
+            problems.push(format!("{path}: spells out a lab file's header"));
+        }
+    }
+    assert!(found >= 3, "the formats' modules were not found");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(spells_a_lab_header(
+        "let h = format!(\"# reversi train label: empties {e}\");"
+    ));
+}
