@@ -28,6 +28,43 @@ pub(super) fn certainty_text(c: Certainty) -> String {
     }
 }
 
+/// The outcome a proof of win/loss/draw proved (`win`, `loss`, `draw`):
+/// the sign of its value (an estimate that agrees with the proof).
+fn outcome(v: &MoveValue) -> &'static str {
+    match v.value.0 {
+        x if x > 0.0 => "win",
+        x if x < 0.0 => "loss",
+        _ => "draw",
+    }
+}
+
+/// The value and certainty columns of a move as `hint` writes them: the
+/// value in discs and how sure it is, or for a proof of win/loss/draw the
+/// estimate that agrees with it, marked `~`, and the outcome proved
+/// (`~-22.00  proved loss`): a proof is never shown as a count of discs.
+fn value_columns(v: &MoveValue) -> (String, String) {
+    match v.certainty {
+        Certainty::WinLossDraw => (
+            format!("~{:+.2}", v.value),
+            format!("proved {}", outcome(v)),
+        ),
+        c => (format!("{:+.2}", v.value), certainty_text(c)),
+    }
+}
+
+/// The JSON fields of a move's certainty: for a proof of win/loss/draw
+/// also the `outcome` proved (the value is then the estimate that agrees
+/// with it).
+fn move_certainty_json(v: &MoveValue) -> String {
+    match v.certainty {
+        Certainty::WinLossDraw => format!(
+            "\"certainty\":\"win-loss-draw\",\"outcome\":\"{}\"",
+            outcome(v)
+        ),
+        c => certainty_json(c),
+    }
+}
+
 /// The JSON fields of a certainty.
 pub(super) fn certainty_json(c: Certainty) -> String {
     match c {
@@ -127,7 +164,7 @@ fn hint(r: Request) -> Result<()> {
                     "{{\"move\":\"{}\",\"value\":{:.2},{},\"line\":\"{}\"}}",
                     name(v.mv),
                     v.value,
-                    certainty_json(v.certainty),
+                    move_certainty_json(v),
                     line_text(v)
                 )
             })
@@ -143,11 +180,10 @@ fn hint(r: Request) -> Result<()> {
     } else {
         let mut s = format!("{board}\n");
         for v in &values {
+            let (value, certainty) = value_columns(v);
             s.push_str(&format!(
-                "{:<4} {:+7.2}  {:<14} {}\n",
+                "{:<4} {value:>7}  {certainty:<14} {}\n",
                 name(v.mv),
-                v.value,
-                certainty_text(v.certainty),
                 line_text(v)
             ));
         }

@@ -412,9 +412,16 @@ impl Analyzer {
                 .iterative
                 .deepen_stoppable(p, depth, deadline, stop, memory),
         };
+        let mv = found.best?;
+        // A move that ends the game is worth its final score, in discs.
+        let after = Reversi::DISC_DIFFERENCE.play(p, mv);
+        let black_value = match final_value(p, &after) {
+            Some(v) => BlackValue::Discs(v.for_color(p.to_move).0.round() as i32),
+            None => BlackValue::Points(found.value),
+        };
         Some(Choice {
-            mv: found.best?,
-            black_value: BlackValue::Points(found.value),
+            mv,
+            black_value,
             nodes: found.nodes,
             depth: found.depth,
             time: start.elapsed(),
@@ -473,18 +480,38 @@ impl Analyzer {
         let empties = position.board.empty().count_ones();
         match limits.level_on(position.board.size()) {
             // The level ranks; exact values are left to the proofs near the
-            // end, so that they never depend on the level.
-            Some(level) if empties > limits.wld_empties => {
+            // end, so that they never depend on the level. Where win/loss/
+            // draw is proved, the level estimates every move first: the
+            // proofs follow its order and each keeps the level's estimate
+            // that agrees with it.
+            Some(level) if empties > limits.exact_empties => {
                 let level = Level {
                     exact_empties: 0,
                     ..level
                 };
                 let deadline = limits.deadline(Instant::now());
+                let wld = empties <= limits.wld_empties;
+                let estimated = if wld { usize::MAX } else { count };
                 let midgame = self.midgame.get_or_insert_with(Box::default);
-                let (values, nodes) =
-                    level::rank_at_level(midgame, position, count, level, deadline, stop, progress);
+                let (values, nodes) = level::rank_at_level(
+                    midgame,
+                    position,
+                    estimated,
+                    level,
+                    deadline,
+                    stop,
+                    &mut |v| progress(&v[..v.len().min(count.max(1))]),
+                );
                 self.nodes = nodes;
-                values
+                if !wld || values.is_empty() {
+                    return values;
+                }
+                let before = self.standard.nodes();
+                let proven = self
+                    .standard
+                    .prove_estimated(position, values, count, limits, deadline, stop, progress);
+                self.nodes += self.standard.nodes() - before;
+                proven
             }
             _ => {
                 let limits = Limits {
@@ -506,6 +533,27 @@ impl Analyzer {
 fn children(p: &Position) -> Vec<(Move, Position)> {
     let game = Reversi::DISC_DIFFERENCE;
     game.moves(p).map(|m| (m, game.play(p, m))).collect()
+}
+
+/// The exact value for the side to move in `parent` of its child `child`
+/// if the game is over there: the final score (standard scoring), which
+/// every search gives a move that ends the game, whatever the evaluation's
+/// unit (`None` while the game goes on).
+fn final_value(parent: &Position, child: &Position) -> Option<Discs> {
+    child.board.is_game_over().then(|| {
+        Discs(f64::from(crate::record::standard_score(&child.board))).for_color(parent.to_move)
+    })
+}
+
+/// The smallest win in discs on a board of `size`: the final score's
+/// parity is the squares' (the empty squares go to the winner), so on the
+/// even boards a win is at least 2 discs.
+fn smallest_win(size: u8) -> f64 {
+    if (u32::from(size) * u32::from(size)) % 2 == 0 {
+        2.0
+    } else {
+        1.0
+    }
 }
 
 /// Best first; equal values in the order of the moves (reading order, the
