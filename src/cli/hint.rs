@@ -114,7 +114,7 @@ pub(super) fn command() -> Command {
                 .num_args(0..)
                 .help("More words of the record (the side to move, moves), joined with spaces"),
         )
-        .args(limits_args("2"))
+        .args(limits_args(None))
         .args(book_args())
         .arg(flag("json", "One JSON object"))
 }
@@ -143,7 +143,7 @@ pub fn run(args: &[String]) -> Result<()> {
 fn hint(r: Request) -> Result<()> {
     let game = read_record(&r.query.record, 8)?;
     let p = game.last();
-    let limits = r.query.engine.limits.limits()?;
+    let limits = r.query.engine.limits.limits_at_default_level()?;
     let count = r.moves;
     let start = Instant::now();
     let mut search = Analyzer::new().with_book(r.query.engine.book.book_use(0)?);
@@ -170,9 +170,10 @@ fn hint(r: Request) -> Result<()> {
             })
             .collect();
         format!(
-            "{{\"position\":\"{board}\",\"empties\":{},\"moves\":[{}],\"nodes\":{},\"millis\":{millis}}}\n",
+            "{{\"position\":\"{board}\",\"empties\":{},\"moves\":[{}],\"cut\":{},\"nodes\":{},\"millis\":{millis}}}\n",
             p.board.empty().count_ones(),
             items.join(","),
+            search.was_cut(),
             search.nodes()
         )
     } else if values.is_empty() {
@@ -187,10 +188,19 @@ fn hint(r: Request) -> Result<()> {
                 line_text(v)
             ));
         }
+        if search.was_cut() {
+            s.push_str(CUT_NOTE);
+        }
         s
     };
     write_stdout(&text)
 }
+
+/// The line `hint` and `analyze` end with when `--time` cut a search: its
+/// values are then those of shallower searches than the level or depth
+/// asks, and may differ from one machine to another.
+pub(super) const CUT_NOTE: &str =
+    "cut by --time: values of shallower searches than asked (they depend on the machine)\n";
 
 /// The longest command line the protocols read (a GGF game of 60 moves
 /// with evaluations and times is under 2 KB); the rest of a longer line is

@@ -664,6 +664,77 @@ fn hint_shows_a_proof_as_its_outcome_never_as_one_disc() {
     }
 }
 
+/// `reversi ARGS` run to success: its stdout.
+fn stdout_of_reversi(args: &[&str]) -> String {
+    let out = reversi().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The number after `"key":` in `json` (the first one after `from`).
+fn json_number(json: &str, from: &str, key: &str) -> f64 {
+    let at = json
+        .find(from)
+        .unwrap_or_else(|| panic!("{from} in {json}"));
+    let rest = &json[at..];
+    let v = &rest[rest.find(&format!("\"{key}\":")).unwrap() + key.len() + 3..];
+    v[..v.find([',', '}']).unwrap()].parse().unwrap()
+}
+
+/// A level is a depth: the same position at the same level has one value
+/// from `hint` and from `analyze`, whatever the record's length (the
+/// backward pass reused one search's table across positions: after 18
+/// moves of WTHOR 1984 game 1, analyze valued c4 -7.61, and -4.44 when the
+/// record held one more move) and with no option (a default level, no
+/// clock).
+#[test]
+fn hint_and_analyze_give_one_value_per_position_and_level() {
+    let g18 = &WTHOR_1984_1_AT_19[..36];
+    let g19 = &WTHOR_1984_1_AT_19[..38];
+    let g20 = &WTHOR_1984_1_AT_19[..40];
+    assert_eq!(&g19[36..], "d7");
+    let short = stdout_of_reversi(&["analyze", "--level", "8", "--json", g18]);
+    let long = stdout_of_reversi(&["analyze", "--level", "8", "--json", g19]);
+    let longer = stdout_of_reversi(&["analyze", "--json", g20]);
+    let row = |n: u32| format!("{{\"number\":{n},");
+    for key in ["value", "best_value"] {
+        let v = json_number(&short, &row(18), key);
+        assert_eq!(
+            v,
+            json_number(&long, &row(18), key),
+            "{key}: {short}\n{long}"
+        );
+        assert_eq!(v, json_number(&longer, &row(18), key), "{key}: {longer}");
+        let v = json_number(&long, &row(19), key);
+        assert_eq!(v, json_number(&longer, &row(19), key), "{key}: {longer}");
+    }
+    assert!(long.contains("\"certainty\":\"depth 8\""), "{long}");
+    // hint's best move there is analyze's best at move 19.
+    for args in [
+        &["hint", "--level", "8", "--json", g18][..],
+        &["hint", "--json", g18],
+    ] {
+        let hint = stdout_of_reversi(args);
+        assert!(hint.contains("\"cut\":false"), "{hint}");
+        let best = json_number(&hint, "\"moves\"", "value");
+        assert_eq!(
+            best,
+            json_number(&long, &row(19), "best_value"),
+            "{hint}\n{long}"
+        );
+    }
+    assert!(longer.contains("\"cut\":0"), "{longer}");
+}
+
+/// `--time` is the user's: a search it cuts says so.
+#[test]
+fn a_search_cut_by_the_time_says_so() {
+    let text = stdout_of_reversi(&["hint", "--level", "30", "--time", "0.05", "--no-book", "f5"]);
+    assert!(text.ends_with("(they depend on the machine)\n"), "{text}");
+    let text = stdout_of_reversi(&["hint", "--level", "3", "--no-book", "f5"]);
+    assert!(!text.contains("cut by"), "{text}");
+}
+
 #[test]
 fn hint_and_analyze_reject_bad_records_in_one_line() {
     expect_usage_error(

@@ -806,3 +806,62 @@ fn a_hint_sends_a_proof_as_its_outcome_with_an_agreeing_estimate() {
         assert!(values[0] > values[4], "{h}");
     });
 }
+
+/// The first 30 moves of WTHOR 1984 game 1 (Ralle - Torcia), for the API.
+const WTHOR_1984_1_30: &str =
+    "f5,f6,e6,f4,g6,f7,g5,h4,h5,h6,e3,c5,g4,d6,e7,f8,c6,c4,d7,d3,e8,e2,f3,h3,b5,a5,e1,f1,g1,g3";
+
+/// A level alone decides the coach's values: `/api/hint` gives what
+/// `reversi hint` gives at that level, and one game reviewed twice, once
+/// while every core is busy, gives the same review (it searched 300 ms a
+/// position: four reviews of one game gave four sets of losses).
+#[test]
+fn the_coach_answers_alike_on_any_load_and_as_the_cli_does() {
+    let s = state(Limits::default());
+    let moves18: Vec<&str> = WTHOR_1984_1_30.split(',').take(18).collect();
+    let (code, out, _) = cli(&["hint", "--level", "8", "--json", &moves18.concat()]);
+    assert_eq!(code, 0);
+    let cli_best = {
+        let v = &out[out.find("\"value\":").unwrap() + 8..];
+        v[..v.find(',').unwrap()].parse::<f64>().unwrap()
+    };
+    block_on(async {
+        let (status, h) = json(
+            &s,
+            &format!("/api/hint?size=8&level=8&moves={}", moves18.join(",")),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{h}");
+        assert_eq!(h["cut"], serde_json::json!(false), "{h}");
+        let api_best = h["moves"][0]["value"].as_f64().unwrap();
+        assert_eq!(
+            format!("{api_best:.2}"),
+            format!("{cli_best:.2}"),
+            "{h}\n{out}"
+        );
+        let path = format!("/api/review?size=8&level=6&moves={WTHOR_1984_1_30}");
+        let (status, quiet) = json(&s, &path).await;
+        assert_eq!(status, StatusCode::OK, "{quiet}");
+        let busy = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let burners: Vec<_> = (0..4)
+            .map(|_| {
+                let busy = busy.clone();
+                std::thread::spawn(move || {
+                    let mut x = 0u64;
+                    while busy.load(std::sync::atomic::Ordering::Relaxed) {
+                        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    }
+                    x
+                })
+            })
+            .collect();
+        let (_, loaded) = json(&s, &path).await;
+        busy.store(false, std::sync::atomic::Ordering::Relaxed);
+        for b in burners {
+            b.join().unwrap();
+        }
+        assert_eq!(quiet["moves"], loaded["moves"]);
+        assert_eq!(quiet["cut"], serde_json::json!(0), "{quiet}");
+        assert_eq!(quiet["moves"].as_array().unwrap().len(), 30);
+    });
+}

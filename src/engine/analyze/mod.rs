@@ -209,6 +209,13 @@ pub trait MoveSearch: Send {
     /// Positions visited by the last [`MoveSearch::rank_moves`].
     fn nodes(&self) -> u64;
 
+    /// Whether [`Limits::time`] ran out during the last
+    /// [`MoveSearch::rank_moves`], so that its values may be shallower
+    /// than its level or depth asks (a front end says so).
+    fn was_cut(&self) -> bool {
+        false
+    }
+
     /// Forgets what earlier searches learned (a new game).
     fn clear(&mut self);
 }
@@ -287,6 +294,8 @@ pub struct Analyzer {
     /// The opening book consulted before any search (`None`: no book).
     book: Option<BookUse>,
     nodes: u64,
+    /// Whether the last ranking ran out of [`Limits::time`].
+    cut: bool,
 }
 
 impl Default for Analyzer {
@@ -324,6 +333,7 @@ impl Analyzer {
             weights: None,
             book: None,
             nodes: 0,
+            cut: false,
         }
     }
 
@@ -412,16 +422,9 @@ impl Analyzer {
                 .iterative
                 .deepen_stoppable(p, depth, deadline, stop, memory),
         };
-        let mv = found.best?;
-        // A move that ends the game is worth its final score, in discs.
-        let after = Reversi::DISC_DIFFERENCE.play(p, mv);
-        let black_value = match final_value(p, &after) {
-            Some(v) => BlackValue::Discs(v.for_color(p.to_move).0.round() as i32),
-            None => BlackValue::Points(found.value),
-        };
         Some(Choice {
-            mv,
-            black_value,
+            mv: found.best?,
+            black_value: BlackValue::Points(found.value),
             nodes: found.nodes,
             depth: found.depth,
             time: start.elapsed(),
@@ -440,6 +443,7 @@ impl MoveSearch for Analyzer {
         progress: &mut dyn FnMut(&[MoveValue]),
     ) -> Vec<MoveValue> {
         self.nodes = 0;
+        self.cut = false;
         if let Some(mut values) = self.book_for(limits, false).and_then(|b| b.rank(position)) {
             // More moves asked for than the book holds: the others are
             // searched (their values marked as the search's).
@@ -460,6 +464,10 @@ impl MoveSearch for Analyzer {
         self.nodes
     }
 
+    fn was_cut(&self) -> bool {
+        self.cut
+    }
+
     fn clear(&mut self) {
         self.midgame = None;
         self.standard.clear();
@@ -470,6 +478,32 @@ impl Analyzer {
     /// The ranking by search alone (no book): see
     /// [`MoveSearch::rank_moves`].
     fn search_moves(
+        &mut self,
+        position: &Position,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue> {
+        // Each ranking starts from empty tables: what earlier searches
+        // stored would make a position's value depend on them (an
+        // analysis's value of a move depended on how many moves the record
+        // held after it), so a position at a level has one value whoever
+        // asks, in whatever order.
+        if let Some(midgame) = self.midgame.as_mut() {
+            midgame.forget();
+        }
+        self.standard.forget();
+        let started = Instant::now();
+        let values = self.search_fresh(position, count, limits, stop, progress);
+        self.cut |= limits
+            .deadline(started)
+            .is_some_and(|d| Instant::now() >= d);
+        values
+    }
+
+    /// [`Analyzer::search_moves`] once the tables are empty.
+    fn search_fresh(
         &mut self,
         position: &Position,
         count: usize,
@@ -588,6 +622,9 @@ pub struct MoveAnalysis {
     pub loss: Discs,
     /// Whether both values are exact.
     pub exact: bool,
+    /// Whether the search of the position ran out of [`Limits::time`]
+    /// ([`MoveSearch::was_cut`]).
+    pub cut: bool,
 }
 
 /// The analysis of a whole game.
@@ -645,6 +682,7 @@ pub fn analyze_game(
             loss: Discs((best.value.0 - played_value.0).max(0.0)),
             best,
             exact,
+            cut: search.was_cut(),
         };
         on_move(&a);
         out.push(a);

@@ -451,6 +451,16 @@ impl StandardSearch {
     pub(super) fn clear(&mut self) {
         self.memory = SearchMemory::default();
     }
+
+    /// Forgets everything earlier searches stored (the iterative search's
+    /// memory and the solver's table), so that the next ranking depends on
+    /// its position and limits alone.
+    pub(super) fn forget(&mut self) {
+        self.clear();
+        if let Some(solver) = self.solver.as_mut() {
+            solver.clear();
+        }
+    }
 }
 
 impl StandardSearch {

@@ -321,7 +321,7 @@ async function hint() {
   $("hint-out").replaceChildren(el("p", { class: "note" }, "Thinking…"));
   const level = st.size === "8" ? st.level || "8" : st.depth;
   try {
-    const h = await api(`/api/hint?${gameQuery()}&level=${level}&time_ms=${st.time}`);
+    const h = await api(`/api/hint?${gameQuery()}&level=${level}`);
     if (my !== gen) return;
     hints = h;
     const who = cap(h.view);
