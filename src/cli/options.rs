@@ -198,7 +198,20 @@ impl BookOptions {
             return Ok(None);
         }
         let book = match &self.book {
-            Some(path) => Arc::new(super::readers::read_book(path)?),
+            Some(path) => {
+                let book = super::readers::read_book(path)?;
+                let waiting = reversi::engine::book::pending(&book).len();
+                if waiting > 0 {
+                    // A stopped `reversi-lab book deepen` leaves each
+                    // round's plan: the engine searches those positions.
+                    eprintln!(
+                        "warning: book {path} is unfinished: {waiting} positions wait for a \
+                         search (`reversi-lab book search` or `deepen` finishes it); they and \
+                         the positions leading to them are searched, not read"
+                    );
+                }
+                Arc::new(book)
+            }
             None => shipped_book(),
         };
         Ok(Some((book, Discs(self.randomness))))
