@@ -72,6 +72,9 @@ pub type BuildFastHasher = BuildHasherDefault<FastHasher>;
 /// A `HashMap` with the [`FastHasher`].
 pub type FastHashMap<K, V> = HashMap<K, V, BuildFastHasher>;
 
+/// A hash set with [`FastHasher`].
+pub type FastHashSet<K> = std::collections::HashSet<K, BuildFastHasher>;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! played, the best move and its value, the discs lost, and the total per
 //! player.
 
-use super::hint::{certainty_text, name};
+use super::hint::{certainty_text, name, CUT_NOTE};
 use super::options::{book_args, limits_args, read_record, RecordQuery};
 use anyhow::Result;
 use clap::{Arg, Command};
@@ -36,7 +36,7 @@ pub(super) fn command() -> Command {
                 .num_args(0..)
                 .help("More words of the record (the side to move, moves), joined with spaces"),
         )
-        .args(limits_args("0.5"))
+        .args(limits_args(None))
         .args(book_args())
         .arg(flag("json", "One JSON object"))
 }
@@ -53,7 +53,7 @@ pub fn run(args: &[String]) -> Result<()> {
 
 fn analyze(r: RecordQuery) -> Result<()> {
     let game = read_record(&r.record, 8)?;
-    let limits = r.engine.limits.limits()?;
+    let limits = r.engine.limits.limits_at_default_level()?;
     let quiet = AtomicBool::new(false);
     let mut search = r.engine.analyzer(0)?;
     let a = analyze_game(&mut search, &game, &limits, &quiet, &mut |_| {});
@@ -79,10 +79,11 @@ fn analyze(r: RecordQuery) -> Result<()> {
             .collect();
         let _ = writeln!(
             s,
-            "{{\"moves\":[{}],\"loss\":{{\"black\":{:.2},\"white\":{:.2}}},\"score\":{}}}",
+            "{{\"moves\":[{}],\"loss\":{{\"black\":{:.2},\"white\":{:.2}}},\"cut\":{},\"score\":{}}}",
             items.join(","),
             a.total_loss[0],
             a.total_loss[1],
+            a.moves.iter().filter(|m| m.cut).count(),
             a.final_score.map_or("null".to_string(), |v| v.to_string())
         );
     } else {
@@ -115,6 +116,10 @@ fn analyze(r: RecordQuery) -> Result<()> {
         }
         if let Some(score) = a.final_score {
             let _ = writeln!(s, "final score (black minus white): {score:+}");
+        }
+        let cut = a.moves.iter().filter(|m| m.cut).count();
+        if cut > 0 {
+            let _ = write!(s, "{cut} of {} positions {CUT_NOTE}", a.moves.len());
         }
     }
     write_stdout(&s)

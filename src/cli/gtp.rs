@@ -15,7 +15,7 @@ pub(super) fn command() -> Command {
             "Speak the Go Text Protocol (version 2) with the Othello conventions on \
              stdin/stdout, for GoGui and other GTP controllers",
         )
-        .args(limits_args("2"))
+        .args(limits_args(None))
         .args(book_args())
 }
 
@@ -28,7 +28,7 @@ pub fn run(args: &[String]) -> Result<()> {
 fn session(options: EngineOptions) -> Result<()> {
     let mut session = GtpSession::new(
         options.analyzer(clock_seed())?,
-        options.limits.limits()?,
+        options.limits.limits_at_default_level()?,
         "reversi",
         env!("CARGO_PKG_VERSION"),
     );

@@ -28,6 +28,43 @@ pub(super) fn certainty_text(c: Certainty) -> String {
     }
 }
 
+/// The outcome a proof of win/loss/draw proved (`win`, `loss`, `draw`):
+/// the sign of its value (an estimate that agrees with the proof).
+fn outcome(v: &MoveValue) -> &'static str {
+    match v.value.0 {
+        x if x > 0.0 => "win",
+        x if x < 0.0 => "loss",
+        _ => "draw",
+    }
+}
+
+/// The value and certainty columns of a move as `hint` writes them: the
+/// value in discs and how sure it is, or for a proof of win/loss/draw the
+/// estimate that agrees with it, marked `~`, and the outcome proved
+/// (`~-22.00  proved loss`): a proof is never shown as a count of discs.
+fn value_columns(v: &MoveValue) -> (String, String) {
+    match v.certainty {
+        Certainty::WinLossDraw => (
+            format!("~{:+.2}", v.value),
+            format!("proved {}", outcome(v)),
+        ),
+        c => (format!("{:+.2}", v.value), certainty_text(c)),
+    }
+}
+
+/// The JSON fields of a move's certainty: for a proof of win/loss/draw
+/// also the `outcome` proved (the value is then the estimate that agrees
+/// with it).
+fn move_certainty_json(v: &MoveValue) -> String {
+    match v.certainty {
+        Certainty::WinLossDraw => format!(
+            "\"certainty\":\"win-loss-draw\",\"outcome\":\"{}\"",
+            outcome(v)
+        ),
+        c => certainty_json(c),
+    }
+}
+
 /// The JSON fields of a certainty.
 pub(super) fn certainty_json(c: Certainty) -> String {
     match c {
@@ -77,7 +114,7 @@ pub(super) fn command() -> Command {
                 .num_args(0..)
                 .help("More words of the record (the side to move, moves), joined with spaces"),
         )
-        .args(limits_args("2"))
+        .args(limits_args(None))
         .args(book_args())
         .arg(flag("json", "One JSON object"))
 }
@@ -106,7 +143,7 @@ pub fn run(args: &[String]) -> Result<()> {
 fn hint(r: Request) -> Result<()> {
     let game = read_record(&r.query.record, 8)?;
     let p = game.last();
-    let limits = r.query.engine.limits.limits()?;
+    let limits = r.query.engine.limits.limits_at_default_level()?;
     let count = r.moves;
     let start = Instant::now();
     let mut search = r.query.engine.analyzer(0)?;
@@ -127,15 +164,16 @@ fn hint(r: Request) -> Result<()> {
                     "{{\"move\":\"{}\",\"value\":{:.2},{},\"line\":\"{}\"}}",
                     name(v.mv),
                     v.value,
-                    certainty_json(v.certainty),
+                    move_certainty_json(v),
                     line_text(v)
                 )
             })
             .collect();
         format!(
-            "{{\"position\":\"{board}\",\"empties\":{},\"moves\":[{}],\"nodes\":{},\"millis\":{millis}}}\n",
+            "{{\"position\":\"{board}\",\"empties\":{},\"moves\":[{}],\"cut\":{},\"nodes\":{},\"millis\":{millis}}}\n",
             p.board.empty().count_ones(),
             items.join(","),
+            search.was_cut(),
             search.nodes()
         )
     } else if values.is_empty() {
@@ -143,18 +181,26 @@ fn hint(r: Request) -> Result<()> {
     } else {
         let mut s = format!("{board}\n");
         for v in &values {
+            let (value, certainty) = value_columns(v);
             s.push_str(&format!(
-                "{:<4} {:+7.2}  {:<14} {}\n",
+                "{:<4} {value:>7}  {certainty:<14} {}\n",
                 name(v.mv),
-                v.value,
-                certainty_text(v.certainty),
                 line_text(v)
             ));
+        }
+        if search.was_cut() {
+            s.push_str(CUT_NOTE);
         }
         s
     };
     write_stdout(&text)
 }
+
+/// The line `hint` and `analyze` end with when `--time` cut a search: its
+/// values are then those of shallower searches than the level or depth
+/// asks, and may differ from one machine to another.
+pub(super) const CUT_NOTE: &str =
+    "cut by --time: values of shallower searches than asked (they depend on the machine)\n";
 
 /// The longest command line the protocols read (a GGF game of 60 moves
 /// with evaluations and times is under 2 KB); the rest of a longer line is

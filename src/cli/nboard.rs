@@ -20,7 +20,7 @@ pub(super) fn command() -> Command {
             "Speak the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI: \
              set the engine's command line to `reversi nboard`",
         )
-        .args(limits_args("5"))
+        .args(limits_args(Some("5")))
         .args(book_args())
         .mut_arg("depth", |a| {
             a.help(

@@ -19,33 +19,45 @@ use reversi::record::{parse_game, GameRecord};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// `--depth`, `--level`, `--time`, `--exact`, `--threads` with
-/// `time_default` seconds.
-pub fn limits_args(time_default: &'static str) -> [Arg; 6] {
+/// The level `hint`, `analyze` and `gtp` search at when neither `--level`
+/// nor `--depth` is given: a level is a depth, so the same position gives
+/// the same value on any machine (measured on one WTHOR game: level 8
+/// analysed it in 1.5 s with consistent neighbouring values, where 0.5-2 s
+/// of the `strong` iterative search a position took 18.9 s).
+pub const DEFAULT_LEVEL: u32 = 8;
+
+/// `--depth`, `--level`, `--time`, `--exact`, `--threads`, with
+/// `time_default` seconds (`None`: no clock unless `--time` is given, so
+/// that a level or a depth gives the same answer on any machine).
+pub fn limits_args(time_default: Option<&'static str>) -> [Arg; 6] {
+    let time = option(
+        "time",
+        "SECONDS",
+        "Time for the search of each position (default: none, the level or depth \
+         decides; a search cut by the time says so)",
+    )
+    .value_parser(parse_seconds);
+    let time = match time_default {
+        Some(t) => time.default_value(t),
+        None => time,
+    };
     [
         option(
             "depth",
             "DEPTH",
-            "Midgame depth bound in plies (default: the time decides)",
+            "Depth bound in plies of the `strong` iterative search instead of a level",
         )
         .value_parser(value_parser!(u32).range(1..=60)),
         option(
             "level",
             "LEVEL",
             "Search with the engine's midgame search at this strength level, 1-30 \
-             (pattern evaluation, N plies, Multi-ProbCut from level 5) instead of the \
-             `strong` iterative search; --time caps it, --exact still decides where \
-             values are exact",
+             (pattern evaluation, N plies, Multi-ProbCut from level 5; default 8 \
+             without --depth); --exact still decides where values are exact",
         )
         .value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX)))
         .conflicts_with("depth"),
-        option(
-            "time",
-            "SECONDS",
-            "Time for the midgame search of each position",
-        )
-        .value_parser(parse_seconds)
-        .default_value(time_default),
+        time,
         option(
             "exact",
             "EMPTIES",
@@ -76,8 +88,8 @@ pub struct LimitOptions {
     pub depth: Option<u32>,
     /// `--level`: the midgame search's strength level.
     pub level: Option<u32>,
-    /// `--time`: each position's time.
-    pub time: Duration,
+    /// `--time`: each position's time (`None`: no clock).
+    pub time: Option<Duration>,
     /// `--exact`: solved with at most this many empty squares.
     pub exact: Option<u32>,
     /// `--threads`: the endgame solver's threads.
@@ -92,7 +104,7 @@ impl LimitOptions {
         LimitOptions {
             depth: m.get_one("depth").copied(),
             level: m.get_one("level").copied(),
-            time: reversi::kit::value(m, "time"),
+            time: m.get_one("time").copied(),
             exact: m.get_one("exact").copied(),
             threads: m.get_one("threads").copied(),
             weights: m.get_one("weights").cloned(),
@@ -105,12 +117,24 @@ impl LimitOptions {
         Ok(Limits {
             depth: self.depth,
             level: self.level,
-            time: Some(self.time),
+            time: self.time,
             exact_empties: exact,
             wld_empties: exact + 2,
             threads: self.threads.map_or(1, |t| t as usize),
             contempt: Discs(0.0),
         })
+    }
+}
+
+impl LimitOptions {
+    /// [`LimitOptions::limits`] at [`DEFAULT_LEVEL`] when neither `--level`
+    /// nor `--depth` was given (`hint`, `analyze`, `gtp`).
+    pub fn limits_at_default_level(&self) -> Result<Limits> {
+        let mut limits = self.limits()?;
+        if limits.level.is_none() && limits.depth.is_none() {
+            limits.level = Some(DEFAULT_LEVEL);
+        }
+        Ok(limits)
     }
 }
 
@@ -171,7 +195,20 @@ impl BookOptions {
             return Ok(None);
         }
         let book = match &self.book {
-            Some(path) => Arc::new(reversi::kit::readers::read_book(path)?),
+            Some(path) => {
+                let book = reversi::kit::readers::read_book(path)?;
+                let waiting = reversi::engine::book::pending(&book).len();
+                if waiting > 0 {
+                    // A stopped `reversi-lab book deepen` leaves each
+                    // round's plan: the engine searches those positions.
+                    eprintln!(
+                        "warning: book {path} is unfinished: {waiting} positions wait for a \
+                         search (`reversi-lab book search` or `deepen` finishes it); they and \
+                         the positions leading to them are searched, not read"
+                    );
+                }
+                Arc::new(book)
+            }
             None => shipped_book(),
         };
         Ok(Some((book, Discs(self.randomness))))

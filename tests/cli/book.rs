@@ -727,3 +727,104 @@ fn a_search_file_that_is_the_output_book_is_refused() {
         }
     }
 }
+
+/// A book whose deepening stopped after a round's write holds positions
+/// waiting for a search (`deepen` without `--level` writes exactly that
+/// plan). Read as finished it biased the values (+0.00 where a search says
+/// -2.2); every reader now says it is unfinished, and the engine searches
+/// the waiting positions and those leading to them instead of reading them.
+#[test]
+fn an_unfinished_book_is_said_so_and_its_waiting_positions_are_searched() {
+    let dir = scratch_in("book", "unfinished");
+    let done = dir.join("done.bin");
+    let plan = dir.join("plan.bin");
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "2",
+        "--level",
+        "2",
+        "--out",
+        path(&done),
+    ]);
+    run(&[
+        "book",
+        "deepen",
+        "-q",
+        "--book",
+        path(&done),
+        "--depth",
+        "4",
+        "--within",
+        "0",
+        "--no-search",
+        "--out",
+        path(&plan),
+    ]);
+    let waiting = reversi::engine::book::pending(&read_book(&plan));
+    assert!(!waiting.is_empty(), "the plan waits for nothing");
+    assert!(reversi::engine::book::pending(&read_book(&done)).is_empty());
+    let start = "---------------------------OX------XO--------------------------- X";
+    let hint = |book: &Path| {
+        let out = reversi()
+            .args([
+                "hint",
+                "--level",
+                "2",
+                "--json",
+                "--book",
+                path(book),
+                start,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (finished, quiet) = hint(&done);
+    assert!(finished.contains("\"certainty\":\"book\""), "{finished}");
+    assert_eq!(quiet, "");
+    let (unfinished, warning) = hint(&plan);
+    assert!(
+        !unfinished.contains("\"certainty\":\"book\""),
+        "{unfinished}"
+    );
+    assert!(
+        warning.starts_with(&format!(
+            "warning: book {} is unfinished: {} positions wait",
+            path(&plan),
+            waiting.len()
+        )),
+        "{warning}"
+    );
+    // The waiting positions themselves are searched too.
+    // The key's side to move as X (bit i: square i in reading order).
+    let (mine, theirs) = waiting[waiting.len() - 1];
+    let squares: String = (0..64)
+        .map(|i| match (mine >> i & 1, theirs >> i & 1) {
+            (1, _) => 'X',
+            (_, 1) => 'O',
+            _ => '-',
+        })
+        .collect();
+    let text = format!("{squares} X");
+    let out = reversi()
+        .args([
+            "hint",
+            "--level",
+            "2",
+            "--json",
+            "--book",
+            path(&plan),
+            &text,
+        ])
+        .output()
+        .unwrap();
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert!(!json.contains("\"certainty\":\"book\""), "{json}");
+}

@@ -191,7 +191,8 @@ fn nboard_hint_is_exact_near_the_end() {
 
 #[test]
 fn nboard_proves_win_loss_draw_a_little_earlier() {
-    // FFO #24, 19 empties, best score 0: a draw.
+    // FFO #24, 19 empties, best score 0: a draw, which the proof of
+    // win/loss/draw (window -1..1) makes exact: `100%`, 0.
     let (board, values) = ffo("fforum-20-39.obf", 5);
     assert_eq!(values[0].1, 0);
     let mut e = Engine::start(&["nboard", "--exact", "17", "--depth", "2"]);
@@ -204,7 +205,7 @@ fn nboard_proves_win_loss_draw_a_little_earlier() {
         .iter()
         .filter(|l| l.starts_with("search"))
         .map(|l| search_line(l))
-        .filter(|s| s.2 == "100%W")
+        .filter(|s| s.2 == "100%")
         .collect();
     assert_eq!(proven.len(), 1, "{lines:?}");
     assert_eq!(proven[0].1, 0.0);
@@ -602,6 +603,136 @@ fn hint_gives_exact_values_and_json() {
         text.lines().nth(1).unwrap().contains("-4.00  exact"),
         "{text}"
     );
+}
+
+/// The first 41 moves of WTHOR 1984's first game (Ralle - Torcia): 19
+/// empty squares, white to move, every move a proved loss.
+const WTHOR_1984_1_AT_19: &str =
+    "f5f6e6f4g6f7g5h4h5h6e3c5g4d6e7f8c6c4d7d3e8e2f3h3b5a5e1f1g1g3g8c7f2g2d2c3h1h2d1c8c2";
+
+/// A proof of win/loss/draw is shown as the outcome with an estimate that
+/// agrees with it, never as +/-1 discs (which made every move of a lost
+/// position "-1.00 win-loss-draw" at level 8); the moves are ranked by the
+/// estimate.
+#[test]
+fn hint_shows_a_proof_as_its_outcome_never_as_one_disc() {
+    let out = reversi()
+        .args(["hint", "--level", "8", "--moves", "5", WTHOR_1984_1_AT_19])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 5, "{text}");
+    let mut values = Vec::new();
+    for row in &rows {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(words[2..4], ["proved", "loss"], "{text}");
+        let v: f64 = words[1]
+            .strip_prefix('~')
+            .expect("an estimate")
+            .parse()
+            .unwrap();
+        assert!(v <= -2.0, "{text}");
+        values.push(v);
+    }
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{text}");
+    assert!(values[0] > values[4], "every move valued alike: {text}");
+    let out = reversi()
+        .args([
+            "hint",
+            "--level",
+            "8",
+            "--moves",
+            "60",
+            "--json",
+            WTHOR_1984_1_AT_19,
+        ])
+        .output()
+        .unwrap();
+    let json = String::from_utf8(out.stdout).unwrap();
+    let moves: Vec<&str> = json.split("{\"move\":").skip(1).collect();
+    assert_eq!(moves.len(), 5, "{json}");
+    for m in moves {
+        assert!(
+            m.contains("\"certainty\":\"win-loss-draw\",\"outcome\":\"loss\""),
+            "{m}"
+        );
+        let value = m.split("\"value\":").nth(1).unwrap();
+        let value: f64 = value[..value.find(',').unwrap()].parse().unwrap();
+        assert!(value <= -2.0, "{m}");
+    }
+}
+
+/// `reversi ARGS` run to success: its stdout.
+fn stdout_of_reversi(args: &[&str]) -> String {
+    let out = reversi().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The number after `"key":` in `json` (the first one after `from`).
+fn json_number(json: &str, from: &str, key: &str) -> f64 {
+    let at = json
+        .find(from)
+        .unwrap_or_else(|| panic!("{from} in {json}"));
+    let rest = &json[at..];
+    let v = &rest[rest.find(&format!("\"{key}\":")).unwrap() + key.len() + 3..];
+    v[..v.find([',', '}']).unwrap()].parse().unwrap()
+}
+
+/// A level is a depth: the same position at the same level has one value
+/// from `hint` and from `analyze`, whatever the record's length (the
+/// backward pass reused one search's table across positions: after 18
+/// moves of WTHOR 1984 game 1, analyze valued c4 -7.61, and -4.44 when the
+/// record held one more move) and with no option (a default level, no
+/// clock).
+#[test]
+fn hint_and_analyze_give_one_value_per_position_and_level() {
+    let g18 = &WTHOR_1984_1_AT_19[..36];
+    let g19 = &WTHOR_1984_1_AT_19[..38];
+    let g20 = &WTHOR_1984_1_AT_19[..40];
+    assert_eq!(&g19[36..], "d7");
+    let short = stdout_of_reversi(&["analyze", "--level", "8", "--json", g18]);
+    let long = stdout_of_reversi(&["analyze", "--level", "8", "--json", g19]);
+    let longer = stdout_of_reversi(&["analyze", "--json", g20]);
+    let row = |n: u32| format!("{{\"number\":{n},");
+    for key in ["value", "best_value"] {
+        let v = json_number(&short, &row(18), key);
+        assert_eq!(
+            v,
+            json_number(&long, &row(18), key),
+            "{key}: {short}\n{long}"
+        );
+        assert_eq!(v, json_number(&longer, &row(18), key), "{key}: {longer}");
+        let v = json_number(&long, &row(19), key);
+        assert_eq!(v, json_number(&longer, &row(19), key), "{key}: {longer}");
+    }
+    assert!(long.contains("\"certainty\":\"depth 8\""), "{long}");
+    // hint's best move there is analyze's best at move 19.
+    for args in [
+        &["hint", "--level", "8", "--json", g18][..],
+        &["hint", "--json", g18],
+    ] {
+        let hint = stdout_of_reversi(args);
+        assert!(hint.contains("\"cut\":false"), "{hint}");
+        let best = json_number(&hint, "\"moves\"", "value");
+        assert_eq!(
+            best,
+            json_number(&long, &row(19), "best_value"),
+            "{hint}\n{long}"
+        );
+    }
+    assert!(longer.contains("\"cut\":0"), "{longer}");
+}
+
+/// `--time` is the user's: a search it cuts says so.
+#[test]
+fn a_search_cut_by_the_time_says_so() {
+    let text = stdout_of_reversi(&["hint", "--level", "30", "--time", "0.05", "--no-book", "f5"]);
+    assert!(text.ends_with("(they depend on the machine)\n"), "{text}");
+    let text = stdout_of_reversi(&["hint", "--level", "3", "--no-book", "f5"]);
+    assert!(!text.contains("cut by"), "{text}");
 }
 
 #[test]

@@ -734,3 +734,134 @@ fn values_carry_their_unit_and_view_and_final_scores_the_standard_rule() {
         }
     });
 }
+
+/// The 6x6 game: after d5 e5 f5 c5 b3 b4 b5 d2, black's d1 takes
+/// every white disc (13-0 on the board, +36 with the empty squares). The
+/// hint, the review and the engine give it its final score, exact; the
+/// depth-based coach made it "+1.6 discs (estimate, 2 plies)" and the
+/// engine "13 strong points".
+#[test]
+fn a_move_that_ends_the_game_is_worth_its_final_score_everywhere() {
+    let s = state(ServerLimits::default());
+    let moves = "d5,e5,f5,c5,b3,b4,b5,d2";
+    block_on(async {
+        let (status, h) = json(&s, &format!("/api/hint?size=6&moves={moves}")).await;
+        assert_eq!(status, StatusCode::OK, "{h}");
+        let d1 = h["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == "d1")
+            .expect("d1 is hinted")
+            .clone();
+        assert_eq!(d1["value"].as_f64(), Some(36.0), "{h}");
+        assert_eq!(d1["certainty"]["kind"], "exact", "{h}");
+        assert_eq!(h["moves"][0]["move"], "d1", "{h}");
+        let (status, g) = json(&s, &format!("/api/game?size=6&moves={moves},d1")).await;
+        assert_eq!(status, StatusCode::OK, "{g}");
+        assert_eq!(g["final_score"], serde_json::json!(36), "{g}");
+        let (status, r) = json(&s, &format!("/api/review?size=6&moves={moves},d1")).await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+        let last = r["moves"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(last["played_value"].as_f64(), Some(36.0), "{r}");
+        assert_eq!(last["black_value_after"].as_f64(), Some(36.0), "{r}");
+        assert_eq!(last["certainty"]["kind"], "exact", "{r}");
+        let mut wiped = 0;
+        for depth in [1, 2, 4] {
+            let (status, e) = json(
+                &s,
+                &format!("/api/engine?size=6&moves={moves}&depth={depth}&eval=strong"),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{e}");
+            if e["move"] == "d1" {
+                wiped += 1;
+                assert_eq!(e["value"].as_f64(), Some(36.0), "depth {depth}: {e}");
+                assert_eq!(e["unit"], "discs", "depth {depth}: {e}");
+            }
+        }
+        assert!(wiped > 0, "the engine never played d1");
+    });
+}
+
+/// At 19 empty squares on 8x8 the coach proves win/loss/draw: every proved
+/// move is sent as its outcome with an estimate that agrees with it (at
+/// most -2 for a loss), never as `value: -1.0` in discs, and ranked by it.
+#[test]
+fn a_hint_sends_a_proof_as_its_outcome_with_an_agreeing_estimate() {
+    let s = state(ServerLimits::default());
+    let moves = "f5,f6,e6,f4,g6,f7,g5,h4,h5,h6,e3,c5,g4,d6,e7,f8,c6,c4,d7,d3,e8,e2,f3,h3,b5,a5,e1,f1,g1,g3,g8,c7,f2,g2,d2,c3,h1,h2,d1,c8,c2";
+    block_on(async {
+        let (status, h) = json(&s, &format!("/api/hint?size=8&level=8&moves={moves}")).await;
+        assert_eq!(status, StatusCode::OK, "{h}");
+        let all = h["moves"].as_array().unwrap();
+        assert_eq!(all.len(), 5, "{h}");
+        let values: Vec<f64> = all.iter().map(|m| m["value"].as_f64().unwrap()).collect();
+        for m in all {
+            assert_eq!(m["certainty"]["kind"], "win-loss-draw", "{m}");
+            assert_eq!(m["outcome"], "loss", "{m}");
+            assert!(m["value"].as_f64().unwrap() <= -2.0, "{m}");
+        }
+        assert!(values.windows(2).all(|w| w[0] >= w[1]), "{h}");
+        assert!(values[0] > values[4], "{h}");
+    });
+}
+
+/// The first 30 moves of WTHOR 1984 game 1 (Ralle - Torcia), for the API.
+const WTHOR_1984_1_30: &str =
+    "f5,f6,e6,f4,g6,f7,g5,h4,h5,h6,e3,c5,g4,d6,e7,f8,c6,c4,d7,d3,e8,e2,f3,h3,b5,a5,e1,f1,g1,g3";
+
+/// A level alone decides the coach's values: `/api/hint` gives what
+/// `reversi hint` gives at that level, and one game reviewed twice, once
+/// while every core is busy, gives the same review (it searched 300 ms a
+/// position: four reviews of one game gave four sets of losses).
+#[test]
+fn the_coach_answers_alike_on_any_load_and_as_the_cli_does() {
+    let s = state(ServerLimits::default());
+    let moves18: Vec<&str> = WTHOR_1984_1_30.split(',').take(18).collect();
+    let (code, out, _) = cli(&["hint", "--level", "8", "--json", &moves18.concat()]);
+    assert_eq!(code, 0);
+    let cli_best = {
+        let v = &out[out.find("\"value\":").unwrap() + 8..];
+        v[..v.find(',').unwrap()].parse::<f64>().unwrap()
+    };
+    block_on(async {
+        let (status, h) = json(
+            &s,
+            &format!("/api/hint?size=8&level=8&moves={}", moves18.join(",")),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{h}");
+        assert_eq!(h["cut"], serde_json::json!(false), "{h}");
+        let api_best = h["moves"][0]["value"].as_f64().unwrap();
+        assert_eq!(
+            format!("{api_best:.2}"),
+            format!("{cli_best:.2}"),
+            "{h}\n{out}"
+        );
+        let path = format!("/api/review?size=8&level=6&moves={WTHOR_1984_1_30}");
+        let (status, quiet) = json(&s, &path).await;
+        assert_eq!(status, StatusCode::OK, "{quiet}");
+        let busy = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let burners: Vec<_> = (0..4)
+            .map(|_| {
+                let busy = busy.clone();
+                std::thread::spawn(move || {
+                    let mut x = 0u64;
+                    while busy.load(std::sync::atomic::Ordering::Relaxed) {
+                        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    }
+                    x
+                })
+            })
+            .collect();
+        let (_, loaded) = json(&s, &path).await;
+        busy.store(false, std::sync::atomic::Ordering::Relaxed);
+        for b in burners {
+            b.join().unwrap();
+        }
+        assert_eq!(quiet["moves"], loaded["moves"]);
+        assert_eq!(quiet["cut"], serde_json::json!(0), "{quiet}");
+        assert_eq!(quiet["moves"].as_array().unwrap().len(), 30);
+    });
+}

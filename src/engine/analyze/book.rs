@@ -4,8 +4,9 @@
 
 use super::{Certainty, MoveValue};
 use crate::board::Square;
-use crate::engine::book::{successor, Book, Entry, Successor};
+use crate::engine::book::{key_of, successor, Book, Entry, Key, Successor};
 use crate::engine::RelativePosition;
+use crate::hash::FastHashSet;
 use crate::reversi::{Move, Position};
 use crate::rng::Rng;
 use crate::units::{Discs, Eval};
@@ -38,6 +39,9 @@ pub struct BookUse {
     book: Arc<Book>,
     randomness: Eval,
     rng: Rng,
+    /// The positions of an unfinished book that are searched, not read
+    /// ([`crate::engine::book::unfinished`]).
+    unfinished: FastHashSet<Key>,
 }
 
 impl BookUse {
@@ -46,10 +50,12 @@ impl BookUse {
     /// seeded with `seed` (same seed, same games).
     #[must_use]
     pub fn new(book: Arc<Book>, randomness: Discs, seed: u64) -> BookUse {
+        let unfinished = crate::engine::book::unfinished(&book);
         BookUse {
             book,
             randomness: Discs(randomness.0.max(0.0)).to_eval(),
             rng: Rng::new(seed),
+            unfinished,
         }
     }
 
@@ -66,6 +72,9 @@ impl BookUse {
             return None;
         }
         let position = RelativePosition::from(p);
+        if !self.unfinished.is_empty() && self.unfinished.contains(&key_of(&position).0) {
+            return None;
+        }
         let entry = self.book.lookup(&position)?;
         (!entry.ranked().is_empty()).then_some((position, entry))
     }

@@ -209,6 +209,13 @@ pub trait MoveSearch: Send {
     /// Positions visited by the last [`MoveSearch::rank_moves`].
     fn nodes(&self) -> u64;
 
+    /// Whether [`Limits::time`] ran out during the last
+    /// [`MoveSearch::rank_moves`], so that its values may be shallower
+    /// than its level or depth asks (a front end says so).
+    fn was_cut(&self) -> bool {
+        false
+    }
+
     /// Forgets what earlier searches learned (a new game).
     fn clear(&mut self);
 }
@@ -288,6 +295,8 @@ pub struct Analyzer {
     /// The opening book consulted before any search (`None`: no book).
     book: Option<BookUse>,
     nodes: u64,
+    /// Whether the last ranking ran out of [`Limits::time`].
+    cut: bool,
 }
 
 impl Default for Analyzer {
@@ -330,6 +339,7 @@ impl Analyzer {
             weights: None,
             book: None,
             nodes: 0,
+            cut: false,
         }
     }
 
@@ -443,6 +453,7 @@ impl MoveSearch for Analyzer {
         progress: &mut dyn FnMut(&[MoveValue]),
     ) -> Vec<MoveValue> {
         self.nodes = 0;
+        self.cut = false;
         if let Some(mut values) = self.book_for(limits, false).and_then(|b| b.rank(position)) {
             // More moves asked for than the book holds: the others are
             // searched (their values marked as the search's).
@@ -463,6 +474,10 @@ impl MoveSearch for Analyzer {
         self.nodes
     }
 
+    fn was_cut(&self) -> bool {
+        self.cut
+    }
+
     fn clear(&mut self) {
         self.midgame = None;
         self.standard.clear();
@@ -480,27 +495,67 @@ impl Analyzer {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&[MoveValue]),
     ) -> Vec<MoveValue> {
+        // Each ranking starts from empty tables: what earlier searches
+        // stored would make a position's value depend on them (an
+        // analysis's value of a move depended on how many moves the record
+        // held after it), so a position at a level has one value whoever
+        // asks, in whatever order.
+        if let Some(midgame) = self.midgame.as_mut() {
+            midgame.forget();
+        }
+        self.standard.forget();
+        let started = Instant::now();
+        let values = self.search_fresh(position, count, limits, stop, progress);
+        self.cut |= limits
+            .deadline(started)
+            .is_some_and(|d| Instant::now() >= d);
+        values
+    }
+
+    /// [`Analyzer::search_moves`] once the tables are empty.
+    fn search_fresh(
+        &mut self,
+        position: &Position,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue> {
         let empties = position.board.empty().count_ones();
         match limits.level_on(position.board.size()) {
             // The level ranks; exact values are left to the proofs near the
-            // end, so that they never depend on the level.
-            Some(level) if empties > limits.wld_empties => {
+            // end, so that they never depend on the level. Where win/loss/
+            // draw is proved, the level estimates every move first: the
+            // proofs follow its order and each keeps the level's estimate
+            // that agrees with it.
+            Some(level) if empties > limits.exact_empties => {
                 let level = Level {
                     exact_empties: 0,
                     ..level
                 };
                 let deadline = limits.deadline(Instant::now());
+                let wld = empties <= limits.wld_empties;
+                let estimated = if wld { usize::MAX } else { count };
+                let midgame = self.midgame();
                 let (values, nodes) = level::rank_at_level(
-                    self.midgame(),
+                    midgame,
                     position,
-                    count,
+                    estimated,
                     level,
                     deadline,
                     stop,
-                    progress,
+                    &mut |v| progress(&v[..v.len().min(count.max(1))]),
                 );
                 self.nodes = nodes;
-                values
+                if !wld || values.is_empty() {
+                    return values;
+                }
+                let before = self.standard.nodes();
+                let proven = self
+                    .standard
+                    .prove_estimated(position, values, count, limits, deadline, stop, progress);
+                self.nodes += self.standard.nodes() - before;
+                proven
             }
             _ => {
                 let limits = Limits {
@@ -522,6 +577,27 @@ impl Analyzer {
 fn children(p: &Position) -> Vec<(Move, Position)> {
     let game = Reversi::DISC_DIFFERENCE;
     game.moves(p).map(|m| (m, game.play(p, m))).collect()
+}
+
+/// The exact value for the side to move in `parent` of its child `child`
+/// if the game is over there: the final score (standard scoring), which
+/// every search gives a move that ends the game, whatever the evaluation's
+/// unit (`None` while the game goes on).
+fn final_value(parent: &Position, child: &Position) -> Option<Discs> {
+    child.board.is_game_over().then(|| {
+        Discs(f64::from(crate::record::standard_score(&child.board))).for_color(parent.to_move)
+    })
+}
+
+/// The smallest win in discs on a board of `size`: the final score's
+/// parity is the squares' (the empty squares go to the winner), so on the
+/// even boards a win is at least 2 discs.
+fn smallest_win(size: u8) -> f64 {
+    if (u32::from(size) * u32::from(size)) % 2 == 0 {
+        2.0
+    } else {
+        1.0
+    }
 }
 
 /// Best first; equal values in the order of the moves (reading order, the
@@ -556,6 +632,9 @@ pub struct MoveAnalysis {
     pub loss: Discs,
     /// Whether both values are exact.
     pub exact: bool,
+    /// Whether the search of the position ran out of [`Limits::time`]
+    /// ([`MoveSearch::was_cut`]).
+    pub cut: bool,
 }
 
 /// The analysis of a whole game.
@@ -613,6 +692,7 @@ pub fn analyze_game(
             loss: Discs((best.value.0 - played_value.0).max(0.0)),
             best,
             exact,
+            cut: search.was_cut(),
         };
         on_move(&a);
         out.push(a);

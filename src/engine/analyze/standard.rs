@@ -3,7 +3,7 @@
 //! the end the endgame solver proves their values, exact or win/loss/draw
 //! (see the parent module).
 
-use super::{children, rank, Certainty, Limits, MoveValue};
+use super::{children, final_value, rank, smallest_win, Certainty, Limits, MoveValue};
 use crate::engine::iterative::{IterativeSearch, SearchMemory};
 use crate::engine::{EndgameSolver, RelativePosition, Scoring};
 use crate::eval::pattern::PatternWeights;
@@ -131,6 +131,52 @@ fn discs_for(p: &Position, black_value: i32) -> Discs {
     Discs(v.0.clamp(-squares, squares))
 }
 
+/// The value of a move that ends the game: its final score `v`, exact.
+fn exact_end(mv: Move, v: Discs) -> MoveValue {
+    MoveValue {
+        mv,
+        value: v,
+        certainty: Certainty::Exact,
+        line: vec![mv],
+    }
+}
+
+/// Gives each proof of win/loss/draw in `proven` the value of its move's
+/// estimate in `estimate` where that agrees with the proved outcome, else
+/// the nearest value that does (a draw is 0, a win at least the board's
+/// smallest win, a loss at most its opposite; a draw is exact), and the
+/// estimate's line:
+/// a proof is shown as its outcome with the best estimate that agrees,
+/// never as a count of +1/-1 discs.
+pub(super) fn agree_with_estimates(proven: &mut [MoveValue], estimate: &[MoveValue], size: u8) {
+    let least = smallest_win(size);
+    for v in proven
+        .iter_mut()
+        .filter(|v| v.certainty == Certainty::WinLossDraw)
+    {
+        let guess = estimate.iter().find(|e| e.mv == v.mv);
+        if let Some(g) = guess.filter(|g| g.certainty == Certainty::Exact) {
+            // The estimate knew it exactly (the move ends the game).
+            v.clone_from(g);
+            continue;
+        }
+        let e = guess.map_or(0.0, |e| e.value.0);
+        v.value = Discs(match v.value.0 {
+            s if s > 0.0 => e.max(least),
+            s if s < 0.0 => e.min(-least),
+            // A proved draw is the exact final score 0 (the proof's window
+            // (-1, 1) holds no other whole score).
+            _ => {
+                v.certainty = Certainty::Exact;
+                0.0
+            }
+        });
+        if let Some(g) = guess.filter(|g| g.line.len() > v.line.len()) {
+            v.line.clone_from(&g.line);
+        }
+    }
+}
+
 /// What one round of the iterative estimate gave.
 enum Round {
     /// The values of this depth (the best `count`), and whether the search
@@ -225,17 +271,32 @@ impl StandardSearch {
                 return Round::Abandoned;
             }
             let mv = f.best.unwrap_or(kids[0].0);
-            let value = MoveValue {
+            let mut value = MoveValue {
                 mv,
                 value: discs_for(position, f.value),
                 certainty: Certainty::Estimate { depth: f.depth },
                 line: vec![mv],
             };
+            // A move that ends the game is worth its final score (the
+            // search scores a finished game in discs, not in points): the
+            // best of those beats an estimate below it.
+            let ends = kids
+                .iter()
+                .filter_map(|(m, c)| Some((*m, final_value(position, c)?)));
+            for (m, v) in ends {
+                if m == mv || v > value.value {
+                    value = exact_end(m, v);
+                }
+            }
             return Round::Done(vec![value], f.depth < depth);
         }
         let mut values = Vec::with_capacity(kids.len());
         let mut complete = true;
         for (mv, child) in kids {
+            if let Some(v) = final_value(position, child) {
+                values.push(exact_end(*mv, v));
+                continue;
+            }
             let f = engine.deepen_stoppable(
                 child,
                 Some(depth - 1),
@@ -310,9 +371,12 @@ impl StandardSearch {
                 proven = exact;
             }
         }
+        agree_with_estimates(&mut proven, estimate, position.board.size());
         if draw != Discs(0.0) {
+            // A draw worth something is no exact score.
             for v in proven.iter_mut().filter(|v| v.value == Discs(0.0)) {
                 v.value = draw;
+                v.certainty = Certainty::WinLossDraw;
             }
             rank_outcomes(&mut proven);
             proven.truncate(count);
@@ -348,12 +412,40 @@ impl StandardSearch {
         // order and the best estimate wins a tie.
         let wld = exact && empties > limits.exact_empties;
         let estimated = if wld { kids.len() } else { count };
-        let mut best = self.estimate(position, &kids, estimated, limits, exact, stop, &mut |v| {
+        let best = self.estimate(position, &kids, estimated, limits, exact, stop, &mut |v| {
             progress(&v[..v.len().min(count)]);
         });
-        if exact && !stop.load(AtomicOrdering::Relaxed) {
-            if let Some(proven) = self.prove(position, &kids, &best, count, limits, deadline, stop)
+        if !exact {
+            return best;
+        }
+        self.prove_estimated(position, best, count, limits, deadline, stop, progress)
+    }
+
+    /// The values of the best `count` moves of `position` near the end
+    /// (with at most [`Limits::wld_empties`] empty squares): proved, in
+    /// the order of `estimate` (the estimates of every move where a proof
+    /// of win/loss/draw is to tie moves), each win/loss/draw given the
+    /// estimate that agrees with it ([`agree_with_estimates`]) and ranked
+    /// by it; the estimates themselves if stopped.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn prove_estimated(
+        &mut self,
+        position: &Position,
+        estimate: Vec<MoveValue>,
+        count: usize,
+        limits: &Limits,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&[MoveValue]),
+    ) -> Vec<MoveValue> {
+        let kids = children(position);
+        let count = count.clamp(1, kids.len().max(1));
+        let mut best = estimate;
+        if !stop.load(AtomicOrdering::Relaxed) {
+            if let Some(mut proven) =
+                self.prove(position, &kids, &best, count, limits, deadline, stop)
             {
+                rank_outcomes(&mut proven);
                 best = proven;
                 progress(&best);
             }
@@ -370,6 +462,16 @@ impl StandardSearch {
     /// Forgets the iterative search's memory.
     pub(super) fn clear(&mut self) {
         self.memory = SearchMemory::default();
+    }
+
+    /// Forgets everything earlier searches stored (the iterative search's
+    /// memory and the solver's table), so that the next ranking depends on
+    /// its position and limits alone.
+    pub(super) fn forget(&mut self) {
+        self.clear();
+        if let Some(solver) = self.solver.as_mut() {
+            solver.clear();
+        }
     }
 }
 

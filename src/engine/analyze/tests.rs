@@ -91,6 +91,30 @@ fn contempt_makes_a_draw_worth_it_for_black() {
     assert!(seen > 0);
 }
 
+/// A proof of win/loss/draw is never shown as a count of +1/-1 discs: its
+/// value is an estimate that agrees with the proved outcome (a draw is an
+/// exact 0, a win at least the smallest win, 2 discs on a board of an even number
+/// of squares, a loss at most -2), whose sign is that of the exact value.
+fn assert_agrees_with_proof(v: &MoveValue, exact: i32) {
+    let d = v.value.0;
+    // A proved draw is exact; a proved win or loss is no count of discs.
+    let want = if exact == 0 {
+        Certainty::Exact
+    } else {
+        Certainty::WinLossDraw
+    };
+    assert_eq!(v.certainty, want, "{v:?}: exact {exact}");
+    assert_eq!(
+        d.signum() as i32 * i32::from(d != 0.0),
+        exact.signum(),
+        "{v:?}: exact {exact}"
+    );
+    assert!(
+        d == 0.0 || d.abs() >= 2.0,
+        "{v:?} reads as a count of discs"
+    );
+}
+
 #[test]
 fn win_loss_draw_has_the_sign_of_the_exact_value() {
     let stop = AtomicBool::new(false);
@@ -98,21 +122,16 @@ fn win_loss_draw_has_the_sign_of_the_exact_value() {
         let mut s = Analyzer::new();
         let all = s.rank_moves(&p, 64, &limits(0, 9), &stop, &mut |_| {});
         for v in &all {
-            assert_eq!(v.certainty, Certainty::WinLossDraw);
             let child = Reversi::DISC_DIFFERENCE.play(&p, v.mv);
-            assert_eq!(v.value, Discs(f64::from((-brute(&child)).signum())));
+            assert_agrees_with_proof(v, -brute(&child));
         }
+        assert!(all.windows(2).all(|w| w[0].value >= w[1].value));
         // The one best move: a won or lost one is solved exactly (the
         // choice among the moves of its outcome), a draw is a draw.
         let best = s.rank_moves(&p, 1, &limits(0, 9), &stop, &mut |_| {});
         let exact = brute(&p);
-        if exact == 0 {
-            assert_eq!(best[0].certainty, Certainty::WinLossDraw);
-            assert_eq!(best[0].value, Discs(0.0));
-        } else {
-            assert_eq!(best[0].certainty, Certainty::Exact);
-            assert_eq!(best[0].value, Discs(f64::from(exact)));
-        }
+        assert_eq!(best[0].certainty, Certainty::Exact);
+        assert_eq!(best[0].value, Discs(f64::from(exact)));
     }
 }
 
@@ -526,4 +545,68 @@ fn weights_are_passed_to_an_analyzer_never_installed() {
     );
     assert_eq!(embedded(&at_depth), depth_before);
     assert_eq!(embedded(&at_level), level_before);
+}
+
+/// The proofs of win/loss/draw at a level on 8x8: every move's value is
+/// the level's estimate where it agrees with the proof, else the nearest
+/// value of the proved outcome, never +/-1 (the exact solver, solving each
+/// move, is the evidence); the moves are ranked by it.
+#[test]
+fn a_level_shows_a_proof_as_its_outcome_with_an_agreeing_estimate() {
+    let stop = AtomicBool::new(false);
+    let mut solver = crate::engine::EndgameSolver::new(crate::engine::Scoring::Standard);
+    let (mut lost, mut won) = (0, 0);
+    for p in late_positions(13, 12) {
+        let b = Limits {
+            level: Some(6),
+            time: None,
+            ..limits(10, 13)
+        };
+        let all = Analyzer::new().rank_moves(&p, 64, &b, &stop, &mut |_| {});
+        assert_eq!(all.len(), children(&p).len());
+        for v in &all {
+            let child = Reversi::DISC_DIFFERENCE.play(&p, v.mv);
+            let exact = -solver.solve(&RelativePosition::from(&child)).score.0;
+            assert_agrees_with_proof(v, exact);
+            lost += usize::from(exact < 0);
+            won += usize::from(exact > 0);
+        }
+        assert!(all.windows(2).all(|w| w[0].value >= w[1].value), "{all:?}");
+    }
+    assert!(lost > 5 && won > 5, "{lost} lost, {won} won");
+}
+
+/// The position of the 6x6 game after d5 e5 f5 c5 b3 b4 b5 d2,
+/// black to move: d1 takes every white disc (13-0, +36 with the empty
+/// squares).
+fn six_by_six_wipeout() -> Position {
+    let game = crate::record::parse_game("d5e5f5c5b3b4b5d2", 6).unwrap();
+    game.last()
+}
+
+/// A move that ends the game has its final score, exact, on every board
+/// size: the iterative search (off 8x8) scores a finished game in discs,
+/// which its points-per-disc scale made +1.6 for a +36 wipeout.
+#[test]
+fn a_move_that_ends_the_game_is_valued_at_its_final_score() {
+    let p = six_by_six_wipeout();
+    let d1: Move = "d1".parse().unwrap();
+    let after = Reversi::DISC_DIFFERENCE.play(&p, d1);
+    assert!(after.board.is_game_over());
+    assert_eq!(crate::record::standard_score(&after.board), 36);
+    let stop = AtomicBool::new(false);
+    for level in [1, 2, 8] {
+        let b = Limits {
+            level: Some(level),
+            time: None,
+            ..Limits::default()
+        };
+        for count in [1, 3, 64] {
+            let v = Analyzer::new().rank_moves(&p, count, &b, &stop, &mut |_| {});
+            let m = v.iter().find(|v| v.mv == d1).expect("d1 is ranked");
+            assert_eq!(m.value, Discs(36.0), "level {level} count {count}");
+            assert_eq!(m.certainty, Certainty::Exact);
+            assert_eq!(v[0].mv, d1);
+        }
+    }
 }

@@ -474,3 +474,41 @@ pub fn pending(book: &Book) -> Vec<Key> {
         .filter(|&k| is_pending(book, k))
         .collect()
 }
+
+/// The positions of an unfinished book whose values a reader must not
+/// trust: those waiting for a search ([`pending`]: a stopped `reversi-lab
+/// book deepen` writes each round's plan with them) and every position
+/// with a move into one of them (its negamax value counted the unfinished
+/// one's moves alone). Empty for a finished book. A book carries no flag
+/// for it: the pending positions are what the file holds, so every reader
+/// finds them the same way.
+#[must_use]
+pub fn unfinished(book: &Book) -> crate::hash::FastHashSet<Key> {
+    let mut out: crate::hash::FastHashSet<Key> = pending(book).into_iter().collect();
+    if out.is_empty() {
+        return out;
+    }
+    // From the most discs to the fewest: each position after all the
+    // positions its moves lead to (one disc more each).
+    let mut keys: Vec<Key> = book.entries.keys().copied().collect();
+    keys.sort_unstable_by_key(|&k| std::cmp::Reverse(ply(k)));
+    for key in keys {
+        if out.contains(&key) {
+            continue;
+        }
+        let position = position_of(key);
+        let mut legal = position.moves();
+        while legal != 0 {
+            let sq = legal.trailing_zeros() as u8;
+            legal &= legal - 1;
+            if book
+                .child(&position, sq)
+                .is_some_and(|(k, _)| out.contains(&k))
+            {
+                out.insert(key);
+                break;
+            }
+        }
+    }
+    out
+}

@@ -3,15 +3,13 @@
 use super::*;
 
 /// The engine's limits for a hint or a review: a level (which bounds the
-/// depth off 8x8: [`Limits::level_on`]), the time capped by the
-/// server's.
-fn coach_limits(
-    state: &AppState,
-    q: &HashMap<String, String>,
-    default_ms: u64,
-) -> Result<Limits, ApiError> {
+/// depth off 8x8: [`Limits::level_on`]) that alone decides the
+/// values, so that they are the same on any machine and under any load;
+/// a time only where `time_ms` asks, else the server's time per search
+/// as a safeguard (a search it cuts is reported as `cut`).
+fn coach_limits(state: &AppState, q: &HashMap<String, String>) -> Result<Limits, ApiError> {
     let cap = state.limits.engine_time.as_millis() as u64;
-    let time = number(q, "time_ms", 1..=cap)?.unwrap_or(default_ms.min(cap));
+    let time = number(q, "time_ms", 1..=cap)?.unwrap_or(cap);
     let level = number(q, "level", 1..=Level::MAX)?.unwrap_or(8);
     Ok(Limits {
         level: Some(level),
@@ -40,15 +38,16 @@ pub(super) async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Param
         return Err(ApiError::bad("the game is over"));
     }
     let count = number(&q, "count", 1..=64)?.unwrap_or(64);
-    let limits = coach_limits(&state, &q, 1000)?;
+    let limits = coach_limits(&state, &q)?;
     let p = g.position;
     let mut engine = state.analyzer();
     let (values, nodes, took) = blocking(&state, move |cancel| {
         let began = Instant::now();
         let v = engine.rank_moves(&p, count, &limits, cancel, &mut |_| {});
-        (v, engine.nodes(), began.elapsed())
+        (v, (engine.nodes(), engine.was_cut()), began.elapsed())
     })
     .await?;
+    let (nodes, cut) = nodes;
     let size = p.board.size();
     Ok(Json(json!({
         "to_move": p.to_move.name(),
@@ -65,6 +64,7 @@ pub(super) async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Param
         "nodes": nodes,
         "time_ms": took.as_secs_f64() * 1000.0,
         "level": limits.level,
+        "cut": cut,
     }))
     .into_response())
 }
@@ -76,11 +76,12 @@ const REVIEW_EXACT_EMPTIES: u32 = 16;
 /// `/api/review`: every move of the game with the value of the move played
 /// and of the best move (discs, the mover's view), the loss, and the value
 /// of each position after it from black's view (the evaluation graph).
-/// Each position is searched within `time_ms` (default 300) at `level`
-/// (default 8), exact from [`REVIEW_EXACT_EMPTIES`] empty squares.
+/// Each position is searched at `level` (default 8; the time only where
+/// `time_ms` asks), from empty tables, exact from [`REVIEW_EXACT_EMPTIES`]
+/// empty squares: the same game gives the same review under any load.
 pub(super) async fn api_review(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
     let g = game_param(&q)?;
-    let mut limits = coach_limits(&state, &q, 300)?;
+    let mut limits = coach_limits(&state, &q)?;
     limits.exact_empties = REVIEW_EXACT_EMPTIES;
     limits.wld_empties = REVIEW_EXACT_EMPTIES;
     let record = g.record();
@@ -111,6 +112,7 @@ pub(super) async fn api_review(State(state): State<Arc<AppState>>, Query(q): Par
                 "certainty": certainty_json(a.best.certainty),
                 "loss": (best - played).max(0.0),
                 "exact": a.exact,
+                "cut": a.cut,
                 "black_value_after": black(played),
             })
         })
@@ -124,6 +126,8 @@ pub(super) async fn api_review(State(state): State<Arc<AppState>>, Query(q): Par
         "total_loss": { "black": analysis.total_loss[0].0, "white": analysis.total_loss[1].0 },
         "final_score": analysis.final_score,
         "complete": analysis.moves.len() == g.moves.len(),
+        "level": limits.level,
+        "cut": analysis.moves.iter().filter(|a| a.cut).count(),
     }))
     .into_response())
 }

@@ -49,7 +49,16 @@ pub(super) async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Par
     // discs; else the evaluation's own points, never called discs.
     let size = p.board.size();
     let number = m.black_value.number();
-    let (value, unit) = if m.black_value.in_discs(settings.eval, size) {
+    // A move that ends the game is worth its final score, in discs, however
+    // the search counted it (the iterative search's finished game is a
+    // disc difference among its evaluation's points).
+    let after = crate::game::Game::play(&crate::reversi::Reversi::DISC_DIFFERENCE, &p, m.mv);
+    let (value, unit) = if after.board.is_game_over() {
+        (
+            json!(crate::record::standard_score(&after.board)),
+            "discs".to_string(),
+        )
+    } else if m.black_value.in_discs(settings.eval, size) {
         (
             json!(discs_json(f64::from(number), size)),
             "discs".to_string(),

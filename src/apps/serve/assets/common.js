@@ -69,7 +69,8 @@ function drawBoard(box, digits, opts) {
       if (opts.last === name) label += ", last move";
       else if (flipped.has(name)) label += ", flipped";
       const value = isLegal && opts.values ? opts.values.get(name) : undefined;
-      const shown = value !== undefined ? hintText(value, opts.values) : null;
+      const proof = opts.proofs ? opts.proofs.get(name) : undefined;
+      const shown = value !== undefined ? hintText(value, opts.values, proof) : null;
       const best = value !== undefined && opts.best === name;
       if (value !== undefined) label += `, hint ${shown}` + (best ? ", best" : "");
       const b = el("button", {
@@ -104,13 +105,17 @@ function drawBoard(box, digits, opts) {
 
 /**
  * A hint value as a board square shows it: whole discs, or one decimal
- * when whole numbers would make different values look equal.
+ * when whole numbers would make different values look equal; a proved
+ * outcome (`proof`: win, loss or draw) as its letter, then the estimate
+ * that agrees with it ("L-22"), never as a count of discs alone.
  */
-function hintText(value, values) {
+function hintText(value, values, proof) {
+  if (proof === "draw") return "D";
   const all = [...values.values()];
   const tie = all.some((v) => v !== value && Math.round(v) === Math.round(value));
   const t = tie ? value.toFixed(1) : String(Math.round(value));
-  return (value > 0 ? "+" : "") + t;
+  const number = t === "0" || t === "0.0" || t === "-0" ? "0" : (value > 0 ? "+" : "") + t;
+  return proof ? (proof === "win" ? "W" : "L") + number : number;
 }
 
 function focusSquare(buttons, i) {

@@ -41,7 +41,11 @@ function signed(v, digits) { const t = Number(v).toFixed(digits); return v > 0 ?
  */
 function valueText(v, unit, certainty, who) {
   const kind = certainty ? certainty.kind : "estimate";
-  if (kind === "win-loss-draw") return v > 0 ? `a win for ${who}, proved` : v < 0 ? `a loss for ${who}, proved` : "a draw, proved";
+  if (kind === "win-loss-draw") {
+    // The proof is the outcome; the number is the estimate that agrees with it.
+    if (v === 0) return "a draw, proved";
+    return `${v > 0 ? "a win" : "a loss"} for ${who}, proved (about ${signed(v, 0)} discs, estimated)`;
+  }
   const number = kind === "exact" ? signed(v, 0) : signed(v, 1);
   const what = unit === "discs" ? "discs" : unit;
   const how = kind === "exact" ? "exact final score"
@@ -215,9 +219,10 @@ function render() {
   const g = review ? review.game : game;
   const human = !review && !stalled && !game.over && !isEngine(game.to_move);
   const values = $("hint-board").checked && hints ? new Map(hints.moves.map((m) => [m.move, m.value])) : null;
+  const proofs = values ? new Map(hints.moves.filter((m) => m.outcome).map((m) => [m.move, m.outcome])) : null;
   drawBoard($("board"), g.board, {
     legal: human ? g.legal : [], last: g.last, flipped: g.flipped,
-    onPlay: human ? play : null, label: "game board", coords: true, values,
+    onPlay: human ? play : null, label: "game board", coords: true, values, proofs,
     best: values && hints.moves.length ? hints.moves[0].move : null,
   });
   const who = (c) => isEngine(c) ? (st.size === "8" && st.level ? `engine, level ${st.level} (${levelName(Number(st.level))})`
@@ -316,7 +321,7 @@ async function hint() {
   $("hint-out").replaceChildren(el("p", { class: "note" }, "Thinking…"));
   const level = st.size === "8" ? st.level || "8" : st.depth;
   try {
-    const h = await api(`/api/hint?${gameQuery()}&level=${level}&time_ms=${st.time}`);
+    const h = await api(`/api/hint?${gameQuery()}&level=${level}`);
     if (my !== gen) return;
     hints = h;
     const who = cap(h.view);
