@@ -456,6 +456,48 @@ fn the_held_out_test_set_is_300_exact_positions_of_20_to_24_empties_and_no_ffo_p
     );
 }
 
+/// The second test set (`train heldout-moves --positions 60`): the
+/// positions after every legal move of 60 of the held-out positions, each
+/// exact. Two files solved apart agree: each parent's best move keeps its
+/// value (the largest minus-child is the parent's exact score), and no
+/// move's value beats it.
+#[test]
+fn the_second_held_out_set_holds_every_move_of_60_positions_and_agrees_with_the_first() {
+    use reversi::lab::train::labels::{Label, LabelSource};
+    use std::collections::HashMap;
+    let parse = |name: &str| -> (String, Vec<Label>) {
+        let text = fs::read_to_string(data(name)).expect(name);
+        let mut lines = text.lines();
+        let header = lines.next().expect("header").to_owned();
+        (
+            header,
+            lines
+                .map(|l| Label::parse_line(l).expect("a label"))
+                .collect(),
+        )
+    };
+    let (_, parents) = parse("wthor/heldout-2023.txt");
+    let (header, children) = parse("wthor/heldout-2023-moves-60.txt");
+    assert!(header.starts_with("# reversi train label: heldout-moves of 60 positions "));
+    let value: HashMap<u64, i32> = parents
+        .iter()
+        .map(|l| (l.position.item, l.value.0))
+        .collect();
+    let mut best: HashMap<u64, i32> = HashMap::new();
+    for (k, child) in children.iter().enumerate() {
+        assert_eq!(child.source, LabelSource::Exact);
+        assert_eq!(child.position.item, k as u64);
+        let parent = value[&child.position.game];
+        let mv = -child.value.0;
+        assert!(mv <= parent, "{child:?}");
+        let b = best.entry(child.position.game).or_insert(i32::MIN);
+        *b = (*b).max(mv);
+    }
+    assert_eq!(best.len(), 60);
+    assert!(best.iter().all(|(game, b)| value[game] == *b));
+    assert!(children.len() > 400, "{}", children.len());
+}
+
 /// `train import`'s outputs named twice under other spellings (`./`, a
 /// folder and `..`, a symlink; a new file or an existing one): refused
 /// before anything is written, instead of one output holding the other's
