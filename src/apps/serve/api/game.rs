@@ -78,6 +78,8 @@ pub(super) async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Par
         // The depth the level asks for (the time may stop it earlier).
         "level_depth": level.map(|n| Level::new(n).depth),
         "book": m.book,
+        // Searched to the end of the game (an exact solve), not cut short.
+        "exact": !m.book && m.depth >= p.board.empty().count_ones(),
     }))
     .into_response())
 }

@@ -31,7 +31,16 @@ function levelName(n) {
 
 function cap(s) { return s[0].toUpperCase() + s.slice(1); }
 function pause(ms) { return new Promise((r) => setTimeout(r, ms)); }
-function signed(v, digits) { const t = Number(v).toFixed(digits); return v > 0 ? "+" + t : t; }
+// One way to write zero: "0", never "+0", "-0" or "0.0".
+function signed(v, digits) { const t = Number(v).toFixed(digits); return Number(t) === 0 ? "0" : v > 0 ? "+" + t : t; }
+
+/** What a value is, in words: book (level, games), estimate (depth), proof, exact. */
+function kindText(c) {
+  if (!c) return "estimate";
+  if (c.kind === "book") return `book, level ${c.level}` + (c.games ? `, ${c.games.toLocaleString("en")} games` : "");
+  if (c.kind === "estimate") return `estimate, ${c.depth} plies`;
+  return c.kind === "exact" ? "exact" : "proof";
+}
 
 /**
  * One value as the page shows it, from the API's value model: `v` a number in
@@ -257,7 +266,7 @@ function render() {
   $("log").tBodies[0].replaceChildren(...engineLog.map((e) => el("tr", {},
     el("td", {}, e.ply), el("td", {}, e.move), el("td", { "data-value": e.value, "data-unit": e.unit }, `${signed(e.value, 0)} ${e.unit}`),
     el("td", {}, e.nodes.toLocaleString("en")), el("td", { title: e.level_depth && e.depth < e.level_depth ? `level ${e.level} asks ${e.level_depth} plies; the time (${st.time} ms) stopped it at ${e.depth}` : null },
-      e.book ? "book" : e.level_depth && e.depth < e.level_depth ? `${e.depth} of ${e.level_depth} (time)` : e.depth), el("td", {}, e.time_ms.toFixed(1)))));
+      e.book ? "book" : e.exact ? "exact" : e.level_depth && e.depth < e.level_depth ? `${e.depth} of ${e.level_depth} (time)` : e.depth), el("td", {}, e.time_ms.toFixed(1)))));
 }
 
 /**
@@ -367,7 +376,8 @@ function drawReview() {
     el("td", {}, el("button", { type: "button", class: "link", "aria-label": `go to move ${m.index + 1}`,
       onclick: () => showReview(m.index + 1).catch(report) }, m.index + 1)),
     el("td", {}, m.mover), el("td", {}, m.played), el("td", { "data-value": m.played_value }, signed(m.played_value, m.exact ? 0 : 1)),
-    el("td", { "data-value": m.best_value, "data-kind": m.certainty.kind }, `${m.best} ${signed(m.best_value, m.certainty.kind === "exact" ? 0 : 1)}`),
+    el("td", { "data-value": m.best_value, "data-kind": m.certainty.kind, title: "best line: " + m.best_line.join(" ") },
+      `${m.best} ${signed(m.best_value, m.certainty.kind === "exact" ? 0 : 1)} (${kindText(m.certainty)}; ${m.best_line.join(" ")})`),
     el("td", { class: m.loss >= 4 ? "loss big" : "loss" }, m.loss ? "−" + m.loss.toFixed(1) : "0"))));
   drawGraph();
 }
@@ -414,7 +424,8 @@ async function showReview(at) {
   const m = review.data && review.data.moves[at - 1];
   const played = at ? `: ${game.movers[at - 1]} ${st.moves[at - 1]}` : "";
   $("rv-at").textContent = `move ${at} of ${st.moves.length}` + played +
-    (m ? `, ${m.loss ? "lost " + m.loss.toFixed(1) + " discs" : "best"}` : review.data ? "" : " (analysing…)");
+    (m ? `, ${m.loss ? "lost " + m.loss.toFixed(1) + " discs" : "best"} (${kindText(m.certainty)}; best line ${m.best_line.join(" ")})` : review.data ? "" : " (analysing…)") +
+    (m && review.data.level ? `. Reviewed at level ${review.data.level}` + (review.data.level < Number(st.level || 8) ? ` (below the game's ${st.level}, for speed)` : "") + "." : "");
   for (const tr of $("rv-table").tBodies[0].rows) tr.classList.toggle("selected", Number(tr.dataset.index) === at);
   for (const b of $("moves").querySelectorAll("button")) b.setAttribute("aria-current", Number(b.dataset.index) === at ? "step" : "false");
   if (review.data) drawGraph();
