@@ -211,6 +211,19 @@ fn plan_outputs(r: &Import) -> Result<Vec<Planned>> {
     Ok(planned)
 }
 
+/// The arguments of the commands that solve a test set exactly
+/// (`heldout`, `heldout-moves`): its file, the weights measured, threads,
+/// `--force`, `--quiet`.
+fn solved_set_args() -> [Arg; 5] {
+    [
+        option("out", "FILE", "The label file of exact scores (created, or continued if it is one of the same list)").required(true),
+        option("weights", "FILE", "The weights measured, whose search also orders the solver's moves (default: the embedded ones)"),
+        option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"),
+        flag("force", "Start --out over if it is not a label file of this list"),
+        flag("quiet", "No progress on stderr").short('q'),
+    ]
+}
+
 /// The `heldout` command's arguments.
 pub(super) fn heldout_command() -> Command {
     Command::new("reversi-lab train heldout")
@@ -219,11 +232,7 @@ pub(super) fn heldout_command() -> Command {
         .arg(option("training", "FILE", "A games file of training (repeatable): its positions are left out").action(clap::ArgAction::Append))
         .arg(option("empties", "A-B", "The empty squares of the positions (at most 30: each is solved exactly)").value_parser(parse_empties).default_value("20-24"))
         .arg(option("positions", "N", "How many positions (spread evenly over the list)").value_parser(value_parser!(usize)).default_value("300"))
-        .arg(option("out", "FILE", "The label file of exact scores (created, or continued if it is one of the same list)").required(true))
-        .arg(option("weights", "FILE", "The weights measured, whose search also orders the solver's moves (default: the embedded ones)"))
-        .arg(option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"))
-        .arg(flag("force", "Start --out over if it is not a label file of this list"))
-        .arg(flag("quiet", "No progress on stderr").short('q'))
+        .args(solved_set_args())
 }
 
 /// `reversi-lab train heldout`'s request.
@@ -332,11 +341,7 @@ pub(super) fn heldout_moves_command() -> Command {
         .about("Build the evaluation's second test set, off the experts' path: the positions after every legal move of the exact positions of a `train heldout` file (--positions of them, spread evenly), each solved exactly into a label file (resumable: run it again to continue); then print the static error of the weights on them per empties count and by how much the move loses (best, 1-6, 7-16, 17+ discs)")
         .arg(option("heldout", "FILE", "The held-out label file (`reversi-lab train heldout`), every position exact").required(true))
         .arg(option("positions", "N", "How many of its positions (spread evenly; default: all)").value_parser(value_parser!(usize)))
-        .arg(option("out", "FILE", "The label file of exact scores (created, or continued if it is one of the same list)").required(true))
-        .arg(option("weights", "FILE", "The weights measured, whose search also orders the solver's moves (default: the embedded ones)"))
-        .arg(option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"))
-        .arg(flag("force", "Start --out over if it is not a label file of this list"))
-        .arg(flag("quiet", "No progress on stderr").short('q'))
+        .args(solved_set_args())
 }
 
 /// `reversi-lab train heldout-moves`'s request.
