@@ -8,7 +8,7 @@
 //! `reversi::engine::book` is the book and its forms. This module reads the
 //! options, reads and writes the files and reports on stderr: `new`,
 //! `deepen` and `add` here, the sharded searches and their merge in
-//! [`search`], the text and Edax forms in [`convert`].
+//! [`search`](mod@search), the text and Edax forms in [`convert`].
 
 mod convert;
 mod search;

@@ -1,6 +1,6 @@
 //! The training stages' file formats, one module each: what a file starts
 //! with (its signature and header line), its lines, and how it is read
-//! from any [`BufRead`](std::io::BufRead) and written to any
+//! from any [`BufRead`] and written to any
 //! [`Write`](std::io::Write). The binary opens, locks and replaces the
 //! files; the rules on their text are here, unit-tested without files.
 //!
