@@ -57,6 +57,20 @@ pub fn open_input(path: &Path) -> io::Result<File> {
     File::open(path)
 }
 
+/// At most `cap + 1` bytes of `reader` (one more than a valid input may
+/// hold, so that the caller sees a larger one without reading it whole);
+/// an error is the [`UsageError`] `cannot read {what}: ...`. The one capped
+/// whole-file read of the front ends (text inputs, weights, books,
+/// collections).
+pub fn read_capped(reader: impl Read, cap: u64, what: &str) -> Result<Vec<u8>, UsageError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| UsageError(format!("cannot read {what}: {e}")))?;
+    Ok(bytes)
+}
+
 /// Reads the file at `path` as UTF-8 text of at most `cap` bytes. Errors
 /// are [`UsageError`]s that start with `what` (e.g. `input file in.txt`):
 /// cannot be read, larger than `cap`, or not UTF-8. Reads at most `cap + 1`
@@ -64,10 +78,7 @@ pub fn open_input(path: &Path) -> io::Result<File> {
 /// by [`open_input`], so a FIFO is waited for.
 pub fn read_text_capped(path: &Path, what: &str, cap: u64) -> Result<String, UsageError> {
     let file = open_input(path).map_err(|e| UsageError(format!("cannot read {what}: {e}")))?;
-    let mut bytes = Vec::new();
-    file.take(cap + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| UsageError(format!("cannot read {what}: {e}")))?;
+    let bytes = read_capped(file, cap, what)?;
     if bytes.len() as u64 > cap {
         return Err(UsageError(format!(
             "{what} is larger than {cap} bytes; it cannot be a valid input"

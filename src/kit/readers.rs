@@ -3,7 +3,7 @@
 //! --weights`, `--book`, `book show`); the lab reads them too, to build on
 //! them.
 
-use super::input::open_regular;
+use super::input::{open_regular, read_capped};
 use super::{usage, UsageError};
 use crate::engine::book::file::BOOK_HEADER_BYTES;
 use crate::engine::book::Book;
@@ -19,10 +19,7 @@ const MAX_BOOK_BYTES: u64 = 1 << 30;
 /// byte more than a weights file's length is read.
 pub fn read_weights(path: &str) -> Result<PatternWeights> {
     let (file, len) = open_regular(Path::new(path), &format!("weights {path}"))?;
-    let mut bytes = Vec::new();
-    file.take(FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| UsageError(format!("cannot read weights {path}: {e}")))?;
+    let bytes = read_capped(file, FILE_BYTES as u64, &format!("weights {path}"))?;
     PatternWeights::from_bytes(&bytes).or_else(|e| {
         let why = match e {
             WeightsError::Truncated { .. } if bytes.len() > FILE_BYTES => format!(
@@ -49,7 +46,6 @@ pub fn read_book(path: &str) -> Result<Book> {
 
 /// The bytes of the book file `path` (`what`: `book`, `Edax book`): a
 /// regular file of at most 1 GiB.
-#[allow(dead_code)] // reversi-lab's: Edax books
 pub fn read_book_bytes(path: &str, what: &str) -> Result<Vec<u8>> {
     read_sized(path, what, &|_, _| Ok(()))
 }

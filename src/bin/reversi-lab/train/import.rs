@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
-use reversi::kit::input::open_regular;
+use reversi::kit::input::{open_regular, read_capped};
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::read_weights;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
@@ -74,10 +74,7 @@ pub(crate) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>
         ))
         .into());
     }
-    let mut bytes = Vec::new();
-    file.take(MAX_COLLECTION_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
+    let bytes = read_capped(file, MAX_COLLECTION_BYTES, path)?;
     Ok(parse_collection(path, &bytes, form).map_err(|e| UsageError(e.0))?)
 }
 
