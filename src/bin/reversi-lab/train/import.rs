@@ -21,7 +21,7 @@ use reversi::lab::train::import::{
     form_by_head, form_by_name, held_out_positions, parse_collection, ImportRun,
     MAX_COLLECTION_BYTES, SNIFFED_BYTES,
 };
-use reversi::lab::train::labels::{Label, LabelSource, ListedPosition};
+use reversi::lab::train::labels::{Label, LabelSettings, LabelSource, ListedPosition};
 use reversi::lab::train::off_path;
 use reversi::lab::train::tables::TestTable;
 use reversi::record::archive::ArchiveGame;
@@ -221,6 +221,46 @@ fn solved_set_args() -> [Arg; 5] {
     ]
 }
 
+/// A test set's label file solved exactly by a stage (`heldout`,
+/// `heldout-moves`): where, and how.
+struct SolvedSet<'a> {
+    stage: &'static str,
+    out: &'a str,
+    force: bool,
+    quiet: bool,
+    threads: usize,
+}
+
+impl SolvedSet<'_> {
+    /// Solves the positions of `list` into the file (created with
+    /// `header_line`, or continued, each continued line checked by
+    /// `check`), then reads all its labels back.
+    fn solve(
+        &self,
+        header_line: &str,
+        list: &[ListedPosition],
+        settings: &LabelSettings,
+        weights: &Arc<PatternWeights>,
+        check: &dyn Fn(&str) -> Result<u64, String>,
+    ) -> Result<Vec<Label>> {
+        let file = Resumable {
+            signature: LABELS,
+            noun: "position",
+            out: self.out,
+            header_line,
+            force: self.force,
+            item: check,
+            shard: Shard::WHOLE,
+            items: list.len() as u64,
+            max_lines: list.len() as u64,
+            progress: (self.stage, "positions"),
+            quiet: self.quiet,
+        };
+        super::labels::label_into(&file, list, settings, weights, self.threads)?;
+        Ok(super::labels::read_labels(self.out)?.1)
+    }
+}
+
 /// The `heldout` command's arguments.
 pub(super) fn heldout_command() -> Command {
     Command::new("reversi-lab train heldout")
@@ -313,21 +353,14 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
     let settings = heldout::settings(empties);
     let check = |line: &str| super::labels::listed_position_number(line, &list);
     let threads = r.threads;
-    let file = Resumable {
-        signature: LABELS,
-        noun: "position",
+    let set = SolvedSet {
+        stage: "heldout",
         out,
-        header_line: &header_line,
         force: r.force,
-        item: &check,
-        shard: Shard::WHOLE,
-        items: list.len() as u64,
-        max_lines: list.len() as u64,
-        progress: ("heldout", "positions"),
         quiet,
+        threads,
     };
-    super::labels::label_into(&file, &list, &settings, &weights, threads)?;
-    let (_, labels) = super::labels::read_labels(out)?;
+    let labels = set.solve(&header_line, &list, &settings, &weights, &check)?;
     let samples: Vec<_> = labels.iter().map(Label::sample).collect();
     write_stdout(&TestTable::measure(&weights, &samples, out).to_string())
 }
@@ -400,21 +433,14 @@ pub(super) fn heldout_moves(r: HeldoutMoves) -> Result<()> {
     let header_line = heldout::after_moves_header(&parent_list, &list);
     let settings = heldout::settings(fewest..=most);
     let check = |line: &str| super::labels::listed_position_number(line, &list);
-    let file = Resumable {
-        signature: LABELS,
-        noun: "position",
+    let set = SolvedSet {
+        stage: "heldout-moves",
         out: &r.out,
-        header_line: &header_line,
         force: r.force,
-        item: &check,
-        shard: Shard::WHOLE,
-        items: list.len() as u64,
-        max_lines: list.len() as u64,
-        progress: ("heldout-moves", "positions"),
         quiet: r.quiet,
+        threads: r.threads,
     };
-    super::labels::label_into(&file, &list, &settings, &weights, r.threads)?;
-    let (_, children) = super::labels::read_labels(&r.out)?;
+    let children = set.solve(&header_line, &list, &settings, &weights, &check)?;
     let samples: Vec<_> = children.iter().map(Label::sample).collect();
     let rows = off_path::errors_by_loss(&parents, &children, |c| {
         Eval(weights.evaluate(c.position.player, c.position.opponent))
