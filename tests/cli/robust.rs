@@ -429,23 +429,7 @@ fn games_file(path: &Path) {
 /// (as `ulimit -v 2000000`): an unbounded read aborts there.
 #[cfg(unix)]
 fn within_two_gigabytes(dir: &Path, args: &[&str]) -> std::process::Output {
-    use std::os::unix::process::CommandExt;
-    let mut cmd = std::process::Command::new(binary_of(args));
-    cmd.current_dir(dir).args(args);
-    // SAFETY: setrlimit is async-signal-safe; the closure allocates nothing.
-    unsafe {
-        cmd.pre_exec(|| {
-            let cap = libc::rlimit {
-                rlim_cur: 2_000_000 * 1024,
-                rlim_max: 2_000_000 * 1024,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &cap) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    cmd.output().expect("run")
+    within_address_space(dir, args, 2_000_000 * 1024)
 }
 
 #[cfg(unix)]
@@ -1175,10 +1159,16 @@ fn the_lab_commands_old_spellings_name_reversi_lab() {
 /// `args` run in `dir` with at most `megabytes` of address space.
 #[cfg(unix)]
 fn within_megabytes(dir: &Path, args: &[&str], megabytes: u64) -> std::process::Output {
+    within_address_space(dir, args, megabytes << 20)
+}
+
+/// `args` run in `dir` with at most `bytes` of address space
+/// (`RLIMIT_AS`): an unbounded read or allocation aborts there.
+#[cfg(unix)]
+fn within_address_space(dir: &Path, args: &[&str], bytes: u64) -> std::process::Output {
     use std::os::unix::process::CommandExt;
     let mut cmd = std::process::Command::new(binary_of(args));
     cmd.current_dir(dir).args(args);
-    let bytes = megabytes << 20;
     // SAFETY: setrlimit is async-signal-safe; the closure allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
