@@ -11,6 +11,7 @@ use crate::eval::pattern::{PatternWeights, WeightsError, FILE_BYTES};
 use anyhow::Result;
 use std::io::Read;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The largest book file read (about 30 million positions).
 const MAX_BOOK_BYTES: u64 = 1 << 30;
@@ -28,6 +29,15 @@ pub fn read_weights(path: &str) -> Result<PatternWeights> {
             e => e.to_string(),
         };
         usage(format!("weights file {path} {why}"))
+    })
+}
+
+/// The weights a command measures or searches with: those of the file
+/// `path` when given ([`read_weights`]), else the embedded ones.
+pub fn weights_or_embedded(path: Option<&str>) -> Result<Arc<PatternWeights>> {
+    Ok(match path {
+        Some(path) => Arc::new(read_weights(path)?),
+        None => Arc::clone(PatternWeights::shared_embedded()),
     })
 }
 

@@ -11,7 +11,7 @@ use clap::{Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
 use reversi::kit::input::{open_regular, read_capped};
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
-use reversi::kit::readers::read_weights;
+use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::train::formats::{dropped, games, heldout, labels};
@@ -325,10 +325,7 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
     let quiet = r.quiet;
     let out = &r.out;
     let empties = r.empties.clone();
-    let weights = match &r.weights {
-        Some(path) => Arc::new(read_weights(path)?),
-        None => Arc::clone(PatternWeights::shared_embedded()),
-    };
+    let weights = weights_or_embedded(r.weights.as_deref())?;
     let held = read_games(&r.games)?;
     let mut training = Vec::new();
     for path in &r.training {
@@ -401,10 +398,7 @@ impl HeldoutMoves {
 
 /// Runs `reversi-lab train heldout-moves`.
 pub(super) fn heldout_moves(r: HeldoutMoves) -> Result<()> {
-    let weights = match &r.weights {
-        Some(path) => Arc::new(read_weights(path)?),
-        None => Arc::clone(PatternWeights::shared_embedded()),
-    };
+    let weights = weights_or_embedded(r.weights.as_deref())?;
     let (_, all) = super::labels::read_labels(&r.heldout)?;
     if let Some(l) = all.iter().find(|l| l.source != LabelSource::Exact) {
         return Err(UsageError(format!(

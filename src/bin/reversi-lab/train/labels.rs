@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
-use reversi::kit::readers::read_weights;
+use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::shard::{check_listed, ListNames, MergeRules, Merged};
@@ -118,10 +118,7 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
     let quiet = r.quiet;
     let shard = r.shard;
     let settings = r.settings;
-    let weights = match &r.weights {
-        Some(path) => Arc::new(read_weights(path)?),
-        None => Arc::clone(PatternWeights::shared_embedded()),
-    };
+    let weights = weights_or_embedded(r.weights.as_deref())?;
     let games = read_games(&r.games)?;
     let list = position_list(&games, &settings.empties);
     let mut header_line = labels::header(&settings, weights.checksum(), &list);

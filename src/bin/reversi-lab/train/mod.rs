@@ -7,11 +7,10 @@ use clap::{value_parser, ArgMatches, Command};
 use reversi::eval::pattern::fit::{
     fit_phases, phase_range, FitConfig, PartialFit, PhaseReport, Sample,
 };
-use reversi::eval::pattern::PatternWeights;
 use reversi::eval::Heuristic;
 use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
-use reversi::kit::readers::read_weights;
+use reversi::kit::readers::{read_weights, weights_or_embedded};
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
@@ -22,7 +21,6 @@ use reversi::lab::train::{self, GameSettings, TrainingGame};
 use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 pub(super) mod import;
@@ -137,10 +135,7 @@ fn probcut(r: Probcut) -> Result<()> {
         Path::new(out),
         &written_by(r.force, signature(PROBCUT)),
     )?;
-    let weights = match &r.weights {
-        Some(path) => Arc::new(read_weights(path)?),
-        None => Arc::clone(PatternWeights::shared_embedded()),
-    };
+    let weights = weights_or_embedded(r.weights.as_deref())?;
     let games = read_games(&r.games)?;
     let (samples, _) = train::samples(&games, false);
     let quiet = r.quiet;
@@ -270,10 +265,7 @@ fn generate(r: Generate) -> Result<()> {
     let out = r.out;
     let shard = r.shard;
     let quiet = r.quiet;
-    let weights = match &r.weights {
-        Some(path) => Arc::new(read_weights(path)?),
-        None => Arc::clone(PatternWeights::shared_embedded()),
-    };
+    let weights = weights_or_embedded(r.weights.as_deref())?;
     let mut header_line = games::header(&s, weights.checksum());
     push_shard(&mut header_line, shard);
     let check = game_number;
