@@ -1,5 +1,5 @@
 use super::*;
-use crate::engine::book::MAX_VALUE;
+use crate::engine::book::{unfinished, MAX_VALUE};
 
 #[test]
 fn the_first_two_plies_are_five_positions_up_to_symmetry() {
@@ -310,6 +310,71 @@ fn deepening_writes_every_round_until_one_adds_nothing() {
         &mut |_, _| Ok(()),
     );
     assert!(matches!(e, Err(DeepenError::Plan(TooManyPositions(2)))));
+}
+
+/// A deepening stopped at each of its writes in turn (the caller's
+/// checkpoint writes the book, then the run stops) leaves a file that
+/// every reader sees as unfinished, unless it was the last write; and a
+/// run that goes on from any of those files ends with the bytes of a run
+/// never stopped.
+#[test]
+fn a_deepening_stopped_at_any_write_leaves_an_unfinished_book_that_goes_on_to_the_same_bytes() {
+    let plan = Deepening {
+        roots: Roots::Start,
+        depth: 4,
+        within: Eval(0),
+        limit: MAX_POSITIONS,
+    };
+    let search = &mut |b: &mut Book| search_and_merge(b, 1, 1, &mut |_, _| {});
+    let fresh = || {
+        let mut book = Book::new();
+        plan_new(&mut book, &[], 1, MAX_POSITIONS).expect("a small plan");
+        book
+    };
+    let mut whole = fresh();
+    let mut writes = Vec::new();
+    deepen::<()>(&mut whole, &plan, search, &mut |b, _| {
+        writes.push(b.to_bytes());
+        Ok(())
+    })
+    .expect("a small deepening");
+    assert!(writes.len() >= 3, "{} writes", writes.len());
+    assert_eq!(writes.last(), Some(&whole.to_bytes()));
+    for stop_at in 1..=writes.len() {
+        let mut book = fresh();
+        let mut written = None;
+        let mut count = 0;
+        let stopped = deepen(&mut book, &plan, search, &mut |b, round| {
+            count += 1;
+            written = Some(b.to_bytes());
+            if count == stop_at {
+                Err(round)
+            } else {
+                Ok(())
+            }
+        });
+        assert!(stopped.is_err());
+        let file = written.expect("a write before the stop");
+        assert_eq!(file, writes[stop_at - 1]);
+        let mut left = Book::from_bytes(&file).expect("a whole file");
+        let last = stop_at == writes.len();
+        assert_eq!(
+            pending(&left).is_empty(),
+            last,
+            "stopped at write {stop_at}"
+        );
+        assert_eq!(
+            unfinished(&left).is_empty(),
+            last,
+            "stopped at write {stop_at}"
+        );
+        deepen::<()>(&mut left, &plan, search, &mut |_, _| Ok(())).expect("goes on");
+        assert_eq!(
+            left.to_bytes(),
+            whole.to_bytes(),
+            "going on after a stop at write {stop_at}"
+        );
+    }
 }
 
 #[test]
