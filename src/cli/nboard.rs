@@ -5,11 +5,10 @@
 //! `set depth N` (or `--depth N`, `--level N`) is the level.
 
 use super::hint::read_command;
-use super::options::{book_args, clock_seed, limits_args, EngineOptions};
+use super::options::{book_args, clock_seed, limits_args, EngineOptions, DEFAULT_LEVEL};
 use anyhow::Result;
 use clap::Command;
 use reversi::apps::nboard::{Flow, NboardSession};
-use reversi::engine::midgame::Level;
 use std::io::{self, Write};
 use std::sync::mpsc;
 
@@ -20,12 +19,13 @@ pub(super) fn command() -> Command {
             "Speak the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI: \
              set the engine's command line to `reversi nboard`",
         )
-        .args(limits_args(Some("5")))
+        .args(limits_args(None))
         .args(book_args())
         .mut_arg("depth", |a| {
             a.help(
                 "The strength level until the GUI sends `set depth N` (the level N; \
-                 above 30 is 30); default: the strongest, cut by --time",
+                 above 30 is 30); default 8. No clock cuts a search unless --time \
+                 gives one",
             )
         })
         .mut_arg("level", |a| {
@@ -41,8 +41,10 @@ pub fn run(args: &[String]) -> Result<()> {
 /// The NBoard session of the engine of `options`, on stdin and stdout.
 fn session(options: EngineOptions) -> Result<()> {
     let mut limits = options.limits.limits()?;
-    // Always at a level: the strongest until the GUI or --depth says.
-    limits.level = Some(limits.level.or(limits.depth).unwrap_or(Level::MAX));
+    // Always at a level: the default one until the GUI or --depth says;
+    // a clock only when --time sets one, so that a level gives one answer
+    // on any machine.
+    limits.level = Some(limits.level.or(limits.depth).unwrap_or(DEFAULT_LEVEL));
     limits.depth = None;
     let (tx, rx) = mpsc::channel::<String>();
     let printer = std::thread::spawn(move || -> io::Result<()> {
