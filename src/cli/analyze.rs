@@ -3,7 +3,7 @@
 //! player.
 
 use super::hint::{certainty_text, name, CUT_NOTE};
-use super::options::{book_args, limits_args, read_record, RecordQuery};
+use super::options::{book_args, limits_args, until_arg, RecordQuery};
 use anyhow::Result;
 use clap::{Arg, Command};
 use reversi::board::Color;
@@ -27,7 +27,7 @@ pub(super) fn command() -> Command {
                 .allow_hyphen_values(true)
                 .help(
                     "A transcript (f5d6c3...), a GGF game, a board string followed by moves, \
-                     or a file holding one",
+                     or a file holding one (also a PGN game or a Logistello .gam line)",
                 ),
         )
         .arg(
@@ -36,6 +36,9 @@ pub(super) fn command() -> Command {
                 .num_args(0..)
                 .help("More words of the record (the side to move, moves), joined with spaces"),
         )
+        .arg(until_arg(
+            "Analyse only the record's first N moves (a pass counts as one)",
+        ))
         .args(limits_args(None))
         .args(book_args())
         .arg(flag("json", "One JSON object"))
@@ -52,7 +55,7 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 fn analyze(r: RecordQuery) -> Result<()> {
-    let game = read_record(&r.record, 8)?;
+    let game = r.game(8)?;
     let limits = r.engine.limits.limits_at_default_level()?;
     let quiet = AtomicBool::new(false);
     let mut search = r.engine.analyzer(0)?;

@@ -3,7 +3,7 @@
 //! and the protocols print, and the protocols' capped command reader; the
 //! shared options are [`super::options`]'s.
 
-use super::options::{book_args, limits_args, read_record, RecordQuery};
+use super::options::{book_args, limits_args, until_arg, RecordQuery};
 use anyhow::Result;
 use clap::{Arg, ArgMatches, Command};
 use reversi::engine::analyze::{Certainty, MoveSearch, MoveValue};
@@ -100,7 +100,8 @@ pub(super) fn command() -> Command {
                 .help(
                     "A board string (64 of -/X/O then X or O to move), optionally followed \
                      by moves; a transcript from the start (f5d6c3); a GGF game; or a file \
-                     holding one. The position is the one after the last move",
+                     holding one (also a PGN game or a Logistello .gam line). The position \
+                     is the one after the last move (or after --until's)",
                 ),
         )
         .arg(
@@ -114,6 +115,10 @@ pub(super) fn command() -> Command {
                 .num_args(0..)
                 .help("More words of the record (the side to move, moves), joined with spaces"),
         )
+        .arg(until_arg(
+            "The position after the record's first N moves (a pass counts as one) \
+             instead of its last",
+        ))
         .args(limits_args(None))
         .args(book_args())
         .arg(flag("json", "One JSON object"))
@@ -141,7 +146,7 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 fn hint(r: Request) -> Result<()> {
-    let game = read_record(&r.query.record, 8)?;
+    let game = r.query.game(8)?;
     let p = game.last();
     let limits = r.query.engine.limits.limits_at_default_level()?;
     let count = r.moves;

@@ -265,6 +265,8 @@ pub struct RecordQuery {
     pub engine: EngineOptions,
     /// `--json`: one JSON object.
     pub json: bool,
+    /// `--until N`: only the record's first N moves.
+    pub until: Option<usize>,
 }
 
 impl RecordQuery {
@@ -275,8 +277,28 @@ impl RecordQuery {
             record: record_words(m, first, more),
             engine: EngineOptions::from_matches(m)?,
             json: m.get_flag("json"),
+            until: m.get_one::<usize>("until").copied(),
         })
     }
+
+    /// The game record asked for on a board of `size`: read with
+    /// [`read_record`], then cut after `--until`'s moves.
+    pub fn game(&self, size: u8) -> Result<GameRecord> {
+        let game = read_record(&self.record, size)?;
+        match self.until {
+            Some(n) => game
+                .until(n)
+                .or_else(|e| usage(format!("--until {n}: {e}"))),
+            None => Ok(game),
+        }
+    }
+}
+
+/// `--until N`, the option of the commands that read a record: `what` is
+/// what they do with the record's first N moves.
+pub fn until_arg(what: &'static str) -> Arg {
+    option("until", "N", what)
+        .value_parser(clap::builder::RangedU64ValueParser::<usize>::new().range(0..=200))
 }
 
 /// Parses a margin in discs: a number from 0 to 64.

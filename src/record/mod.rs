@@ -131,6 +131,23 @@ impl GameRecord {
         Ok(())
     }
 
+    /// The game cut after its first `moves` moves (a forced pass counts as
+    /// one), header kept: what `--until N` asks of a record.
+    ///
+    /// # Errors
+    /// [`RecordTooShort`] when the game has fewer than `moves` moves.
+    pub fn until(&self, moves: usize) -> Result<GameRecord, RecordTooShort> {
+        if moves > self.moves.len() {
+            return Err(RecordTooShort(format!(
+                "the record holds {} moves, not {moves}",
+                self.moves.len()
+            )));
+        }
+        let mut cut = self.clone();
+        cut.moves.truncate(moves);
+        Ok(cut)
+    }
+
     /// Takes back the last move (`None` at the start).
     pub fn pop(&mut self) -> Option<RecordedMove> {
         self.moves.pop()
@@ -143,6 +160,11 @@ impl GameRecord {
         let p = self.last();
         p.board.is_game_over().then(|| standard_score(&p.board))
     }
+}
+
+message_error! {
+    /// Why a record cannot be cut after a number of moves: it has fewer.
+    pub struct RecordTooShort(pub String);
 }
 
 /// Black's discs minus white's, the empty squares going to the winner (the

@@ -305,3 +305,20 @@ fn random_texts_never_panic() {
         let _ = parse_board_string(&text, 8);
     }
 }
+
+#[test]
+fn until_keeps_the_first_moves_and_refuses_more_than_the_game_has() {
+    let game = random_game(8, 7);
+    let n = game.moves.len();
+    for keep in [0, 1, n / 2, n] {
+        let cut = game.until(keep).expect("within the game");
+        assert_eq!(cut.moves.len(), keep);
+        assert_eq!(cut.last(), game.positions()[keep]);
+        assert_eq!(cut.info, game.info);
+    }
+    let e = game.until(n + 1).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("the record holds {n} moves, not {}", n + 1)
+    );
+}

@@ -151,6 +151,45 @@ fn ggf_of(board: &str) -> String {
     write_ggf(&GameRecord::new(p))
 }
 
+/// Before the GUI sends `set depth`, the engine searches at the default
+/// level with no clock (it used the strongest level cut by a 5-second
+/// default `--time`: an answer that depended on the machine's load): a
+/// hint ends at depth 8 and two sessions give the same lines.
+#[test]
+fn nboard_searches_at_the_default_level_with_no_clock() {
+    let after_f5 = "---------------------------OX------XXX-------------------------- O";
+    let hint = || {
+        let mut e = Engine::start(&["nboard", "--no-book"]);
+        e.send("nboard 2");
+        e.send(&format!("set game {}", ggf_of(after_f5)));
+        e.send("hint 2");
+        let mut lines = e.until("status");
+        lines.extend(e.until("status"));
+        lines
+    };
+    let first = hint();
+    let depths: Vec<&str> = first
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .filter_map(|l| l.rsplit(' ').next())
+        .collect();
+    assert_eq!(depths.last(), Some(&"8"), "{first:?}");
+    assert!(
+        depths
+            .iter()
+            .all(|d| d.parse::<u32>().is_ok_and(|d| d <= 8)),
+        "{first:?}"
+    );
+    let searches = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l.starts_with("search "))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(searches(&first), searches(&hint()));
+}
+
 #[test]
 fn nboard_hint_is_exact_near_the_end() {
     // FFO #23, 18 empties: a2 +4, d1 -20, h3 -20 (the suite's annotation).
@@ -724,6 +763,34 @@ fn hint_and_analyze_give_one_value_per_position_and_level() {
         );
     }
     assert!(longer.contains("\"cut\":0"), "{longer}");
+}
+
+/// `--until N` reads a record's first N moves: `hint` gives the position
+/// after them, `analyze` one row for each, the same values as the record cut
+/// by hand; a record shorter than N is refused in one line.
+#[test]
+fn hint_and_analyze_stop_at_a_move_of_the_record() {
+    let whole = &WTHOR_1984_1_AT_19[..40];
+    let g18 = &WTHOR_1984_1_AT_19[..36];
+    let cut = stdout_of_reversi(&["analyze", "--level", "4", "--until", "18", whole]);
+    assert_eq!(cut, stdout_of_reversi(&["analyze", "--level", "4", g18]));
+    assert!(cut.contains("\n 18  "), "{cut}");
+    assert!(!cut.contains("\n 19  "), "{cut}");
+    let hint = stdout_of_reversi(&["hint", "--level", "4", "--until", "18", whole]);
+    assert_eq!(hint, stdout_of_reversi(&["hint", "--level", "4", g18]));
+    assert_ne!(hint, stdout_of_reversi(&["hint", "--level", "4", whole]));
+    let start = stdout_of_reversi(&["hint", "--level", "2", "--until", "0", whole]);
+    assert!(
+        start.starts_with("---------------------------OX------XO--------------------------- X\n"),
+        "{start}"
+    );
+    for command in ["hint", "analyze"] {
+        expect_usage_error(
+            reversi().args([command, "--until", "21", whole]),
+            "--until 21: the record holds 20 moves, not 21",
+        );
+    }
+    expect_usage_error(reversi().args(["hint", "--until", "-1", whole]), "--until");
 }
 
 /// `--time` is the user's: a search it cuts says so.
