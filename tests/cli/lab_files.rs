@@ -670,4 +670,17 @@ fn heldout_moves_labels_every_move_and_the_best_keeps_the_parents_value() {
     assert!(again.status.success(), "{again:?}");
     assert_eq!(fs::read_to_string(&out).unwrap(), text);
     assert_eq!(String::from_utf8(again.stdout).unwrap(), stdout);
+    // --level adds the level's move list by the move's loss, every move
+    // ranked, after the same static tables.
+    let leveled = lab().args(args).args(["--level", "2"]).output().unwrap();
+    assert!(leveled.status.success(), "{leveled:?}");
+    let leveled = String::from_utf8(leveled.stdout).unwrap();
+    let (statics, level) = leveled
+        .split_once("\n\nLevel 2's move list")
+        .expect("a level table");
+    assert_eq!(format!("{statics}\n"), stdout);
+    assert!(
+        level.contains(&format!("| all | {} |", expected.len())),
+        "{leveled}"
+    );
 }

@@ -9,9 +9,11 @@
 //! and the coach shows their values.
 
 use super::labels::{Label, LabelSource, ListedPosition};
-use crate::board::symmetry;
+use crate::board::{symmetry, Color};
+use crate::engine::analyze::MoveValue;
 use crate::engine::RelativePosition;
 use crate::eval::Eval;
+use crate::reversi::{Move, Position};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -148,6 +150,71 @@ pub fn errors_by_loss(
     children: &[Label],
     estimate: impl Fn(&Label) -> Eval,
 ) -> Result<Vec<ClassError>, String> {
+    errors_by_loss_where_known(parents, children, |c| Some(estimate(c)))
+}
+
+/// The values that a ranking of each parent's moves gives the positions
+/// after them, for [`errors_by_loss_of_ranking`]: keyed by the parent's item
+/// and the child's canonical form, minus the move's value (a child's value
+/// is for its own side to move).
+#[derive(Clone, Debug, Default)]
+pub struct RankedChildren(HashMap<(u64, u64, u64), Eval>);
+
+impl RankedChildren {
+    /// Ranks every move of each parent with `rank` (given the parent as a
+    /// [`Position`] with black to move, it returns every legal move's
+    /// value, as `hint --moves 64` or the coach does) and keeps each
+    /// move's value as its child's.
+    pub fn rank(parents: &[Label], mut rank: impl FnMut(&Position) -> Vec<MoveValue>) -> Self {
+        let mut values = HashMap::new();
+        for parent in parents {
+            let r = RelativePosition::of_8x8(parent.position.player, parent.position.opponent);
+            let position = Position {
+                board: r.to_board(Color::Black),
+                to_move: Color::Black,
+            };
+            for v in rank(&position) {
+                let child = match v.mv {
+                    Move::Place(sq) => r.play(sq.0),
+                    Move::Pass => r.pass(),
+                };
+                let ((player, opponent), _) = symmetry::canonical(child.player, child.opponent);
+                values.insert(
+                    (parent.position.item, player, opponent),
+                    Eval(-v.value.to_eval().0),
+                );
+            }
+        }
+        RankedChildren(values)
+    }
+
+    /// The value the ranking gave `child` (a position after a move of its
+    /// parent, `child.position.game`), if it ranked that move.
+    #[must_use]
+    pub fn get(&self, child: &Label) -> Option<Eval> {
+        let p = &child.position;
+        self.0.get(&(p.game, p.player, p.opponent)).copied()
+    }
+}
+
+/// [`errors_by_loss`] of the moves' values in a ranking of each parent's
+/// moves ([`RankedChildren`]) instead of a static estimate.
+///
+/// # Errors
+/// As [`errors_by_loss`], and a move the ranking left out.
+pub fn errors_by_loss_of_ranking(
+    parents: &[Label],
+    children: &[Label],
+    ranked: &RankedChildren,
+) -> Result<Vec<ClassError>, String> {
+    errors_by_loss_where_known(parents, children, |c| ranked.get(c))
+}
+
+fn errors_by_loss_where_known(
+    parents: &[Label],
+    children: &[Label],
+    estimate: impl Fn(&Label) -> Option<Eval>,
+) -> Result<Vec<ClassError>, String> {
     let by_item: HashMap<u64, &Label> = parents.iter().map(|p| (p.position.item, p)).collect();
     let mut sums: HashMap<LossClass, (usize, f64, f64)> = HashMap::new();
     for child in children {
@@ -167,7 +234,13 @@ pub fn errors_by_loss(
         }
         let exact_move = -child.value.0;
         let loss = (parent.value.0 - exact_move) / Eval::PER_DISC;
-        let error = f64::from(-estimate(child).0 - exact_move) / f64::from(Eval::PER_DISC);
+        let estimated = estimate(child).ok_or_else(|| {
+            format!(
+                "position {} (after a move of position {}) has no estimate",
+                child.position.item, child.position.game
+            )
+        })?;
+        let error = f64::from(-estimated.0 - exact_move) / f64::from(Eval::PER_DISC);
         let sum = sums.entry(LossClass::of(loss)).or_default();
         sum.0 += 1;
         sum.1 += error.abs();
@@ -190,9 +263,7 @@ pub fn errors_by_loss(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Color;
     use crate::engine::{EndgameSolver, Scoring};
-    use crate::reversi::Position;
 
     fn exact(item: u64, game: u64, player: u64, opponent: u64) -> Label {
         let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 16);
@@ -313,6 +384,35 @@ mod tests {
         assert!(low
             .iter()
             .all(|r| r.bias == -1.0 && r.mean_abs_error == 1.0));
+        // A ranking that solves every move exactly errs by nothing; one
+        // that leaves a move out is refused.
+        let limits = crate::engine::analyze::Limits {
+            depth: Some(2),
+            time: None,
+            exact_empties: 20,
+            wld_empties: 20,
+            ..crate::engine::analyze::Limits::default()
+        };
+        let mut engine = crate::engine::analyze::Analyzer::new();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let ranked = RankedChildren::rank(&parents, |p| {
+            use crate::engine::analyze::MoveSearch;
+            engine.rank_moves(p, 64, &limits, &stop, &mut |_| {})
+        });
+        let rows = errors_by_loss_of_ranking(&parents, &children, &ranked).unwrap();
+        assert_eq!(rows.iter().map(|r| r.moves).sum::<usize>(), children.len());
+        assert!(
+            rows.iter()
+                .all(|r| r.mean_abs_error == 0.0 && r.bias == 0.0),
+            "{rows:?}"
+        );
+        let first_only = RankedChildren::rank(&parents, |p| {
+            use crate::engine::analyze::MoveSearch;
+            engine.rank_moves(p, 1, &limits, &stop, &mut |_| {})
+        });
+        assert!(errors_by_loss_of_ranking(&parents, &children, &first_only)
+            .unwrap_err()
+            .contains("has no estimate"));
         // A child of no parent is refused.
         let orphan = Label {
             position: ListedPosition {

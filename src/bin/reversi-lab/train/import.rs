@@ -368,6 +368,7 @@ pub(super) fn heldout_moves_command() -> Command {
         .about("Build the evaluation's second test set, off the experts' path: the positions after every legal move of the exact positions of a `train heldout` file (--positions of them, spread evenly), each solved exactly into a label file (resumable: run it again to continue); then print the static error of the weights on them per empties count and by how much the move loses (best, 1-6, 7-16, 17+ discs)")
         .arg(option("heldout", "FILE", "The held-out label file (`reversi-lab train heldout`), every position exact").required(true))
         .arg(option("positions", "N", "How many of its positions (spread evenly; default: all)").value_parser(value_parser!(usize)))
+        .arg(option("level", "L", "Also measure the move list of this level (every move ranked as `reversi hint --level L --moves 64` ranks them: exact with at most 18 empties, win/loss/draw proven with 20, no clock) by the move's loss; may be given more than once").value_parser(value_parser!(u32).range(1..=30)).action(clap::ArgAction::Append))
         .args(solved_set_args())
 }
 
@@ -375,6 +376,7 @@ pub(super) fn heldout_moves_command() -> Command {
 pub(super) struct HeldoutMoves {
     heldout: String,
     positions: Option<usize>,
+    levels: Vec<u32>,
     out: String,
     weights: Option<String>,
     threads: usize,
@@ -387,6 +389,7 @@ impl HeldoutMoves {
         Ok(HeldoutMoves {
             heldout: value(m, "heldout"),
             positions: m.get_one("positions").copied(),
+            levels: m.get_many("level").into_iter().flatten().copied().collect(),
             out: value(m, "out"),
             weights: m.get_one("weights").cloned(),
             threads: value(m, "threads"),
@@ -448,5 +451,47 @@ pub(super) fn heldout_moves(r: HeldoutMoves) -> Result<()> {
         ),
         &rows,
     );
-    write_stdout(&(TestTable::measure(&weights, &samples, &r.out).to_string() + &by_loss))
+    let mut out = TestTable::measure(&weights, &samples, &r.out).to_string() + &by_loss;
+    for &level in &r.levels {
+        let rows = level_errors_by_loss(&parents, &children, &weights, level, r.quiet)
+            .map_err(|e| UsageError(format!("{}: {e}", r.out)))?;
+        out += &off_path::loss_table(
+            &format!("\nLevel {level}'s move list (every move ranked as `reversi hint --level {level}` ranks them), by the move's loss:"),
+            &rows,
+        );
+    }
+    write_stdout(&out)
+}
+
+/// The errors of the values that level `level` gives every move of each
+/// parent, by the move's loss (progress on stderr unless `quiet`).
+fn level_errors_by_loss(
+    parents: &[Label],
+    children: &[Label],
+    weights: &Arc<PatternWeights>,
+    level: u32,
+    quiet: bool,
+) -> Result<Vec<off_path::ClassError>, String> {
+    use reversi::engine::analyze::{Analyzer, Limits, MoveSearch};
+    let limits = Limits {
+        level: Some(level),
+        time: None,
+        ..Limits::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut done = 0;
+    let ranked = off_path::RankedChildren::rank(parents, |p| {
+        // A fresh engine each position: no table carried from one to the next.
+        let mut engine = Analyzer::new().with_weights(Arc::clone(weights));
+        let values = engine.rank_moves(p, 64, &limits, &stop, &mut |_| {});
+        done += 1;
+        if !quiet {
+            eprintln!(
+                "heldout-moves: level {level}: {done} of {} positions ranked",
+                parents.len()
+            );
+        }
+        values
+    });
+    off_path::errors_by_loss_of_ranking(parents, children, &ranked)
 }
