@@ -486,3 +486,60 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
         "no-such-weights.bin",
     );
 }
+
+/// `train label --off-path N` labels the positions after the moves the
+/// games' players did not make: none of them a position the games reach,
+/// one in N of all of them (a sample of the whole set), its header says
+/// so, and its shards merge to the file of one run.
+#[test]
+fn off_path_labels_are_the_positions_after_moves_not_played() {
+    let dir = scratch_in("train", "off_path");
+    let games = dir.join("games.txt");
+    generate(&games, 6);
+    let run = |extra: &[&str], out: &Path| {
+        lab()
+            .args(["train", "label", "--empties", "20-30", "--depth", "1", "-q"])
+            .args(["--games", games.to_str().unwrap()])
+            .args(extra)
+            .arg("--out")
+            .arg(out)
+            .assert()
+            .success();
+        let text = fs::read_to_string(out).expect("labels");
+        let positions: Vec<String> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.split('\t').skip(2).take(2).collect::<Vec<_>>().join(" "))
+            .collect();
+        (text, positions)
+    };
+    let (_, on_path) = run(&[], &dir.join("on.txt"));
+    let (all_text, all) = run(&["--off-path", "1"], &dir.join("all.txt"));
+    let (sample_text, sample) = run(&["--off-path", "4"], &dir.join("sample.txt"));
+    assert!(all_text.lines().next().unwrap().ends_with(" off-path 1/1"));
+    assert!(sample_text
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(" off-path 1/4"));
+    assert!(
+        all.len() > 3 * on_path.len(),
+        "{} {}",
+        all.len(),
+        on_path.len()
+    );
+    assert!(all.iter().all(|p| !on_path.contains(p)));
+    assert!(sample.iter().all(|p| all.contains(p)));
+    assert!(sample.len() * 6 > all.len() && sample.len() * 3 < all.len());
+    let shards: Vec<_> = (0..2)
+        .map(|k| {
+            let out = dir.join(format!("shard-{k}.txt"));
+            run(&["--off-path", "4", "--shard", &format!("{k}/2")], &out);
+            out
+        })
+        .collect();
+    let merged = dir.join("merged.txt");
+    let out = merge(&merged, &shards);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(fs::read_to_string(&merged).unwrap(), sample_text);
+}

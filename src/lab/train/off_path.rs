@@ -9,13 +9,18 @@
 //! and the coach shows their values.
 
 use super::labels::{Label, LabelSource, ListedPosition};
-use crate::board::{symmetry, Color};
+use super::TrainingGame;
+use crate::board::{symmetry, Color, Square};
 use crate::engine::analyze::MoveValue;
 use crate::engine::RelativePosition;
 use crate::eval::Eval;
+use crate::game::Game;
+use crate::reversi::Reversi;
 use crate::reversi::{Move, Position};
 use std::collections::HashMap;
+use std::collections::HashSet;
 use std::fmt;
+use std::ops::RangeInclusive;
 
 /// How many discs a move loses against the best move, in classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -93,6 +98,80 @@ pub fn positions_after_moves(parents: &[Label]) -> Vec<ListedPosition> {
         }
     }
     out
+}
+
+/// The training positions off the players' path: in each of `games`, the
+/// positions after the legal moves the player did not make (a pass left
+/// out), with `empties` empty squares and a move for their side to move,
+/// one in `every` of them kept by a hash of (game, ply, square) so that
+/// the sample is the same on every run and for any subset of the games,
+/// each once up to the symmetries (and none that a game itself reaches),
+/// numbered from 0 in game then move order, with its game's index as its
+/// `game`. `every` 1 keeps them all.
+#[must_use]
+pub fn deviation_list(
+    games: &[TrainingGame],
+    empties: &RangeInclusive<u32>,
+    every: u64,
+) -> Vec<ListedPosition> {
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut on_path = HashSet::new();
+    for g in games {
+        let mut p = Position::start(8);
+        for &mv in &g.moves {
+            p = game.play(&p, mv);
+            let r = RelativePosition::from(&p);
+            on_path.insert(symmetry::canonical(r.player, r.opponent).0);
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut list = Vec::new();
+    for g in games {
+        let mut p = Position::start(8);
+        for (ply, &played) in g.moves.iter().enumerate() {
+            let r = RelativePosition::from(&p);
+            // The children have one empty square fewer.
+            let child_empties = r.empties().count_ones().saturating_sub(1);
+            if empties.contains(&child_empties) {
+                let mut moves = r.moves();
+                while moves != 0 {
+                    let sq = moves.trailing_zeros() as u8;
+                    moves &= moves - 1;
+                    if played == Move::Place(Square(sq)) || !kept(g.index, ply, sq, every) {
+                        continue;
+                    }
+                    let child = r.play(sq);
+                    if child.moves() == 0 {
+                        continue;
+                    }
+                    let key = symmetry::canonical(child.player, child.opponent).0;
+                    if !on_path.contains(&key) && seen.insert(key) {
+                        list.push(ListedPosition {
+                            item: list.len() as u64,
+                            game: g.index,
+                            player: key.0,
+                            opponent: key.1,
+                        });
+                    }
+                }
+            }
+            p = game.play(&p, played);
+        }
+    }
+    list
+}
+
+/// Whether the move to `square` at `ply` of game `game` is one of the
+/// `every` that [`deviation_list`] keeps (splitmix64's finaliser over the
+/// three, so that neighbouring moves are kept independently).
+fn kept(game: u64, ply: usize, square: u8, every: u64) -> bool {
+    let mut z = game
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .wrapping_add((ply as u64) << 8 | u64::from(square));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    every <= 1 || z.is_multiple_of(every)
 }
 
 /// The errors of estimates of moves' values in one class of loss.
@@ -293,6 +372,88 @@ mod tests {
                 return (r.player, r.opponent);
             }
         }
+    }
+
+    /// A random finished game of index `index`.
+    fn random_training_game(index: u64) -> TrainingGame {
+        let game = Reversi::DISC_DIFFERENCE;
+        let mut rng = crate::rng::Rng::new(index + 100);
+        let mut p = Position::start(8);
+        let mut moves = Vec::new();
+        loop {
+            let legal: Vec<Move> = game.moves(&p).collect();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = *rng.pick(&legal);
+            moves.push(mv);
+            p = game.play(&p, mv);
+        }
+        TrainingGame {
+            index,
+            moves,
+            solved_at: 0,
+            score: 0,
+        }
+    }
+
+    /// Against a slow reference over boards and colours: every position
+    /// after a move not played, with the empties asked and a move to make,
+    /// off every game's path, once up to symmetry; a sample of one in 3
+    /// is a subset of about a third, the same for the games alone.
+    #[test]
+    fn deviations_are_the_positions_after_the_moves_not_played() {
+        let games: Vec<TrainingGame> = (0..6).map(random_training_game).collect();
+        let empties = 20..=40;
+        let game = Reversi::DISC_DIFFERENCE;
+        let canonical_of = |p: &Position| {
+            let r = RelativePosition::from(p);
+            symmetry::canonical(r.player, r.opponent).0
+        };
+        let mut path = HashSet::new();
+        for g in &games {
+            let mut p = Position::start(8);
+            for &mv in &g.moves {
+                p = game.play(&p, mv);
+                path.insert(canonical_of(&p));
+            }
+        }
+        let mut expected = Vec::new();
+        for g in &games {
+            let mut p = Position::start(8);
+            for &played in &g.moves {
+                for mv in game.moves(&p) {
+                    let child = game.play(&p, mv);
+                    let e = child.board.empty().count_ones();
+                    let key = canonical_of(&child);
+                    if mv != played
+                        && mv != Move::Pass
+                        && empties.contains(&e)
+                        && game.moves(&child).any(|m| m != Move::Pass)
+                        && !path.contains(&key)
+                        && !expected.contains(&key)
+                    {
+                        expected.push(key);
+                    }
+                }
+                p = game.play(&p, played);
+            }
+        }
+        let all = deviation_list(&games, &empties, 1);
+        let got: Vec<(u64, u64)> = all.iter().map(|l| (l.player, l.opponent)).collect();
+        assert_eq!(got, expected);
+        assert!(all.iter().enumerate().all(|(i, l)| l.item == i as u64));
+        let third = deviation_list(&games, &empties, 3);
+        assert!(third.iter().all(|l| got.contains(&(l.player, l.opponent))));
+        let share = third.len() as f64 / all.len() as f64;
+        assert!(
+            (0.2..0.47).contains(&share),
+            "{} of {}",
+            third.len(),
+            all.len()
+        );
+        let alone = deviation_list(&games[2..3], &empties, 3);
+        assert!(alone.iter().all(|l| l.game == 2));
     }
 
     #[test]

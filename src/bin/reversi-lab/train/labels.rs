@@ -17,6 +17,7 @@ use reversi::lab::train::formats::MAX_LINE;
 use reversi::lab::train::labels::{
     label_positions, position_list, Label, LabelSettings, ListedPosition,
 };
+use reversi::lab::train::off_path;
 use reversi::lab::train::tables::CompareTable;
 use std::ops::RangeInclusive;
 use std::path::Path;
@@ -35,6 +36,7 @@ pub(super) fn label_command() -> Command {
         .arg(option("exact-empties", "N", "Positions with at most N empty squares are labelled with their exact score").value_parser(value_parser!(u32).range(0..=30)).default_value("0"))
         .arg(option("selectivity", "SIGMAS", "Multi-ProbCut in that search, cutting when a shallow search predicts the result outside the window by this many standard deviations (the levels use 1.5; default: full width)").value_parser(parse_selectivity))
         .arg(option("weights", "FILE", "The pattern weights of the search (default: the embedded ones)"))
+        .arg(option("off-path", "N", "Instead of the games' positions, the positions after the moves their players did not make (none a game reaches), one in N of them, the same sample on every run (1: all)").value_parser(value_parser!(u64).range(1..)))
         .arg(option("shard", "K/N", "Label only the positions whose number is K modulo N, into this run's own --out; `reversi-lab train merge` joins the runs' files").value_parser(parse_shard))
         .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
         .arg(flag("force", "Start --out over if it is not a label file of these options"))
@@ -87,6 +89,7 @@ pub(super) struct LabelRequest {
     out: String,
     settings: LabelSettings,
     weights: Option<String>,
+    off_path: Option<u64>,
     shard: Shard,
     threads: usize,
     force: bool,
@@ -105,6 +108,7 @@ impl LabelRequest {
                 selectivity: m.get_one::<f64>("selectivity").copied(),
             },
             weights: m.get_one("weights").cloned(),
+            off_path: m.get_one("off-path").copied(),
             shard: m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE),
             threads: value(m, "threads"),
             force: m.get_flag("force"),
@@ -120,8 +124,14 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
     let settings = r.settings;
     let weights = weights_or_embedded(r.weights.as_deref())?;
     let games = read_games(&r.games)?;
-    let list = position_list(&games, &settings.empties);
+    let list = match r.off_path {
+        Some(every) => off_path::deviation_list(&games, &settings.empties, every),
+        None => position_list(&games, &settings.empties),
+    };
     let mut header_line = labels::header(&settings, weights.checksum(), &list);
+    if let Some(every) = r.off_path {
+        labels::push_off_path(&mut header_line, every);
+    }
     push_shard(&mut header_line, shard);
     let check = |line: &str| listed_position_number(line, &list);
     let threads = r.threads;

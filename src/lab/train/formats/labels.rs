@@ -37,6 +37,12 @@ pub fn header(settings: &LabelSettings, weights: u64, list: &[ListedPosition]) -
     )
 }
 
+/// Marks the header of a `train label --off-path N` run: its positions
+/// are those after moves the players did not make, one in `every`.
+pub fn push_off_path(header: &mut String, every: u64) {
+    header.push_str(&format!(" off-path 1/{every}"));
+}
+
 /// The header line of `train import --theoretical-labels`: `positions`
 /// theoretical scores of the games written to `games_file`.
 #[must_use]
