@@ -1832,9 +1832,10 @@ fn the_focus_ring_differs_from_the_last_move_frame_and_stands_out_everywhere() {
         json!(true)
     );
     assert!(header[0].1 >= 3.0, "{header:?}");
-    // The review graph's bars against the graph's background.
+    // The review graph's bars against the graph's background (the coach
+    // at level 6: the game's bars take both colours there).
     b.open(&format!(
-        "{}play?size=6&black=human&white=human&moves={WIPEOUT_6X6}",
+        "{}play?size=6&black=human&white=human&coach=6&moves={WIPEOUT_6X6}",
         server.url
     ));
     b.wait_for("!document.querySelector('#end').hidden", WAIT, "the end");
