@@ -374,7 +374,8 @@ pub fn parse_wthor_names(bytes: &[u8], which: NameFile) -> Result<Vec<String>, A
 /// Reads a PGN file of WTHOR games: per game, header lines
 /// `[Tag "value"]` (`Event`, `Date`, `Black`, `White`, `Result` "B-W" with
 /// the final discs of each side), then numbered moves `1. F5 D6`, passes
-/// left out. Games are separated by blank lines or by the next header.
+/// left out (a blank line between the tags and the moves allowed). Games
+/// are separated by blank lines after their moves or by the next header.
 ///
 /// # Errors
 /// [`ArchiveError`] naming the game: a line that is neither a tag nor
@@ -397,14 +398,22 @@ pub fn parse_pgn(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
         moves.clear();
         Ok(())
     };
+    // A blank line ends a game that has moves; one between a game's tags
+    // and its moves (the usual PGN layout) does not.
+    let mut gap = false;
     for line in text.lines() {
         let line = line.trim();
         if line.is_empty() {
-            finish(&mut tags, &mut moves, &mut games)?;
-        } else if let Some(tag) = line.strip_prefix('[') {
-            if !moves.trim().is_empty() {
+            if moves.trim().is_empty() {
+                gap = !tags.is_empty();
+            } else {
                 finish(&mut tags, &mut moves, &mut games)?;
             }
+        } else if let Some(tag) = line.strip_prefix('[') {
+            if !moves.trim().is_empty() || gap {
+                finish(&mut tags, &mut moves, &mut games)?;
+            }
+            gap = false;
             let parsed = tag.strip_suffix(']').and_then(|t| {
                 let (name, value) = t.split_once(' ')?;
                 let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
@@ -418,6 +427,7 @@ pub fn parse_pgn(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
             };
             tags.push(tag);
         } else {
+            gap = false;
             moves.push_str(line);
             moves.push('\n');
         }
@@ -466,6 +476,74 @@ fn pgn_game(tags: &[(String, String)], moves: &str) -> Result<ArchiveGame, Archi
         }
     }
     Ok(game)
+}
+
+/// Writes an 8x8 game from the standard start as one PGN game, the form
+/// [`parse_pgn`] reads: the tags `Event`, `Date`, `Black`, `White` (`?`
+/// where the record does not say), `Result` (each side's discs with the
+/// empty squares to the winner, split on a draw, so that black minus white
+/// is the standard final score; `*` while the game goes on), then the
+/// numbered moves, ten to a line, passes left out.
+///
+/// `None` for another board size or start position: PGN has no way to
+/// write them.
+#[must_use]
+pub fn write_pgn(record: &GameRecord) -> Option<String> {
+    if record.start != Position::start(8) {
+        return None;
+    }
+    let info = &record.info;
+    // A tag's value stays on its line.
+    let value = |v: &Option<String>| {
+        v.as_deref()
+            .map_or_else(|| "?".to_string(), |t| t.replace(['\r', '\n'], " "))
+    };
+    let last = record.last().board;
+    let result = if last.is_game_over() {
+        let (black, white) = (last.count(Color::Black), last.count(Color::White));
+        let empty = 64 - black - white;
+        let (b, w) = match black.cmp(&white) {
+            std::cmp::Ordering::Greater => (black + empty, white),
+            std::cmp::Ordering::Less => (black, white + empty),
+            std::cmp::Ordering::Equal => (black + empty / 2, white + empty - empty / 2),
+        };
+        format!("{b}-{w}")
+    } else {
+        "*".to_string()
+    };
+    let mut s = String::new();
+    for (tag, v) in [
+        ("Event", value(&info.place)),
+        ("Date", value(&info.date)),
+        ("Black", value(&info.black)),
+        ("White", value(&info.white)),
+        ("Result", result.clone()),
+    ] {
+        s.push_str(&format!("[{tag} \"{v}\"]\n"));
+    }
+    s.push('\n');
+    let discs: Vec<String> = record
+        .moves
+        .iter()
+        .filter_map(|m| match m.mv {
+            Move::Place(sq) => Some(sq.to_string()),
+            Move::Pass => None,
+        })
+        .collect();
+    for (i, pair) in discs.chunks(2).enumerate() {
+        let sep = if i == 0 {
+            ""
+        } else if i % 5 == 0 {
+            "\n"
+        } else {
+            " "
+        };
+        s.push_str(&format!("{sep}{}. {}", i + 1, pair.join(" ")));
+    }
+    s.push_str(if discs.is_empty() { "" } else { " " });
+    s.push_str(&result);
+    s.push('\n');
+    Some(s)
 }
 
 /// Reads one line of Logistello's game file (`logbook.gam`):
@@ -600,6 +678,69 @@ mod tests {
         // The same line through the one-record reader.
         let line = GAM.lines().nth(1).unwrap();
         assert_eq!(parse_game(line, 8).unwrap(), *second);
+    }
+
+    #[test]
+    fn a_blank_line_between_a_pgn_games_tags_and_moves_keeps_one_game() {
+        let one = "[Event \"a\"]\n[Result \"*\"]\n\n1. f5 d6 2. c3 *\n";
+        let games = parse_pgn(one).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(write_transcript(&games[0].record), "f5d6c3");
+        assert_eq!(games[0].record.info.place.as_deref(), Some("a"));
+        let two = format!("{one}\n{}", one.replace("f5 d6 2. c3", "f5 f6"));
+        let games = parse_pgn(&two).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(write_transcript(&games[1].record), "f5f6");
+        // Without blank lines: a new header starts the next game.
+        let tight = "[Event \"a\"]\n1. f5 d6\n[Event \"b\"]\n1. f5 f6\n";
+        assert_eq!(parse_pgn(tight).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn written_pgn_reads_back_to_the_same_game_and_score() {
+        for (i, g) in parse_gam(GAM).unwrap().into_iter().enumerate() {
+            let mut record = g.record;
+            record.info.black = Some(format!("Black \"{i}\"\nplayer"));
+            let text = write_pgn(&record).unwrap();
+            assert!(
+                text.contains("[Black \"Black \"0\" player\"]") || i == 1,
+                "{text}"
+            );
+            let back = parse_pgn(&text).unwrap();
+            assert_eq!(back.len(), 1, "{text}");
+            // Passes are not written; the reader puts them back.
+            assert_eq!(back[0].record.moves, record.moves, "{text}");
+            assert_eq!(back[0].stated_score, record.final_score(), "{text}");
+            assert_eq!(back[0].stated_score_agrees(), Some(true));
+            assert_eq!(parse_game(&text, 8).unwrap().moves, record.moves);
+        }
+        // A game under way: its result is `*`, its moves read back.
+        let mut on = parse_transcript("f5d6c3", Position::start(8)).unwrap();
+        on.info.place = Some("here".into());
+        let text = write_pgn(&on).unwrap();
+        assert!(
+            text.contains("[Result \"*\"]") && text.ends_with("1. f5 d6 2. c3 *\n"),
+            "{text}"
+        );
+        let back = parse_pgn(&text).unwrap();
+        assert_eq!(back[0].record.moves, on.moves);
+        assert_eq!(back[0].record.info.place.as_deref(), Some("here"));
+        assert_eq!(back[0].stated_score, None);
+        // No moves at all still reads back as the start.
+        let empty = write_pgn(&GameRecord::new(Position::start(8))).unwrap();
+        assert!(parse_game(&empty, 8).unwrap().moves.is_empty(), "{empty}");
+        // PGN holds 8x8 games from the standard start only.
+        assert_eq!(write_pgn(&GameRecord::new(Position::start(6))), None);
+        let (elsewhere, _) = crate::record::parse_board_string(
+            &format!(
+                "{}X",
+                "-".repeat(27) + "XO" + &"-".repeat(6) + "OX" + &"-".repeat(27)
+            ),
+            8,
+        )
+        .unwrap();
+        assert_ne!(elsewhere, Position::start(8));
+        assert_eq!(write_pgn(&GameRecord::new(elsewhere)), None);
     }
 
     #[test]

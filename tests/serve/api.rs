@@ -865,3 +865,134 @@ fn the_coach_answers_alike_on_any_load_and_as_the_cli_does() {
         assert_eq!(quiet["moves"].as_array().unwrap().len(), 30);
     });
 }
+
+/// The status and JSON answer of `POST path` with `body`.
+async fn post(state: &Arc<AppState>, path: &str, body: Vec<u8>) -> (StatusCode, Value) {
+    let request = Request::post(path)
+        .header("host", ADDR)
+        .body(Body::from(body))
+        .unwrap();
+    let response = router(state.clone()).oneshot(request).await.unwrap();
+    let status = response.status();
+    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    (status, serde_json::from_slice(&body).unwrap())
+}
+
+#[test]
+fn a_record_file_posted_reads_back_every_export_form_pgn_included() {
+    let s = state(ServerLimits::default());
+    block_on(async {
+        // A finished 8x8 game with named moves, written in each form and
+        // sent back as a file's body: the same moves.
+        let moves = "f5,d6,c3,d3,c4,f4,f6,f3,e6,e7";
+        let (_, g) = json(&s, &format!("/api/game?size=8&moves={moves}")).await;
+        let pgn = g["export"]["pgn"].as_str().unwrap();
+        assert!(pgn.starts_with("[Event \"?\"]\n"), "{pgn}");
+        assert!(pgn.contains("1. f5 d6 2. c3 d3"), "{pgn}");
+        for form in ["pgn", "ggf", "compact", "passes"] {
+            let text = g["export"][form].as_str().unwrap();
+            // A file as an editor saves it: a byte-order mark, CRLF lines.
+            let file = format!("\u{feff}{}\r\n", text.replace('\n', "\r\n"));
+            let (status, r) = post(&s, "/api/record?size=6", file.into_bytes()).await;
+            assert_eq!(status, StatusCode::OK, "{form}: {r}");
+            assert_eq!(
+                (r["size"].as_u64(), &r["moves"]),
+                (Some(8), &g["moves"]),
+                "{form}"
+            );
+        }
+        // PGN holds 8x8 games from the standard start only.
+        let (_, small) = json(&s, "/api/game?size=6&moves=c2").await;
+        assert!(small["export"]["pgn"].is_null(), "{small}");
+        // A record longer than an address can carry (a GGF game with every
+        // move's evaluation and time and a long comment tag).
+        let long = format!(
+            "(;GM[Othello]PC[{}]TY[8]BO[8 {}{}{} *]B[F5/1.00/2.00]W[D6/-1.00/3.00];)",
+            "x".repeat(5000),
+            "-".repeat(27),
+            "OX------XO",
+            "-".repeat(27)
+        );
+        let (status, r) = post(&s, "/api/record?size=8", long.into_bytes()).await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+        assert_eq!(r["moves"], serde_json::json!(["f5", "d6"]));
+        // Bad files: one JSON error each, 4xx.
+        let limit = ServerLimits::default().max_body;
+        for (body, want) in [
+            (vec![b'f'; limit + 1], StatusCode::PAYLOAD_TOO_LARGE),
+            (vec![0xff, 0xfe, b'f', b'5'], StatusCode::BAD_REQUEST),
+            (b"f5 z9".to_vec(), StatusCode::BAD_REQUEST),
+            (Vec::new(), StatusCode::BAD_REQUEST),
+            (
+                b"[Event \"a\"]\n1. f5 d6\n\n[Event \"b\"]\n1. f5 f6\n".to_vec(),
+                StatusCode::BAD_REQUEST,
+            ),
+        ] {
+            let (status, e) = post(&s, "/api/record?size=8", body).await;
+            assert_eq!(status, want, "{e}");
+            assert!(e["error"].as_str().is_some_and(|m| !m.is_empty()), "{e}");
+        }
+        let (status, e) = post(&s, "/api/record?size=5", b"f5".to_vec()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{e}");
+        // Other endpoints still refuse a POST.
+        let (status, e) = post(&s, "/api/game?size=8", b"f5".to_vec()).await;
+        assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "{e}");
+    });
+}
+
+#[test]
+fn a_review_from_move_k_gives_the_whole_reviews_rows_and_each_values_kind() {
+    let s = state(ServerLimits::default());
+    block_on(async {
+        // Ten moves on 6x6: each time the last legal move in reading order.
+        let mut played: Vec<String> = Vec::new();
+        for _ in 0..10 {
+            let (_, g) = json(&s, &format!("/api/game?size=6&moves={}", played.join(","))).await;
+            played.push(
+                g["legal"]
+                    .as_array()
+                    .unwrap()
+                    .last()
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .into(),
+            );
+        }
+        let moves = played.join(",");
+        let (status, whole) = json(&s, &format!("/api/review?size=6&moves={moves}&level=4")).await;
+        assert_eq!(status, StatusCode::OK, "{whole}");
+        let rows = whole["moves"].as_array().unwrap();
+        assert_eq!(whole["from"], serde_json::json!(0));
+        for k in [0, 4, 9, 10] {
+            let (status, part) = json(
+                &s,
+                &format!("/api/review?size=6&moves={moves}&level=4&from={k}"),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{part}");
+            assert_eq!(part["moves"].as_array().unwrap()[..], rows[k..], "from {k}");
+            assert_eq!(part["from"], serde_json::json!(k));
+            assert_eq!(part["complete"], serde_json::json!(true));
+        }
+        // Each row says what its played value is, as the best value does.
+        for m in rows {
+            let kind = m["played_certainty"]["kind"].as_str().unwrap();
+            assert!(["exact", "estimate", "book"].contains(&kind), "{m}");
+            if m["played"] == m["best"] {
+                assert_eq!(m["played_certainty"], m["certainty"], "{m}");
+            }
+            if m["exact"] == serde_json::json!(true) {
+                assert_eq!(kind, "exact", "{m}");
+            }
+        }
+        for bad in ["11", "-1", "x"] {
+            let (status, e) =
+                json(&s, &format!("/api/review?size=6&moves={moves}&from={bad}")).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {e}");
+            assert!(e["error"].as_str().unwrap().contains("from"), "{e}");
+        }
+    });
+}

@@ -1346,17 +1346,19 @@ fn nothing_jumps_when_results_arrive() {
         let server = ServerProcess::start();
         // Play: the board, the status above it, the game's buttons and the
         // coach's areas (beside the board on the wide screen). The settings
-        // are below the board at both widths, where the page may grow.
+        // are below the board on a phone and beside it, above the coach, on
+        // the wide screen (in view without scrolling).
         b.open(&format!("{}play?size=8&level=1", server.url));
         wait_turn(&mut b, 0);
         let layout = b.eval(
             "(() => { const r = (s) => document.querySelector(s).getBoundingClientRect(); \
-             return [r('#coach-h').left >= r('#board').right, r('#settings-h').top >= r('#board').bottom]; })()",
+             return [r('#coach-h').left >= r('#board').right, r('#settings-h').top >= r('#board').bottom, \
+               r('#settings-h').left >= r('#board').right]; })()",
         );
         assert_eq!(
             layout,
-            json!([wide, true]),
-            "coach beside, settings below the board at {width}"
+            json!([wide, !wide, wide]),
+            "coach beside, settings below the board on a phone and beside it at {width}"
         );
         let placed = [
             "#status",
@@ -1659,9 +1661,10 @@ fn the_coach_shows_proved_values_one_unit_and_one_scoring_rule() {
         assert_eq!(m["exact"], json!(true), "{m}");
         let row = text(
             &mut b,
-            &format!("#rv-table tbody tr:nth-child({}) td:nth-child(5)", i + 1),
+            &format!("#rv-table tbody tr:nth-child({}) td:nth-child(6)", i + 1),
         );
-        assert!(!row.ends_with(" -1.0") && !row.ends_with(" +1.0"), "{row}");
+        let value = row.split_whitespace().next().unwrap_or_default();
+        assert!(value != "-1.0" && value != "+1.0", "{row}");
         if bar_exact[i] {
             assert_eq!(bars[i], m["black_value_after"].as_f64().unwrap(), "{m}");
         }
@@ -1829,9 +1832,10 @@ fn the_focus_ring_differs_from_the_last_move_frame_and_stands_out_everywhere() {
         json!(true)
     );
     assert!(header[0].1 >= 3.0, "{header:?}");
-    // The review graph's bars against the graph's background.
+    // The review graph's bars against the graph's background (the coach
+    // at level 6: the game's bars take both colours there).
     b.open(&format!(
-        "{}play?size=6&black=human&white=human&moves={WIPEOUT_6X6}",
+        "{}play?size=6&black=human&white=human&coach=6&moves={WIPEOUT_6X6}",
         server.url
     ));
     b.wait_for("!document.querySelector('#end').hidden", WAIT, "the end");

@@ -626,6 +626,9 @@ pub struct MoveAnalysis {
     pub played: Move,
     /// The value of the move played (mover's view).
     pub played_value: Discs,
+    /// What that value is (exact, estimate, book...): the best move's
+    /// certainty where the ranking did not list the move played.
+    pub played_certainty: Certainty,
     /// The best move and its value.
     pub best: MoveValue,
     /// How many discs the move played loses against the best (0 or more).
@@ -689,6 +692,7 @@ pub fn analyze_game(
             position: p,
             played: m.mv,
             played_value,
+            played_certainty: played.map_or(best.certainty, |v| v.certainty),
             loss: Discs((best.value.0 - played_value.0).max(0.0)),
             best,
             exact,

@@ -187,6 +187,7 @@ fn analysis_losses_are_best_minus_played() {
         assert_eq!(m.played_value, Discs(f64::from(-brute(&after))));
         assert_eq!(m.loss, m.best.value - m.played_value);
         assert!(m.exact);
+        assert_eq!(m.played_certainty, Certainty::Exact);
         totals[usize::from(before.to_move == Color::White)] += m.loss;
     }
     assert_eq!(a.total_loss, totals);
@@ -204,6 +205,12 @@ fn analysis_values_are_discs_never_a_win_loss_draw_sign() {
     let positions = g.positions();
     for m in &a.moves {
         assert_ne!(m.best.certainty, Certainty::WinLossDraw, "move {}", m.index);
+        assert_ne!(
+            m.played_certainty,
+            Certainty::WinLossDraw,
+            "move {}",
+            m.index
+        );
         let empties = positions[m.index].board.empty().count_ones();
         if empties <= 8 {
             assert_eq!(m.best.value, Discs(f64::from(brute(&positions[m.index]))));

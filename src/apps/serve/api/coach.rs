@@ -79,12 +79,20 @@ const REVIEW_EXACT_EMPTIES: u32 = 16;
 /// Each position is searched at `level` (default 8; the time only where
 /// `time_ms` asks), from empty tables, exact from [`REVIEW_EXACT_EMPTIES`]
 /// empty squares: the same game gives the same review under any load.
+/// With `from=K` only the moves after the first `K` are reviewed (their
+/// values as in the whole review; `total_loss` counts those).
 pub(super) async fn api_review(State(state): State<Arc<AppState>>, Query(q): Params) -> ApiResult {
     let g = game_param(&q)?;
     let mut limits = coach_limits(&state, &q)?;
     limits.exact_empties = REVIEW_EXACT_EMPTIES;
     limits.wld_empties = REVIEW_EXACT_EMPTIES;
-    let record = g.record();
+    // `from=K`: the moves after the first K only (a graph that follows the
+    // game asks for its new moves); each position is searched alone, so
+    // their values are those of the whole game's review.
+    let from = number(&q, "from", 0..=g.moves.len())?.unwrap_or(0);
+    let mut record = g.record();
+    record.start = record.positions()[from];
+    record.moves.drain(..from);
     let mut engine = state.analyzer();
     let analysis = blocking(&state, move |cancel| {
         analyze_game(&mut engine, &record, &limits, cancel, &mut |_| {})
@@ -102,10 +110,11 @@ pub(super) async fn api_review(State(state): State<Arc<AppState>>, Query(q): Par
                 discs_json(a.best.value.0, size),
             );
             json!({
-                "index": a.index,
+                "index": a.index + from,
                 "mover": mover.name(),
                 "played": move_json(a.played),
                 "played_value": played,
+                "played_certainty": certainty_json(a.played_certainty),
                 "best": move_json(a.best.mv),
                 "best_value": best,
                 "best_line": a.best.line.iter().map(|x| move_json(*x)).collect::<Vec<_>>(),
@@ -125,7 +134,8 @@ pub(super) async fn api_review(State(state): State<Arc<AppState>>, Query(q): Par
         "moves": moves,
         "total_loss": { "black": analysis.total_loss[0].0, "white": analysis.total_loss[1].0 },
         "final_score": analysis.final_score,
-        "complete": analysis.moves.len() == g.moves.len(),
+        "complete": analysis.moves.len() == g.moves.len() - from,
+        "from": from,
         "level": limits.level,
         "cut": analysis.moves.iter().filter(|a| a.cut).count(),
     }))

@@ -90,7 +90,32 @@ pub(super) async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Par
 /// are tried when it does not fit), with the library's record parser.
 pub(super) async fn api_record(Query(q): Params) -> ApiResult {
     let text = q.get("text").map_or("", String::as_str);
+    read_record(text, size_param(&q)?)
+}
+
+/// `POST /api/record?size=N`: the same for a record file sent as the
+/// request's body (UTF-8 text, at most the server's body limit), which may
+/// be longer than an address can carry.
+pub(super) async fn api_record_file(
+    State(state): State<Arc<AppState>>,
+    Query(q): Params,
+    body: axum::body::Body,
+) -> ApiResult {
     let size = size_param(&q)?;
+    let max = state.limits.max_body;
+    let bytes = axum::body::to_bytes(body, max).await.map_err(|_| {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the record file could not be read whole: at most {max} bytes are taken"),
+        )
+    })?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| ApiError::bad("the record file is not UTF-8 text"))?;
+    read_record(text.trim_start_matches('\u{feff}'), size)
+}
+
+/// A record's text read for a board of `size`, else of the other sizes.
+fn read_record(text: &str, size: u8) -> ApiResult {
     let mut first_error = None;
     for n in std::iter::once(size).chain([8, 6, 4].into_iter().filter(|&n| n != size)) {
         match record::parse_game(text, n) {

@@ -7,9 +7,9 @@
 //! | `/api/tiny?flag=F&player=P&board=B` | `text/plain`: exactly what `reversi F P B` prints (400 and the error line for a bad argument) |
 //! | `/api/game?size=N&moves=M` | the position after moves `M` (`c4,d3,pass`; from `start=DIGITS&start_player=P` when given): board, side to move, legal moves, discs, last move and flips, who played each move, transcript and the record forms to export |
 //! | `/api/engine?size=N&moves=M&depth=D&time_ms=T&eval=E&algorithm=A` | the engine's move there with its value, nodes, depth and time; with `level=L` (1-30, 8x8 only) the engine's midgame search at that level instead (depth, eval and algorithm unused) |
-//! | `/api/record?size=N&text=T` | reads a pasted record (compact or spaced transcript, with or without passes, GGF, board string): size, moves, start when not the standard one |
+//! | `/api/record?size=N&text=T` | reads a pasted record (compact or spaced transcript, with or without passes, GGF, one PGN game, board string): size, moves, start when not the standard one; `POST /api/record?size=N` reads a record file sent as the body (at most the body limit) |
 //! | `/api/hint?size=N&moves=M&level=L&count=C&time_ms=T` | the best moves with values in discs from the side to move's view and their lines |
-//! | `/api/review?size=N&moves=M&level=L&time_ms=T` | every move's value, the best move's, the loss (mover's view) and black's value after it |
+//! | `/api/review?size=N&moves=M&level=L&time_ms=T` | every move's value (and what it is), the best move's with its line, the loss (mover's view) and black's value after it; `from=K` reviews the moves after the first `K` only |
 //! | `/api/search?board=B&player=P&algorithm=A&order=O&depth=D&eval=E` | runs an explorer search: its id, value, count, best move, chosen line and root |
 //! | `/api/tree/ID/node/K` | node `K` of a searched tree: position, value, window, children, pruned moves |
 //! | `/api/tree/ID/step/K` | the replay at the moment the search entered node `K` |
@@ -62,7 +62,7 @@ mod streams;
 mod tiny_api;
 mod tree;
 use coach::{api_hint, api_review};
-use game::{api_engine, api_game, api_record};
+use game::{api_engine, api_game, api_record, api_record_file};
 use pages::{asset, favicon, page_explore, page_play, page_study};
 use params::*;
 use streams::{api_match, api_table};
@@ -308,7 +308,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/tiny", get(api_tiny))
         .route("/api/game", get(api_game))
         .route("/api/engine", get(api_engine))
-        .route("/api/record", get(api_record))
+        .route("/api/record", get(api_record).post(api_record_file))
         .route("/api/hint", get(api_hint))
         .route("/api/review", get(api_review))
         .route("/favicon.ico", get(favicon))
@@ -326,14 +326,16 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// Checks every request before it is routed: only `GET`/`HEAD`, a bounded
-/// request target, and a `Host` that names this server (DNS rebinding).
-/// Adds headers that keep the pages self-contained.
+/// Checks every request before it is routed: only `GET`/`HEAD` (and a
+/// `POST` of a record file to `/api/record`), a bounded request target,
+/// and a `Host` that names this server (DNS rebinding). Adds headers that
+/// keep the pages self-contained.
 async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
-    if request.method() != Method::GET && request.method() != Method::HEAD {
+    let record_file = request.method() == Method::POST && request.uri().path() == "/api/record";
+    if request.method() != Method::GET && request.method() != Method::HEAD && !record_file {
         return ApiError::new(
             StatusCode::METHOD_NOT_ALLOWED,
-            "only GET requests are served",
+            "only GET requests are served (and a POST of a record file to /api/record)",
         )
         .into_response();
     }

@@ -1,6 +1,7 @@
 //! Reading the API's query parameters and writing its JSON.
 
 use super::*;
+use crate::record::archive::write_pgn;
 use crate::record::{write_board_string, write_ggf, write_transcript};
 
 pub(super) fn param<'a>(q: &'a HashMap<String, String>, key: &str) -> Option<&'a str> {
@@ -157,8 +158,9 @@ pub(super) fn game_json(g: &GameState) -> JsonValue {
 }
 
 /// The game in the record forms the page offers: the compact transcript
-/// (passes left out), the transcript with passes, GGF (8x8 only) and the
-/// board string of the position now; each reads back with `/api/record`.
+/// (passes left out), the transcript with passes, GGF (8x8 only), PGN
+/// (8x8 from the standard start only) and the board string of the
+/// position now; each reads back with `/api/record`.
 pub(super) fn export_json(g: &GameState) -> JsonValue {
     let record = g.record();
     let with_passes = if g.from_standard_start() {
@@ -179,6 +181,7 @@ pub(super) fn export_json(g: &GameState) -> JsonValue {
         "compact": compact.trim_end(),
         "passes": with_passes.trim_end(),
         "ggf": (g.position.board.size() == 8).then(|| write_ggf(&record)),
+        "pgn": write_pgn(&record),
         "board": write_board_string(&g.position),
     })
 }

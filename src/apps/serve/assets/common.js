@@ -35,7 +35,8 @@ function squareName(row, col) {
 /**
  * Draws a board (digits in reading order) into `box` as a grid of buttons,
  * each with data-square="a1" and an accessible name ("a1 black", "c4 empty, legal").
- * opts: legal (names), last, flipped (names), onPlay(name) to make it playable, small.
+ * opts: legal (names), last, flipped (names), onPlay(name) to make it playable,
+ * onEdit(name) to make every square clickable (the board editor), small.
  * Arrow keys move the focus, Enter or Space plays.
  */
 function drawBoard(box, digits, opts) {
@@ -76,10 +77,13 @@ function drawBoard(box, digits, opts) {
       const b = el("button", {
         class: ["sq", color, isLegal ? "legal" : "", opts.last === name ? "last" : "", flipped.has(name) ? "flipped" : "", best ? "best" : ""].join(" "),
         "data-square": name, "aria-label": label, role: "gridcell", tabindex: "-1",
-        "aria-disabled": opts.onPlay && isLegal ? null : "true",
+        "aria-disabled": (opts.onPlay && isLegal) || opts.onEdit ? null : "true",
         "data-hint": shown,
       });
-      b.addEventListener("click", () => { if (opts.onPlay && legal.has(name)) opts.onPlay(name); });
+      b.addEventListener("click", () => {
+        if (opts.onEdit) opts.onEdit(name);
+        else if (opts.onPlay && legal.has(name)) opts.onPlay(name);
+      });
       b.addEventListener("keydown", (ev) => {
         const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
         if (moves[ev.key]) {

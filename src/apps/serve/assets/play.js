@@ -9,7 +9,11 @@
 const $ = (id) => document.getElementById(id);
 const STORE = "reversi.play";
 const LEVEL_NAMES = [[2, "novice"], [5, "beginner"], [9, "casual"], [14, "club"], [19, "strong"], [24, "expert"], [30, "master"]];
-const DEFAULTS = { depth: "6", time: "1000", eval: "strong", algorithm: "alphabeta" };
+// The opponent's settings and the coach's level (its own setting: the
+// hint and the review search at it, whatever the opponent plays).
+const DEFAULTS = { depth: "6", time: "1000", eval: "strong", algorithm: "alphabeta", coach: "8" };
+// Each export form's file name when saved.
+const FILE_NAMES = { passes: "reversi-game.txt", compact: "reversi-game.txt", ggf: "reversi-game.ggf", pgn: "reversi-game.pgn", board: "reversi-position.txt" };
 
 let st = { size: "8", black: "human", white: "engine", level: "10", moves: [], start: null };
 let game = null;      // the server's answer for the position now
@@ -17,11 +21,15 @@ let gen = 0;          // bumped by every restart: answers for older games are dr
 let busy = false;     // a move is being played (clicks are ignored meanwhile)
 let stalled = false;  // the last engine request failed: Retry resumes
 let controller = null;
+// The engine's moves: a row is shown while its move is still the game's at
+// its ply, so Undo hides it and Redo (or Forward) shows it again.
 let engineLog = [];
 let redo = [];        // groups of undone moves, the latest last
 let hints = null;     // {moves: [...]} for the position now
 let review = null;    // {data, at, game}
 let notice = null;    // what was wrong with the address's game (shown until the next move)
+let editor = null;    // the board editor: {digits: [...], player} while setting up a position
+let follow = { rows: [], moves: "", busy: false, again: false }; // the graph that follows the game
 // The coach's hint area as the page starts (shown again when the position changes).
 const HINT_PLACEHOLDER = $("hint-out").innerHTML;
 
@@ -33,7 +41,12 @@ function cap(s) { return s[0].toUpperCase() + s.slice(1); }
 function pause(ms) { return new Promise((r) => setTimeout(r, ms)); }
 // One way to write zero: "0", never "+0", "-0" or "0.0".
 function signed(v, digits) { const t = Number(v).toFixed(digits); return Number(t) === 0 ? "0" : v > 0 ? "+" + t : t; }
-
+// A loss in discs: "0", or "−" and the discs.
+function lossText(v) { const t = Number(v).toFixed(1); return Number(t) === 0 ? "0" : "−" + t; }
+/** The engine's rows that belong to the game now (their move still played at their ply). */
+function shownLog() { return engineLog.filter((e) => e.ply <= st.moves.length && st.moves[e.ply - 1] === e.move); }
+/** Forgets the engine's rows from ply `n` on (another move is played there). */
+function dropLogFrom(n) { engineLog = engineLog.filter((e) => e.ply < n); }
 /** What a value is, in words: book (level, games), estimate (depth), proof, exact. */
 function kindText(c) {
   if (!c) return "estimate";
@@ -173,7 +186,7 @@ async function advance() {
         const n = Number(bad[1]);
         const dropped = st.moves.splice(n - 1);
         redo = [];
-        engineLog = engineLog.filter((x) => x.ply < n);
+        dropLogFrom(n);
         save(false);
         notice = `Move ${n} of the address, ${dropped[0]}, cannot be played: ${bad[2]}. ` +
           `The game is shown up to move ${n - 1}` +
@@ -204,6 +217,7 @@ async function advance() {
       const m = await r.json().catch(() => ({ error: "status " + r.status }));
       if (!r.ok) throw new Error(m.error);
       if (my !== gen) return;
+      dropLogFrom(st.moves.length + 1);
       engineLog.push({ ply: st.moves.length + 1, ...m });
       st.moves.push(m.move);
       save(false);
@@ -225,6 +239,7 @@ async function advance() {
 }
 
 function render() {
+  if (editor) { drawEditor(); return; }
   const g = review ? review.game : game;
   const human = !review && !stalled && !game.over && !isEngine(game.to_move);
   const values = $("hint-board").checked && hints ? new Map(hints.moves.map((m) => [m.move, m.value])) : null;
@@ -236,11 +251,12 @@ function render() {
   });
   const who = (c) => isEngine(c) ? (st.size === "8" && st.level ? `engine, level ${st.level} (${levelName(Number(st.level))})`
     : `engine, depth ${st.depth}, ${st.eval}`) : "person";
-  $("players").textContent = `Black: ${who("black")}. White: ${who("white")}. (Settings below.)`;
+  $("players").textContent = `Black: ${who("black")}. White: ${who("white")}. Coach: level ${st.coach}. (See Settings.)`;
   $("black").textContent = g.black;
   $("white").textContent = g.white;
   const exported = game.export[$("export-form").value];
-  $("transcript").value = exported !== null && exported !== undefined ? exported : "(GGF is written for 8x8 games only)";
+  $("transcript").value = exported !== null && exported !== undefined ? exported
+    : $("export-form").value === "pgn" ? "(PGN is written for 8x8 games from the standard start only)" : "(GGF is written for 8x8 games only)";
   $("explore").href = exploreAddress(g);
   $("undo").disabled = !st.moves.length || !!review;
   $("redo").disabled = !redo.length || !!review;
@@ -263,10 +279,11 @@ function render() {
     type: "button", class: "link", "data-index": i + 1, "aria-label": `move ${i + 1}, ${game.movers[i]} ${mv}: review from here`,
     "aria-current": review && review.at === i + 1 ? "step" : "false",
     onclick: () => startReview(i + 1).catch(report) }, `${mv}`))));
-  $("log").tBodies[0].replaceChildren(...engineLog.map((e) => el("tr", {},
+  $("log").tBodies[0].replaceChildren(...shownLog().map((e) => el("tr", {},
     el("td", {}, e.ply), el("td", {}, e.move), el("td", { "data-value": e.value, "data-unit": e.unit }, `${signed(e.value, 0)} ${e.unit}`),
     el("td", {}, e.nodes.toLocaleString("en")), el("td", { title: e.level_depth && e.depth < e.level_depth ? `level ${e.level} asks ${e.level_depth} plies; the time (${st.time} ms) stopped it at ${e.depth}` : null },
       e.book ? "book" : e.exact ? "exact" : e.level_depth && e.depth < e.level_depth ? `${e.depth} of ${e.level_depth} (time)` : e.depth), el("td", {}, e.time_ms.toFixed(1)))));
+  updateFollow().catch(report);
 }
 
 /**
@@ -288,6 +305,7 @@ function play(name) {
   busy = true;
   redo = [];
   notice = null;
+  dropLogFrom(st.moves.length + 1);
   st.moves.push(name);
   save(true);
   advance().catch((e) => setStatus(e.message, true));
@@ -295,7 +313,6 @@ function play(name) {
 
 /** Starts over from the state's moves (a new history entry if `push`). */
 function restart(push) {
-  engineLog = engineLog.filter((e) => e.ply <= st.moves.length);
   save(push);
   advance().catch((e) => setStatus(e.message, true));
 }
@@ -328,9 +345,8 @@ async function hint() {
   if (!game || game.over) return;
   const my = gen;
   $("hint-out").replaceChildren(el("p", { class: "note" }, "Thinking…"));
-  const level = st.size === "8" ? st.level || "8" : st.depth;
   try {
-    const h = await api(`/api/hint?${gameQuery()}&level=${level}`);
+    const h = await api(`/api/hint?${gameQuery()}&level=${st.coach}`);
     if (my !== gen) return;
     hints = h;
     const who = cap(h.view);
@@ -349,6 +365,9 @@ async function hint() {
   }
 }
 
+/** The review's level: the coach's, at most 10 (a whole game is searched). */
+function reviewLevel() { return Math.min(Number(st.coach), 10); }
+
 /** Review mode at move `at` (the end by default); the analysis fills in when it arrives. */
 async function startReview(at) {
   if (!game || !st.moves.length) return;
@@ -356,7 +375,7 @@ async function startReview(at) {
   $("review-box").hidden = false;
   if (review) return showReview(at);
   review = { data: null, at, game };
-  const level = st.size === "8" ? Math.min(Number(st.level || 8), 10) : Math.min(Number(st.depth), 6);
+  const level = reviewLevel();
   const mine = review;
   await showReview(at);
   try {
@@ -375,18 +394,29 @@ function drawReview() {
   $("rv-table").tBodies[0].replaceChildren(...d.moves.map((m) => el("tr", { "data-index": m.index + 1 },
     el("td", {}, el("button", { type: "button", class: "link", "aria-label": `go to move ${m.index + 1}`,
       onclick: () => showReview(m.index + 1).catch(report) }, m.index + 1)),
-    el("td", {}, m.mover), el("td", {}, m.played), el("td", { "data-value": m.played_value }, signed(m.played_value, m.exact ? 0 : 1)),
-    el("td", { "data-value": m.best_value, "data-kind": m.certainty.kind, title: "best line: " + m.best_line.join(" ") },
-      `${m.best} ${signed(m.best_value, m.certainty.kind === "exact" ? 0 : 1)} (${kindText(m.certainty)}; ${m.best_line.join(" ")})`),
-    el("td", { class: m.loss >= 4 ? "loss big" : "loss" }, m.loss ? "−" + m.loss.toFixed(1) : "0"))));
-  drawGraph();
+    el("td", {}, m.mover), el("td", {}, m.played),
+    reviewValue(m.played_value, m.played_certainty),
+    el("td", {}, m.best),
+    reviewValue(m.best_value, m.certainty),
+    el("td", { class: "line", "data-testid": "review-line" }, m.best_line.join(" ")),
+    el("td", { class: m.loss >= 4 ? "loss big" : "loss" }, lossText(m.loss)))));
+  drawGraph($("graph"), d.moves, review.at);
 }
 
-/** The evaluation graph: black's value in discs after each move, one bar a move. */
-function drawGraph() {
-  const box = $("graph");
+/** A review cell: the value (mover's view, discs) and what it is (book, estimate, proof, exact). */
+function reviewValue(v, certainty) {
+  const kind = certainty ? certainty.kind : "estimate";
+  return el("td", { "data-value": v, "data-kind": kind },
+    signed(v, kind === "exact" ? 0 : 1), el("br"), el("small", {}, " " + kindText(certainty)));
+}
+
+/**
+ * An evaluation graph in `box`: black's value in discs after each reviewed
+ * move (`rows` from /api/review), one bar a move, `at` marked.
+ */
+function drawGraph(box, rows, at) {
   const W = 520, H = 200, m = { l: 40, r: 8, t: 10, b: 22 };
-  const pts = review.data.moves.map((x) => x.black_value_after);
+  const pts = rows.map((x) => x.black_value_after);
   // The axis never runs past the board's squares (no score lies beyond).
   const squares = Number(st.size) * Number(st.size);
   const top = Math.max(8, ...pts.map(Math.abs));
@@ -402,14 +432,14 @@ function drawGraph() {
   }
   pts.forEach((v, i) => {
     const r = s("rect", { x: m.l + i * bw + 0.5, width: Math.max(1, bw - 1), y: Math.min(Y(v), Y(0)), height: Math.max(1, Math.abs(Y(v) - Y(0))),
-      fill: v >= 0 ? "#263238" : "#607d8b", "data-index": i + 1, "data-value": v, "data-exact": review.data.moves[i].exact });
-    r.append(s("title", {}, `move ${i + 1}: ${signed(v, 1)} discs for black`));
-    r.addEventListener("click", () => showReview(i + 1).catch(report));
+      fill: v >= 0 ? "#263238" : "#607d8b", "data-index": i + 1, "data-value": v, "data-exact": rows[i].exact });
+    r.append(s("title", {}, `move ${i + 1}: ${signed(v, rows[i].exact ? 0 : 1)} discs for black`));
+    r.addEventListener("click", () => startReview(i + 1).catch(report));
     box.append(r);
   });
   box.append(s("text", { x: m.l, y: H - 6 }, "black's value in discs after each move (dark: black ahead; exact: final score)"));
-  if (review.at) {
-    const x = m.l + (review.at - 0.5) * bw;
+  if (at) {
+    const x = m.l + (at - 0.5) * bw;
     box.append(s("line", { x1: x, x2: x, y1: m.t, y2: H - m.b, stroke: "#ef6c00", "stroke-width": 2, "stroke-dasharray": "4 2" }));
   }
 }
@@ -424,12 +454,164 @@ async function showReview(at) {
   const m = review.data && review.data.moves[at - 1];
   const played = at ? `: ${game.movers[at - 1]} ${st.moves[at - 1]}` : "";
   $("rv-at").textContent = `move ${at} of ${st.moves.length}` + played +
-    (m ? `, ${m.loss ? "lost " + m.loss.toFixed(1) + " discs" : "best"} (${kindText(m.certainty)}; best line ${m.best_line.join(" ")})` : review.data ? "" : " (analysing…)") +
-    (m && review.data.level ? `. Reviewed at level ${review.data.level}` + (review.data.level < Number(st.level || 8) ? ` (below the game's ${st.level}, for speed)` : "") + "." : "");
+    (m ? `, ${lossText(m.loss) !== "0" ? "lost " + m.loss.toFixed(1) + " discs" : "best"} (${kindText(m.certainty)}; best line ${m.best_line.join(" ")})` : review.data ? "" : " (analysing…)") +
+    (m && review.data.level ? `. Reviewed at level ${review.data.level}` + (review.data.level < Number(st.coach) ? ` (below the coach's ${st.coach}, for speed)` : "") + "." : "");
   for (const tr of $("rv-table").tBodies[0].rows) tr.classList.toggle("selected", Number(tr.dataset.index) === at);
   for (const b of $("moves").querySelectorAll("button")) b.setAttribute("aria-current", Number(b.dataset.index) === at ? "step" : "false");
-  if (review.data) drawGraph();
+  if (review.data) drawGraph($("graph"), review.data.moves, at);
   render();
+}
+
+/**
+ * The graph that follows the game (when asked): the review's rows of the
+ * moves played, fetched for the new moves only (/api/review's `from`; each
+ * position is searched alone, so the rows are the whole review's).
+ */
+async function updateFollow() {
+  const on = $("follow").checked && !!game;
+  $("follow-box").hidden = !on;
+  if (!on) return;
+  if (follow.busy) { follow.again = true; return; }
+  const moves = st.moves.join(",");
+  // Keep the rows of the moves still played (the same start, the same moves before them).
+  const key = JSON.stringify(st.start) + "|" + st.size;
+  if (follow.key !== key || follow.level !== reviewLevel()) follow.rows = [];
+  follow.key = key;
+  follow.level = reviewLevel();
+  const old = follow.moves.split(",").filter(Boolean);
+  let same = 0;
+  while (same < old.length && same < st.moves.length && old[same] === st.moves[same]) same++;
+  follow.rows = follow.rows.slice(0, same);
+  follow.moves = st.moves.slice(0, same).join(",");
+  drawFollow();
+  if (same === st.moves.length) return;
+  follow.busy = true;
+  try {
+    const d = await api(`/api/review?${gameQuery()}&level=${follow.level}&from=${same}`);
+    if (st.moves.join(",") === moves && follow.key === key) {
+      follow.rows = follow.rows.concat(d.moves);
+      follow.moves = moves;
+    }
+    $("follow-note").textContent = `Black's value after each move, reviewed at level ${d.level} (the coach's level, at most 10).`;
+  } catch (e) {
+    $("follow-note").textContent = "Graph: " + e.message;
+    // All the server's search slots busy: try again in a moment.
+    if (/searches are running/.test(e.message)) { await pause(500); follow.again = true; }
+  } finally {
+    follow.busy = false;
+  }
+  drawFollow();
+  if (follow.again) { follow.again = false; updateFollow().catch(report); }
+}
+
+function drawFollow() {
+  if (!$("follow").checked) return;
+  drawGraph($("follow-graph"), follow.rows, follow.rows.length);
+  $("follow-graph").dataset.moves = follow.rows.length;
+}
+
+/** Opens the board editor on the position shown. */
+function openEditor() {
+  const g = review ? review.game : game;
+  if (!g) return;
+  // The game stops while a position is set up (Cancel resumes it).
+  gen++;
+  if (controller) controller.abort();
+  busy = false;
+  editor = { digits: g.board.split(""), player: g.player === 2 ? 2 : 1 };
+  $("edit-player").value = String(editor.player);
+  $("editor").hidden = false;
+  drawEditor();
+}
+
+/** The editor's board: every square takes the chosen disc (or none). */
+function drawEditor() {
+  for (const id of ["undo", "redo", "hint", "review"]) $(id).disabled = true;
+  drawBoard($("board"), editor.digits.join(""), { label: "board editor: click a square to set it", coords: true,
+    onEdit: (name) => {
+      const n = Number(st.size);
+      const i = (Number(name.slice(1)) - 1) * n + (name.charCodeAt(0) - 97);
+      const tool = document.querySelector("input[name=tool]:checked").value;
+      editor.digits[i] = tool;
+      drawEditor();
+    } });
+  const count = (d) => editor.digits.filter((x) => x === d).length;
+  $("black").textContent = count("1");
+  $("white").textContent = count("2");
+  $("edit-status").textContent = `Black ${count("1")}, white ${count("2")}, empty ${count("0")}; ${editor.player === 1 ? "black" : "white"} to move.`;
+  setStatus("Setting up a position: click the squares, then Play from here.");
+}
+
+/** The editor's position, checked by the server, becomes the game's start. */
+async function playFromEditor() {
+  const start = { board: editor.digits.join(""), player: editor.player };
+  let standard = false;
+  try {
+    const p = new URLSearchParams({ size: st.size, moves: "", start: start.board, start_player: start.player });
+    const g = await api("/api/game?" + p);
+    if (g.over) {
+      $("edit-status").textContent = "Neither side has a legal move in this position: add or remove discs.";
+      return;
+    }
+    standard = !g.start;
+  } catch (e) {
+    $("edit-status").textContent = "This position cannot be played: " + e.message;
+    return;
+  }
+  editor = null;
+  $("editor").hidden = true;
+  notice = null;
+  st.moves = [];
+  // The standard start is no start of its own (the address stays short).
+  st.start = standard ? null : start;
+  engineLog = [];
+  redo = [];
+  closeReview();
+  restart(true);
+}
+
+function closeEditor() {
+  if (!editor) return;
+  editor = null;
+  $("editor").hidden = true;
+  $("review").disabled = false;
+  restart(false);
+}
+
+/** The standard start of the board now, as the editor's digits. */
+function startDigits() {
+  const n = Number(st.size), d = Array(n * n).fill("0"), c = n / 2 - 1;
+  d[c * n + c] = d[(c + 1) * n + c + 1] = "2";
+  d[c * n + c + 1] = d[(c + 1) * n + c] = "1";
+  return d;
+}
+
+/** Saves the record in the chosen form as a file (the browser's download). */
+function saveFile() {
+  const form = $("export-form").value;
+  const text = game && game.export[form];
+  if (text === null || text === undefined) { setStatus(`Save: ${form.toUpperCase()} cannot hold this game.`, true); return; }
+  const a = el("a", { href: URL.createObjectURL(new Blob([text.endsWith("\n") ? text : text + "\n"], { type: "text/plain" })), download: FILE_NAMES[form] });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+/** Opens a record file (transcript, GGF, PGN, .gam line, board string): the server reads it. */
+async function openFile() {
+  const file = $("open-file").files[0];
+  if (!file) return;
+  try {
+    const r = await fetch(`/api/record?size=${st.size}`, { method: "POST", body: await file.text() });
+    const body = await r.json().catch(() => ({ error: "status " + r.status }));
+    if (!r.ok) throw new Error(body.error);
+    useRecord(body);
+  } catch (e) {
+    setStatus(`Open ${file.name}: ` + e.message, true);
+  } finally {
+    $("open-file").value = "";
+  }
 }
 
 function closeReview() {
@@ -451,19 +633,25 @@ function continueFromReview() {
 
 async function loadRecord() {
   try {
-    const r = await api(`/api/record?size=${st.size}&text=${encodeURIComponent($("record-in").value)}`);
-    st.size = String(r.size);
-    st.moves = r.moves;
-    st.start = r.start;
-    engineLog = [];
-    redo = [];
-    review = null;
-    $("review-box").hidden = true;
-    writeForm();
-    restart(true);
+    useRecord(await api(`/api/record?size=${st.size}&text=${encodeURIComponent($("record-in").value)}`));
   } catch (e) {
     setStatus("Load: " + e.message, true);
   }
+}
+
+/** A record read by the server (/api/record) becomes the game. */
+function useRecord(r) {
+  editor = null;
+  $("editor").hidden = true;
+  st.size = String(r.size);
+  st.moves = r.moves;
+  st.start = r.start;
+  engineLog = [];
+  redo = [];
+  review = null;
+  $("review-box").hidden = true;
+  writeForm();
+  restart(true);
 }
 
 function report(e) { setStatus(e.message, true); }
@@ -474,11 +662,22 @@ function newGame() {
   st.start = null;
   engineLog = [];
   redo = [];
+  editor = null;
+  $("editor").hidden = true;
   closeReview();
   restart(true);
 }
 
 $("new").addEventListener("click", newGame);
+$("edit").addEventListener("click", openEditor);
+$("edit-play").addEventListener("click", () => playFromEditor().catch(report));
+$("edit-cancel").addEventListener("click", closeEditor);
+$("edit-clear").addEventListener("click", () => { editor.digits.fill("0"); drawEditor(); });
+$("edit-start").addEventListener("click", () => { editor.digits = startDigits(); editor.player = 1; $("edit-player").value = "1"; drawEditor(); });
+$("edit-player").addEventListener("change", () => { editor.player = Number($("edit-player").value); drawEditor(); });
+$("follow").addEventListener("change", () => updateFollow().catch(report));
+$("save-file").addEventListener("click", saveFile);
+$("open-file").addEventListener("change", () => openFile().catch(report));
 // A rematch: the same players with the colours swapped.
 $("rematch").addEventListener("click", () => {
   [st.black, st.white] = [st.white, st.black];
@@ -504,7 +703,7 @@ $("size").addEventListener("change", () => { syncLevel(); readForm(); newGame();
 $("level").addEventListener("change", () => { syncLevel(); readForm(); save(false); });
 for (const id of ["black-player", "white-player"]) $(id).addEventListener("change", () => { readForm(); restart(false); });
 // A corrected setting resumes a game the engine's error stopped.
-for (const id of Object.keys(DEFAULTS)) $(id).addEventListener("change", () => { readForm(); if (stalled) restart(false); else save(false); });
+for (const id of Object.keys(DEFAULTS)) $(id).addEventListener("change", () => { readForm(); if (stalled) restart(false); else { save(false); if (game && !editor) render(); } });
 $("copy").addEventListener("click", () => {
   $("transcript").select();
   navigator.clipboard && navigator.clipboard.writeText($("transcript").value).catch(() => {});
@@ -513,7 +712,8 @@ window.addEventListener("popstate", () => {
   const s = load();
   if (!s) return;
   st = s;
-  engineLog = engineLog.filter((e) => e.ply <= st.moves.length);
+  editor = null;
+  $("editor").hidden = true;
   review = null;
   $("review-box").hidden = true;
   writeForm();
@@ -521,6 +721,7 @@ window.addEventListener("popstate", () => {
 });
 
 for (let n = 1; n <= 30; n++) $("level").append(el("option", { value: String(n) }, `${n} — ${levelName(n)}`));
+for (let n = 1; n <= 30; n++) $("coach").append(el("option", { value: String(n) }, String(n)));
 st = load() || st;
 for (const k of Object.keys(DEFAULTS)) st[k] = st[k] || DEFAULTS[k];
 writeForm();
@@ -534,6 +735,5 @@ try {
     reopen = extra.review;
   }
 } catch (e) { /* nothing kept */ }
-engineLog = engineLog.filter((e) => e.ply <= st.moves.length);
 save(false);
 advance().then(() => reopen !== null && reopen !== undefined && game && startReview(reopen)).catch(report);
