@@ -316,7 +316,7 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
     let text = fs::read_to_string(&games).expect("games");
     assert_eq!(fs::read_to_string(&merged).expect("merged"), text);
     assert_eq!(text.lines().count(), 11);
-    assert!(text.starts_with("# reversi train generate: seed 5 random 4-24 level 2 weights "));
+    assert!(text.starts_with("# reversi-lab train generate: seed 5 random 4-24 level 2 weights "));
 
     // Labels: searched from 13 to 20 empties, exact from 12 down to 8.
     fn label<'a>(extra: &[&'a str]) -> Vec<&'a str> {

@@ -27,7 +27,7 @@ use reversi::kit::signals::Critical;
 use reversi::kit::{usage, UsageError};
 pub use reversi::lab::shard::{header_number, parse_shard, push_shard};
 use reversi::lab::shard::{
-    Continuation, FileRefused, MergeRules, Merged, Shard, ShardMerge, StageFile, Verdict,
+    Continuation, FileKind, FileRefused, MergeRules, Merged, Shard, ShardMerge, StageFile, Verdict,
 };
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -38,6 +38,16 @@ use std::time::Instant;
 /// The longest line of a continued stage file, in bytes (a game line holds
 /// at most 120 moves of 2 characters and three numbers: under 300 bytes).
 const RESUMED_MAX_LINE: usize = 1024;
+
+/// The kit's output rule's signature of the lab files of `kind` (either
+/// spelling of their start is ours).
+pub const fn signature(kind: FileKind) -> Signature {
+    Signature {
+        start: kind.start,
+        former: kind.former,
+        kind: kind.kind,
+    }
+}
 
 /// A stage's file of numbered lines after a header line, written a line
 /// at a time and continued when run again (games, labels, searches): its

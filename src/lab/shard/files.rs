@@ -10,7 +10,61 @@
 
 use super::Shard;
 use crate::lines::TextLine;
+use std::borrow::Cow;
 use std::fmt::Write as _;
+
+/// What a lab file's header line starts with: `# ` and the program that
+/// writes it, `reversi-lab`.
+pub const PROGRAM: &str = "# reversi-lab ";
+
+/// What the header lines of the lab's files started with before the lab
+/// had its own binary (`# reversi train label: ...`): such files are still
+/// read, continued and merged.
+pub const FORMER_PROGRAM: &str = "# reversi ";
+
+/// A lab file's header line in today's spelling: a line of the former
+/// spelling ([`FORMER_PROGRAM`]) with [`PROGRAM`] instead; any other line
+/// as it is.
+#[must_use]
+pub fn current_spelling(line: &str) -> Cow<'_, str> {
+    match line.strip_prefix(FORMER_PROGRAM) {
+        Some(rest) => Cow::Owned(format!("{PROGRAM}{rest}")),
+        None => Cow::Borrowed(line),
+    }
+}
+
+/// Whether a file's header line `held` is the header `header`, in either
+/// spelling of the program's name.
+#[must_use]
+pub fn same_header(held: &str, header: &str) -> bool {
+    held == header || current_spelling(held) == current_spelling(header)
+}
+
+/// What a lab file starts with: its first line begins with `start` (or,
+/// for a file written before the lab had its own binary, `former`), and
+/// `kind` names such a file in messages (`a label file of ...`). The
+/// binary's output rule (replace only files of their kind) is built from
+/// it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileKind {
+    /// The first characters of the file as it is written today.
+    pub start: &'static str,
+    /// The first characters of the files of this kind written before: the
+    /// former spelling of [`FileKind::start`] ([`FORMER_PROGRAM`]), if it
+    /// had one.
+    pub former: Option<&'static str>,
+    /// The file's kind, for messages.
+    pub kind: &'static str,
+}
+
+impl FileKind {
+    /// Whether `first_line` (a file's first line) is of this kind, in
+    /// either spelling.
+    #[must_use]
+    pub fn starts(&self, first_line: &str) -> bool {
+        first_line.starts_with(self.start) || self.former.is_some_and(|f| first_line.starts_with(f))
+    }
+}
 
 /// The suffix a header line of a shard's file carries.
 const SHARD_SUFFIX: &str = " shard ";
@@ -165,7 +219,9 @@ impl<'a> Continuation<'a> {
             return Ok(Verdict::Stop);
         }
         if line.number == 1 {
-            if line.text != f.header_line {
+            // A file of the former spelling is continued as it is: its
+            // header stays, the lines appended are the same.
+            if !same_header(line.text, f.header_line) {
                 if f.force {
                     return Ok(Verdict::Restart);
                 }
@@ -281,6 +337,65 @@ mod tests {
         assert_eq!(e, "out.txt line 2 has no number: \"x\": not a test file");
         let e = run(&f, Shard::WHOLE, "# test a\n0\n1\n2\n3\n").unwrap_err();
         assert_eq!(e, "out.txt holds more than 3 lines");
+    }
+
+    #[test]
+    fn a_file_of_the_former_spelling_is_continued_under_its_own_header() {
+        let today = file("# reversi-lab test: a shard 1/2", false);
+        let old = "# reversi test: a shard 1/2\n1 x\n3 y\n";
+        let (verdicts, end) = run(&today, Shard { index: 1, count: 2 }, old).unwrap();
+        assert_eq!(verdicts, vec![Verdict::Next; 3]);
+        // Every byte is kept: the old header stays, the lines go on.
+        assert_eq!(end, Some((old.len() as u64, 2)));
+        // Other options in the former spelling are still other options.
+        let e = run(&today, Shard::WHOLE, "# reversi test: b shard 1/2\n").unwrap_err();
+        assert!(e.starts_with("out.txt was generated with other options (\"# reversi test: b"));
+        // A run of the former spelling's header takes today's files too.
+        let former = file("# reversi test: a", false);
+        let (_, end) = run(&former, Shard::WHOLE, "# reversi-lab test: a\n0 x\n").unwrap();
+        assert_eq!(end, Some((22 + 4, 1)));
+    }
+
+    #[test]
+    fn headers_have_two_spellings_of_one_program() {
+        assert_eq!(
+            current_spelling("# reversi train label: empties 20-20"),
+            "# reversi-lab train label: empties 20-20"
+        );
+        for line in [
+            "# reversi-lab train label: x",
+            "# reversix y",
+            "reversi z",
+            "",
+        ] {
+            assert_eq!(current_spelling(line), line);
+        }
+        assert!(same_header(
+            "# reversi book search: a",
+            "# reversi-lab book search: a"
+        ));
+        assert!(same_header(
+            "# reversi-lab book search: a",
+            "# reversi book search: a"
+        ));
+        assert!(!same_header(
+            "# reversi book search: a",
+            "# reversi-lab book search: b"
+        ));
+        assert!(!same_header("# reversix a", "# reversi-lab a"));
+        let kind = FileKind {
+            start: "# reversi-lab train label:",
+            former: Some("# reversi train label:"),
+            kind: "a label file",
+        };
+        assert!(kind.starts("# reversi-lab train label: empties 1"));
+        assert!(kind.starts("# reversi train label: empties 1"));
+        assert!(!kind.starts("# reversi train generate: seed 1"));
+        let unchanged = FileKind {
+            former: None,
+            ..kind
+        };
+        assert!(!unchanged.starts("# reversi train label: empties 1"));
     }
 
     #[test]

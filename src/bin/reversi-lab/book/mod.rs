@@ -35,6 +35,7 @@ use std::path::Path;
 /// Book files: their magic bytes.
 const BOOK: Signature = Signature {
     start: "RVOBOOK1",
+    former: None,
     kind: "an opening book",
 };
 

@@ -5,7 +5,7 @@
 //! continuation and merge rules `reversi::lab::shard`'s.
 
 use super::{Convert, Searching, MAX_LINE};
-use crate::sharded::{push_shard, read_shards, Resumable};
+use crate::sharded::{push_shard, read_shards, signature, Resumable};
 use anyhow::Result;
 use clap::ArgMatches;
 use reversi::engine::book::Book;
@@ -17,10 +17,7 @@ use reversi::lab::book::{self as build, Searched};
 use reversi::lab::shard::{MergeRules, Shard};
 
 /// The search files of `reversi-lab book search`: a header line.
-const SEARCHED: Signature = Signature {
-    start: searches::START,
-    kind: searches::KIND,
-};
+const SEARCHED: Signature = signature(searches::SEARCHES);
 
 /// `reversi-lab book search`'s request.
 pub(super) struct Search {
@@ -97,7 +94,7 @@ pub(super) fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
     let check_header = |path: &str, header: &str| searched.check_header(path, header);
     let item = |header: &str, line: &str| searched.read_line(header, line);
     let rules = MergeRules {
-        starts: &[SEARCHED.start],
+        kinds: &[searches::SEARCHES],
         kind: SEARCHED.kind,
         check_header: &check_header,
         again: "search",

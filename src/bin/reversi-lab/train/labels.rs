@@ -1,8 +1,8 @@
 //! `reversi-lab train label|merge|compare`: positions labelled by search, the
 //! merge of sharded runs, and the labels' error against exact ones.
 
-use super::{open_lines, read_games, refused, signature, GAMES};
-use crate::sharded::{header_number, parse_shard, push_shard, read_shards, Resumable};
+use super::{open_lines, read_games, refused, GAMES};
+use crate::sharded::{header_number, parse_shard, push_shard, read_shards, signature, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
@@ -11,7 +11,7 @@ use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::shard::{check_listed, ListNames, MergeRules, Merged};
-use reversi::lab::train::formats::games::game_number;
+use reversi::lab::train::formats::games::{self, game_number};
 use reversi::lab::train::formats::labels::{self, position_number, MAX_LABELS};
 use reversi::lab::train::formats::MAX_LINE;
 use reversi::lab::train::labels::{
@@ -207,7 +207,7 @@ pub(super) fn merge(r: Merge) -> Result<()> {
     let out = r.out;
     let inputs = r.shards;
     let item = |header: &str, line: &str| {
-        let number = if header.starts_with(GAMES.start) {
+        let number = if games::GENERATED.starts(header) {
             game_number
         } else {
             position_number
@@ -215,7 +215,7 @@ pub(super) fn merge(r: Merge) -> Result<()> {
         number(line).map(|n| (n, line.to_owned()))
     };
     let rules = MergeRules {
-        starts: &[GAMES.start, LABELS.start],
+        kinds: &[games::GENERATED, labels::LABELS],
         kind: "a games or label file",
         check_header: &|_, _| Ok(()),
         again: "stage",
@@ -230,7 +230,7 @@ pub(super) fn merge(r: Merge) -> Result<()> {
         items,
     } = merged.ordered().map_err(|e| UsageError(e.0))?;
     let signature = [GAMES, LABELS][start];
-    if signature.start == LABELS.start {
+    if start == 1 {
         if let Some(positions) = header_number(&header, "positions") {
             if positions != items.len() as u64 {
                 return usage(format!(

@@ -1,7 +1,7 @@
 //! `reversi-lab train generate|fit`: the pattern evaluation's training pipeline
 //! (see `reversi-lab train --help` and the README's section on the evaluation).
 
-use crate::sharded::{parse_shard, push_shard, Resumable};
+use crate::sharded::{parse_shard, push_shard, signature, Resumable};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::eval::pattern::fit::{
@@ -15,7 +15,7 @@ use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
 use reversi::lab::train::formats::probcut_table::{self, Fitted, PROBCUT};
-use reversi::lab::train::formats::{FileKind, FormatError};
+use reversi::lab::train::formats::FormatError;
 use reversi::lab::train::tables::{FitTable, TestTable};
 use reversi::lab::train::{self, GameSettings, TrainingGame};
 use std::fs::File;
@@ -252,14 +252,6 @@ fn settings(m: &ArgMatches) -> Result<GameSettings> {
 /// The files `generate` writes: a header line naming the options.
 pub(super) const GAMES: Signature = signature(games::GENERATED);
 
-/// The kit's output rule's signature of the files of `kind`.
-pub(super) const fn signature(kind: FileKind) -> Signature {
-    Signature {
-        start: kind.start,
-        kind: kind.kind,
-    }
-}
-
 fn generate(r: Generate) -> Result<()> {
     let s = r.settings;
     let out = r.out;
@@ -432,6 +424,7 @@ fn fit_weights(r: Fit) -> Result<()> {
 /// Pattern weights (`fit`).
 const WEIGHTS: Signature = Signature {
     start: "RVPATTRN",
+    former: None,
     kind: "a weights file",
 };
 

@@ -3,7 +3,8 @@
 //! label` writes them, `train heldout` too (its own header,
 //! [`super::heldout`]), and `train import --theoretical-labels`.
 
-use super::{lines, FileKind, FormatError};
+use super::{lines, FormatError};
+use crate::lab::shard::FileKind;
 use crate::lab::train::labels::{list_checksum, Label, LabelSettings, ListedPosition};
 use std::io::{self, BufRead, Write};
 
@@ -12,7 +13,8 @@ pub const MAX_LABELS: u64 = 10_000_000;
 
 /// The label files: a header line naming the options.
 pub const LABELS: FileKind = FileKind {
-    start: "# reversi train label:",
+    start: "# reversi-lab train label:",
+    former: Some("# reversi train label:"),
     kind: "a label file of `reversi-lab train label`",
 };
 
@@ -146,7 +148,7 @@ mod tests {
         assert_eq!(
             head,
             format!(
-                "# reversi train label: empties 50-52 exact-empties 0 depth 4 weights 0000000000001234 positions 2 list {:016x}",
+                "# reversi-lab train label: empties 50-52 exact-empties 0 depth 4 weights 0000000000001234 positions 2 list {:016x}",
                 list_checksum(&list)
             )
         );
@@ -155,6 +157,18 @@ mod tests {
         let (read_header, read_labels) = read(&bytes[..], "l").expect("labels");
         assert_eq!(read_header, head);
         assert_eq!(read_labels, labels);
+        // A file written before the lab had its own binary reads the same,
+        // its header as it is.
+        let old =
+            String::from_utf8(bytes)
+                .expect("text")
+                .replacen("# reversi-lab ", "# reversi ", 1);
+        assert!(old.starts_with("# reversi train label: empties 50-52 "));
+        let (old_header, old_labels) = read(old.as_bytes(), "l").expect("old labels");
+        assert_eq!(
+            (old_header.as_str(), old_labels),
+            (old.lines().next().unwrap(), labels.to_vec())
+        );
         assert_eq!(
             position_number(&labels[1].to_line()),
             Ok(1),
@@ -172,12 +186,12 @@ mod tests {
         };
         assert_eq!(
             header(&settings, 1, &[]),
-            "# reversi train label: empties 7-7 exact-empties 3 depth 2 selectivity 1.5 weights 0000000000000001 positions 0 list cbf29ce484222325"
+            "# reversi-lab train label: empties 7-7 exact-empties 3 depth 2 selectivity 1.5 weights 0000000000000001 positions 0 list cbf29ce484222325"
         );
         let head = theoretical_header("g.txt", 2);
         assert_eq!(
             head,
-            "# reversi train label: theoretical scores of the WTHOR games of g.txt, 2 positions"
+            "# reversi-lab train label: theoretical scores of the WTHOR games of g.txt, 2 positions"
         );
         assert!(LABELS.starts(&head));
     }
@@ -190,7 +204,7 @@ mod tests {
             "l.txt is empty: not a label file of `reversi-lab train label`"
         );
         assert_eq!(
-            refused("# reversi train generate: x\n"),
+            refused("# reversi-lab train generate: x\n"),
             "l.txt is not a label file of `reversi-lab train label`"
         );
         let head = a_header(&[]);
