@@ -66,6 +66,12 @@ impl FileKind {
     }
 }
 
+/// The longest line of a stage's file (games, labels, book searches), in
+/// bytes, read, continued or merged. A game line holds at most 120 moves
+/// of 2 characters (every pass follows a disc placed) and three numbers:
+/// under 300 bytes; a label or search line, under 100.
+pub const MAX_LINE: usize = 1024;
+
 /// The suffix a header line of a shard's file carries.
 const SHARD_SUFFIX: &str = " shard ";
 
@@ -168,7 +174,7 @@ pub struct StageFile<'a> {
 
 /// What [`Continuation::take`] makes of an existing file's line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum LineVerdict {
     /// A whole line of the file: read on.
     Next,
     /// A last line cut short (an interrupted write): the file ends before
@@ -211,19 +217,19 @@ impl<'a> Continuation<'a> {
     /// Why the file is refused: a header of other options without `force`,
     /// a line that is not the file's, an item out of order, too many
     /// lines.
-    pub fn take(&mut self, line: &TextLine) -> Result<Verdict, FileRefused> {
+    pub fn take(&mut self, line: &TextLine) -> Result<LineVerdict, FileRefused> {
         let f = self.file;
         let out = f.out;
         let refused = |message: String| Err(FileRefused(message));
         if !line.terminated {
-            return Ok(Verdict::Stop);
+            return Ok(LineVerdict::Stop);
         }
         if line.number == 1 {
             // A file of the former spelling is continued as it is: its
             // header stays, the lines appended are the same.
             if !same_header(line.text, f.header_line) {
                 if f.force {
-                    return Ok(Verdict::Restart);
+                    return Ok(LineVerdict::Restart);
                 }
                 return refused(format!(
                     "{out} was generated with other options ({:?}); use another --out, the same options, or --force to start it over",
@@ -248,7 +254,7 @@ impl<'a> Continuation<'a> {
             }
         }
         self.whole_bytes += line.bytes;
-        Ok(Verdict::Next)
+        Ok(LineVerdict::Next)
     }
 
     /// The length the file keeps and the items it holds, or `None` when
@@ -284,7 +290,7 @@ mod tests {
     }
 
     /// The verdicts on a file's lines and the file's end.
-    type Outcome = (Vec<Verdict>, Option<(u64, u64)>);
+    type Outcome = (Vec<LineVerdict>, Option<(u64, u64)>);
 
     /// Feeds the lines of `text` to a continuation of `file` (at most 3
     /// items): the verdicts, and the end (or the error's message).
@@ -294,7 +300,7 @@ mod tests {
         for l in lines_of(text) {
             let v = c.take(&l).map_err(|e| e.0)?;
             verdicts.push(v);
-            if v != Verdict::Next {
+            if v != LineVerdict::Next {
                 break;
             }
         }
@@ -306,7 +312,7 @@ mod tests {
         let f = file("# test a", false);
         let half = Shard { index: 1, count: 2 };
         let (verdicts, end) = run(&f, half, "# test a\n1 x\n3 y\n5 cut sh").unwrap();
-        assert_eq!(verdicts.last(), Some(&Verdict::Stop));
+        assert_eq!(verdicts.last(), Some(&LineVerdict::Stop));
         // The header and two lines are kept, the cut line dropped.
         assert_eq!(end, Some((9 + 4 + 4, 2)));
         // A header cut short: the file starts over.
@@ -327,7 +333,7 @@ mod tests {
         // With force a file of other options starts over.
         let forced = file("# test a", true);
         let (verdicts, end) = run(&forced, Shard::WHOLE, "# test b\n").unwrap();
-        assert_eq!((verdicts, end), (vec![Verdict::Restart], None));
+        assert_eq!((verdicts, end), (vec![LineVerdict::Restart], None));
         let e = run(&f, Shard::WHOLE, "# test a\n1 x\n").unwrap_err();
         assert_eq!(e, "out.txt line 2 holds item 1, expected item 0");
         let half = Shard { index: 1, count: 2 };
@@ -344,7 +350,7 @@ mod tests {
         let today = file("# reversi-lab test: a shard 1/2", false);
         let old = "# reversi test: a shard 1/2\n1 x\n3 y\n";
         let (verdicts, end) = run(&today, Shard { index: 1, count: 2 }, old).unwrap();
-        assert_eq!(verdicts, vec![Verdict::Next; 3]);
+        assert_eq!(verdicts, vec![LineVerdict::Next; 3]);
         // Every byte is kept: the old header stays, the lines go on.
         assert_eq!(end, Some((old.len() as u64, 2)));
         // Other options in the former spelling are still other options.

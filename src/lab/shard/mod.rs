@@ -26,8 +26,8 @@ mod merge;
 
 pub use files::{
     check_listed, current_spelling, header_number, parse_shard, push_shard, same_header,
-    split_shard, Continuation, FileKind, FileRefused, ListNames, StageFile, Verdict,
-    FORMER_PROGRAM, PROGRAM,
+    split_shard, Continuation, FileKind, FileRefused, LineVerdict, ListNames, StageFile,
+    FORMER_PROGRAM, MAX_LINE, PROGRAM,
 };
 pub use merge::{ItemReader, MergeRules, Merged, ShardMerge};
 

@@ -4,7 +4,7 @@
 //! the book. The files' format is `reversi::lab::book::searches`'s, their
 //! continuation and merge rules `reversi::lab::shard`'s.
 
-use super::{Convert, Searching, MAX_LINE};
+use super::{Convert, Searching};
 use crate::sharded::{push_shard, read_shards, signature, Resumable};
 use anyhow::Result;
 use clap::ArgMatches;
@@ -102,7 +102,7 @@ pub(super) fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
         max_items: searched.list().len() as u64,
         item: &item,
     };
-    let merged = read_shards(&rules, MAX_LINE, inputs)?;
+    let merged = read_shards(&rules, inputs)?;
     let results: Vec<Searched> = merged.items.into_iter().map(|(_, r)| r).collect();
     build::merge(book, searched.list(), &results).or_else(|e| usage(e.to_string()))
 }

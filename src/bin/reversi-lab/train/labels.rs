@@ -13,7 +13,6 @@ use reversi::lab::shard::Shard;
 use reversi::lab::shard::{check_listed, ListNames, MergeRules, Merged};
 use reversi::lab::train::formats::games::{self, game_number};
 use reversi::lab::train::formats::labels::{self, position_number, MAX_LABELS};
-use reversi::lab::train::formats::MAX_LINE;
 use reversi::lab::train::labels::{
     label_positions, position_list, Label, LabelSettings, ListedPosition,
 };
@@ -223,7 +222,7 @@ pub(super) fn merge(r: Merge) -> Result<()> {
         max_items: MAX_LABELS,
         item: &item,
     };
-    let merged = read_shards(&rules, MAX_LINE, &inputs)?;
+    let merged = read_shards(&rules, &inputs)?;
     let Merged {
         header,
         start,
@@ -267,11 +266,7 @@ pub(super) fn compare_request(m: &ArgMatches) -> Result<(String, String)> {
 pub(super) fn compare((labels_path, reference_path): (String, String)) -> Result<()> {
     let (_, labels) = read_labels(&labels_path)?;
     let (_, reference) = read_labels(&reference_path)?;
-    let table = CompareTable::measure(&labels, &reference, &labels_path, &reference_path);
-    if table.total.positions == 0 {
-        return usage(format!(
-            "{labels_path} and {reference_path} have no position in common"
-        ));
-    }
+    let table = CompareTable::measure(&labels, &reference, &labels_path, &reference_path)
+        .map_err(|e| UsageError(e.0))?;
     write_stdout(&table.to_string())
 }

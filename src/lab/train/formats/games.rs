@@ -169,7 +169,7 @@ mod tests {
         }
         let e = read(&b"# h\n0\tf5\t0\n"[..], "g.txt").expect_err("three fields");
         assert!(e.0.starts_with("g.txt line 2 "), "{e}");
-        let long = format!("# h\n{}\n", "1".repeat(super::super::MAX_LINE + 1));
+        let long = format!("# h\n{}\n", "1".repeat(crate::lab::shard::MAX_LINE + 1));
         let e = read(long.as_bytes(), "g.txt").expect_err("too long");
         assert_eq!(
             e.0,

@@ -18,6 +18,7 @@
 //! run continues such a file under its old header, and a merge of its
 //! shards writes today's spelling ([`crate::lab::shard::same_header`]).
 
+use crate::lab::shard::MAX_LINE;
 use crate::lines::{CappedLines, LineError};
 use std::fmt;
 use std::io::BufRead;
@@ -27,11 +28,6 @@ pub mod games;
 pub mod heldout;
 pub mod labels;
 pub mod probcut_table;
-
-/// The longest line of a games or label file, in bytes. A game line holds
-/// at most 120 moves of 2 characters (every pass follows a disc placed)
-/// and three numbers: under 300 bytes.
-pub const MAX_LINE: usize = 1024;
 
 /// Why a file's text is not of its format: the message names the file
 /// (as the reader was given it) and the line.
@@ -52,8 +48,8 @@ impl From<LineError> for FormatError {
     }
 }
 
-/// The lines of `input`, named `name` in messages, at most [`MAX_LINE`]
-/// bytes each.
+/// The lines of `input`, named `name` in messages, at most
+/// [`MAX_LINE`] bytes each.
 fn lines<R: BufRead>(input: R, name: &str) -> CappedLines<R> {
     CappedLines::new(input, name, MAX_LINE)
 }
