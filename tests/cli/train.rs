@@ -115,11 +115,11 @@ fn resumed_generation_fits_weights_that_the_engine_reads() {
 }
 
 #[test]
-fn the_defaults_are_the_shipped_weights_recipe() {
-    // The lab manual's pipeline (the commands that made
-    // data/pattern-weights.bin and data/probcut.txt): every option it gives
-    // with a value is that subcommand's default, so `reversi-lab train SUB
-    // --games/--out ...` alone reproduces it.
+fn the_defaults_are_the_self_play_recipe() {
+    // The lab manual's pipeline (the commands that made the self-play
+    // weights, which the shipped weights refit, and data/probcut.txt):
+    // every option it gives with a value is that subcommand's default, so
+    // `reversi-lab train SUB --games/--out ...` alone reproduces it.
     let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/LAB.md"))
         .expect("docs/LAB.md");
     for sub in ["generate", "fit", "probcut"] {

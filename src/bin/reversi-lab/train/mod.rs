@@ -36,7 +36,7 @@ fn generate_command() -> Command {
     Command::new("reversi-lab train generate")
         .about("Play training games (random opening, then the iterative search, solved exactly from --solve-empties) and append them to --out, one per line; an existing file is continued")
         .arg(option("out", "FILE", "The games file (created, or continued if it is a games file of the same options; any other file is refused without --force)").required(true))
-        .arg(option("games", "N", "Games the file should hold when done (at most 2000000; the shipped weights' recipe is the default)").value_parser(value_parser!(u64).range(0..=MAX_GAMES)).default_value("100000"))
+        .arg(option("games", "N", "Games the file should hold when done (at most 2000000; the default, with the other options' defaults, is the run of the self-play weights that the shipped weights refit and keep for 46-60 empties: docs/TRAINING.md)").value_parser(value_parser!(u64).range(0..=MAX_GAMES)).default_value("100000"))
         .arg(option("seed", "SEED", "Seed of every game's randomness").value_parser(value_parser!(u64)).default_value("1"))
         .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
         .arg(option("depth", "PLIES", "Depth of the iterative search that plays after the opening").value_parser(value_parser!(u32).range(1..=8)).default_value("4"))
