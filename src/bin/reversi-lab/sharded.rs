@@ -25,7 +25,7 @@ use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::signals::Critical;
 use reversi::kit::{usage, UsageError};
-pub use reversi::lab::shard::{header_number, parse_shard, push_shard};
+pub use reversi::lab::shard::{parse_shard, push_shard};
 use reversi::lab::shard::{
     Continuation, FileKind, FileRefused, LineVerdict, MergeRules, Merged, Shard, ShardMerge,
     StageFile, MAX_LINE,

@@ -2,13 +2,13 @@
 //! merge of sharded runs, and the labels' error against exact ones.
 
 use super::{open_lines, read_games, refused, GAMES};
-use crate::sharded::{header_number, parse_shard, push_shard, read_shards, signature, Resumable};
+use crate::sharded::{parse_shard, push_shard, read_shards, signature, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
-use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
+use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::shard::{check_listed, ListNames, MergeRules, Merged};
 use reversi::lab::train::formats::games::{self, game_number};
@@ -230,14 +230,7 @@ pub(super) fn merge(r: Merge) -> Result<()> {
     } = merged.ordered().map_err(|e| UsageError(e.0))?;
     let signature = [GAMES, LABELS][start];
     if start == 1 {
-        if let Some(positions) = header_number(&header, "positions") {
-            if positions != items.len() as u64 {
-                return usage(format!(
-                    "the shards hold {} of the stage's {positions} positions: a shard is unfinished (run it again)",
-                    items.len()
-                ));
-            }
-        }
+        labels::check_complete(&header, items.len()).map_err(refused)?;
     }
     let mut text =
         String::with_capacity(items.iter().map(|(_, l)| l.len() + 1).sum::<usize>() + 200);

@@ -4,7 +4,7 @@
 //! [`super::heldout`]), and `train import --theoretical-labels`.
 
 use super::{lines, FormatError};
-use crate::lab::shard::FileKind;
+use crate::lab::shard::{header_number, FileKind};
 use crate::lab::train::labels::{list_checksum, Label, LabelSettings, ListedPosition};
 use std::io::{self, BufRead, Write};
 
@@ -58,6 +58,21 @@ pub fn position_number(line: &str) -> Result<u64, String> {
     Label::parse_line(line)
         .map(|l| l.position.item)
         .map_err(|e| e.to_string())
+}
+
+/// Checks that a label file of `header` (a stage's whole run, as a merge
+/// writes it) holds `labels` labels, the positions its header counts
+/// (`positions N`; a header that counts none is not checked).
+///
+/// # Errors
+/// When the labels are fewer or more: a shard is unfinished.
+pub fn check_complete(header: &str, labels: usize) -> Result<(), FormatError> {
+    match header_number(header, "positions") {
+        Some(positions) if positions != labels as u64 => Err(FormatError(format!(
+            "the shards hold {labels} of the stage's {positions} positions: a shard is unfinished (run it again)"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Reads a label file named `name`: its header line, then one label per
@@ -174,6 +189,23 @@ mod tests {
             Ok(1),
             "the line's item"
         );
+    }
+
+    #[test]
+    fn a_merged_file_holds_the_positions_its_header_counts() {
+        let head = a_header(&[]).replace("positions 0", "positions 3");
+        assert_eq!(check_complete(&head, 3), Ok(()));
+        assert_eq!(
+            check_complete(&head, 2),
+            Err(FormatError(
+                "the shards hold 2 of the stage's 3 positions: a shard is unfinished (run it again)"
+                    .to_owned()
+            ))
+        );
+        // The theoretical labels' header counts its positions too; a
+        // header without a count is not checked.
+        assert!(check_complete(&theoretical_header("g", 5), 4).is_err());
+        assert_eq!(check_complete("# reversi-lab train label: x", 7), Ok(()));
     }
 
     #[test]
