@@ -63,7 +63,9 @@ pub fn move_name(m: Move) -> String {
     }
 }
 
-/// The depth field of a `search` line.
+/// The depth field of a `search` line: NBoard's form of the certainty's
+/// kind ([`Certainty::kind`]): an estimate's depth, `100%W` for a proof of
+/// win/loss/draw, `100%` for an exact value, a book's level.
 fn depth_field(c: Certainty) -> String {
     match c {
         Certainty::Estimate { depth } => depth.to_string(),

@@ -2,7 +2,7 @@
 //! played, the best move and its value, the discs lost, and the total per
 //! player.
 
-use super::hint::{certainty_text, name, CUT_NOTE};
+use super::hint::{move_certainty_json, name, CUT_NOTE};
 use super::options::{book_args, limits_args, until_arg, RecordQuery};
 use anyhow::Result;
 use clap::{Arg, Command};
@@ -67,7 +67,7 @@ fn analyze(r: RecordQuery) -> Result<()> {
             .iter()
             .map(|x| {
                 format!(
-                    "{{\"number\":{},\"color\":\"{}\",\"played\":\"{}\",\"value\":{:.2},\"best\":\"{}\",\"best_value\":{:.2},\"loss\":{:.2},\"exact\":{},\"certainty\":\"{}\"}}",
+                    "{{\"number\":{},\"color\":\"{}\",\"played\":\"{}\",\"value\":{:.2},\"best\":\"{}\",\"best_value\":{:.2},\"loss\":{:.2},\"exact\":{},{}}}",
                     x.index + 1,
                     x.position.to_move.name(),
                     name(x.played),
@@ -76,7 +76,7 @@ fn analyze(r: RecordQuery) -> Result<()> {
                     x.best.value,
                     x.loss,
                     x.exact,
-                    certainty_text(x.best.certainty)
+                    move_certainty_json(&x.best)
                 )
             })
             .collect();
@@ -105,7 +105,7 @@ fn analyze(r: RecordQuery) -> Result<()> {
                 name(x.best.mv),
                 x.best.value,
                 x.loss,
-                certainty_text(x.best.certainty)
+                x.best.certainty
             );
         }
         for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {

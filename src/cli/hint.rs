@@ -18,62 +18,37 @@ pub(super) fn name(m: Move) -> String {
     m.to_string()
 }
 
-/// `exact`, `win-loss-draw` or `depth N`.
-pub(super) fn certainty_text(c: Certainty) -> String {
-    match c {
-        Certainty::Exact => "exact".to_string(),
-        Certainty::WinLossDraw => "win-loss-draw".to_string(),
-        Certainty::Estimate { depth } => format!("depth {depth}"),
-        Certainty::Book { level, .. } => format!("book (level {level})"),
-    }
-}
-
-/// The outcome a proof of win/loss/draw proved (`win`, `loss`, `draw`):
-/// the sign of its value (an estimate that agrees with the proof).
-fn outcome(v: &MoveValue) -> &'static str {
-    match v.value.0 {
-        x if x > 0.0 => "win",
-        x if x < 0.0 => "loss",
-        _ => "draw",
-    }
-}
-
 /// The value and certainty columns of a move as `hint` writes them: the
-/// value in discs and how sure it is, or for a proof of win/loss/draw the
-/// estimate that agrees with it, marked `~`, and the outcome proved
-/// (`~-22.00  proved loss`): a proof is never shown as a count of discs.
+/// value in discs and how sure it is (the certainty's text), or for a
+/// proof of win/loss/draw the estimate that agrees with it, marked `~`, and
+/// the outcome proved (`~-22.00  proved loss`): a proof is never shown as
+/// a count of discs.
 fn value_columns(v: &MoveValue) -> (String, String) {
-    match v.certainty {
-        Certainty::WinLossDraw => (
-            format!("~{:+.2}", v.value),
-            format!("proved {}", outcome(v)),
-        ),
-        c => (format!("{:+.2}", v.value), certainty_text(c)),
+    match v.proved_outcome() {
+        Some(outcome) => (format!("~{:+.2}", v.value), format!("proved {outcome}")),
+        None => (format!("{:+.2}", v.value), v.certainty.to_string()),
     }
 }
 
 /// The JSON fields of a move's certainty: for a proof of win/loss/draw
 /// also the `outcome` proved (the value is then the estimate that agrees
 /// with it).
-fn move_certainty_json(v: &MoveValue) -> String {
-    match v.certainty {
-        Certainty::WinLossDraw => format!(
-            "\"certainty\":\"win-loss-draw\",\"outcome\":\"{}\"",
-            outcome(v)
-        ),
-        c => certainty_json(c),
+pub(super) fn move_certainty_json(v: &MoveValue) -> String {
+    let fields = certainty_json(v.certainty);
+    match v.proved_outcome() {
+        Some(outcome) => format!("{fields},\"outcome\":\"{outcome}\""),
+        None => fields,
     }
 }
 
-/// The JSON fields of a certainty.
+/// The JSON fields of a certainty: its kind ([`Certainty::kind`]) and
+/// the estimate's depth or the book's level and games.
 pub(super) fn certainty_json(c: Certainty) -> String {
+    let kind = format!("\"certainty\":\"{}\"", c.kind());
     match c {
-        Certainty::Exact => "\"certainty\":\"exact\"".to_string(),
-        Certainty::WinLossDraw => "\"certainty\":\"win-loss-draw\"".to_string(),
-        Certainty::Estimate { depth } => format!("\"certainty\":\"estimate\",\"depth\":{depth}"),
-        Certainty::Book { level, games } => {
-            format!("\"certainty\":\"book\",\"level\":{level},\"games\":{games}")
-        }
+        Certainty::Estimate { depth } => format!("{kind},\"depth\":{depth}"),
+        Certainty::Book { level, games } => format!("{kind},\"level\":{level},\"games\":{games}"),
+        Certainty::Exact | Certainty::WinLossDraw => kind,
     }
 }
 

@@ -53,6 +53,9 @@ const MAX_LINKS: usize = 40;
 pub struct Signature {
     /// The first bytes of every such file.
     pub start: &'static str,
+    /// The first bytes such files had when an earlier version wrote them,
+    /// if they changed: those files are ours too.
+    pub former: Option<&'static str>,
     /// Its kind, for messages (`a weights file`).
     pub kind: &'static str,
 }
@@ -206,15 +209,19 @@ fn check_in_place(option: &str, name: &str, meta: &fs::Metadata, rule: &Rule) ->
     ))
 }
 
-/// Whether the regular file `target` starts with `signature`'s bytes
-/// (reading no more than those).
+/// Whether the regular file `target` starts with `signature`'s bytes, of
+/// today or [former](Signature::former) (reading no more than the longer).
 fn starts_with(target: &Path, signature: &Signature) -> io::Result<bool> {
-    let want = signature.start.as_bytes();
-    let mut start = Vec::with_capacity(want.len());
+    let starts = [Some(signature.start), signature.former];
+    let longest = starts.iter().flatten().map(|s| s.len()).max().unwrap_or(0);
+    let mut start = Vec::with_capacity(longest);
     File::open(target)?
-        .take(want.len() as u64)
+        .take(longest as u64)
         .read_to_end(&mut start)?;
-    Ok(start == want)
+    Ok(starts
+        .iter()
+        .flatten()
+        .any(|s| start.starts_with(s.as_bytes())))
 }
 
 /// Checks one output (`option` such as `-op` or `--out`, for messages)

@@ -380,7 +380,7 @@ fn theoretical_labels_are_the_wtb_scores_of_each_kept_games_position_at_24_empti
     assert!(lines
         .next()
         .expect("header")
-        .starts_with("# reversi train label:"));
+        .starts_with("# reversi-lab train label:"));
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
     assert!(!kept.is_empty());
     assert_eq!(rows.len(), kept.len(), "every kept game reaches 24 empties");

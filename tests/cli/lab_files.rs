@@ -630,7 +630,7 @@ fn heldout_moves_labels_every_move_and_the_best_keeps_the_parents_value() {
     assert!(labels
         .next()
         .unwrap()
-        .starts_with("# reversi train label: heldout-moves of 1 positions "));
+        .starts_with("# reversi-lab train label: heldout-moves of 1 positions "));
     let children: Vec<Vec<&str>> = labels.map(|l| l.split('\t').collect()).collect();
     let mut expected = Vec::new();
     let mut moves = position.moves();
@@ -682,5 +682,94 @@ fn heldout_moves_labels_every_move_and_the_best_keeps_the_parents_value() {
     assert!(
         level.contains(&format!("| all | {} |", expected.len())),
         "{leveled}"
+    );
+}
+
+/// `file`'s header in the spelling of the files written before the lab
+/// had its own binary (`# reversi train ...`, `# reversi book search:`).
+fn spelled_as_before(file: &Path) {
+    edit_lines(file, |lines| {
+        assert!(lines[0].starts_with("# reversi-lab "), "{}", lines[0]);
+        lines[0] = lines[0].replacen("# reversi-lab ", "# reversi ", 1);
+    });
+}
+
+#[test]
+fn files_of_the_former_spelling_are_read_continued_and_merged() {
+    let dir = scratch_in("lab", "former-spelling");
+    // A games file of today, and the same stage of before cut after two
+    // games: the run continues it under its own header.
+    let games = dir.join("games.txt");
+    games_file(&games, "4");
+    let today = fs::read_to_string(&games).expect("games");
+    assert!(today.starts_with("# reversi-lab train generate: seed 3 "));
+    let old = dir.join("old-games.txt");
+    fs::copy(&games, &old).expect("copy");
+    spelled_as_before(&old);
+    edit_lines(&old, |lines| lines.truncate(3));
+    games_file(&old, "4");
+    let continued = fs::read_to_string(&old).expect("continued");
+    assert_eq!(continued, today.replacen("# reversi-lab ", "# reversi ", 1));
+
+    // Label shards of both spellings merge into today's unsplit file,
+    // replacing a label file of the former spelling.
+    let label = |out: &Path, shard: &str| {
+        let mut args = vec!["train", "label", "-q", "--empties", "56", "--depth", "1"];
+        args.extend(["--games", path(&games), "--out", path(out)]);
+        if !shard.is_empty() {
+            args.extend(["--shard", shard]);
+        }
+        run(&args);
+    };
+    let whole = dir.join("labels.txt");
+    label(&whole, "");
+    let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+    label(&a, "0/2");
+    label(&b, "1/2");
+    spelled_as_before(&a);
+    // A shard of the former spelling is continued, not refused.
+    label(&a, "0/2");
+    let merged = dir.join("merged.txt");
+    fs::copy(&a, &merged).expect("copy");
+    run(&["train", "merge", "--out", path(&merged), path(&a), path(&b)]);
+    assert_eq!(
+        fs::read_to_string(&merged).expect("merged"),
+        fs::read_to_string(&whole).expect("whole")
+    );
+    // Read as labels: compared with itself, no error.
+    spelled_as_before(&whole);
+    let compare = lab()
+        .args(["train", "compare", "--labels", path(&whole)])
+        .args(["--reference", path(&merged)])
+        .output()
+        .expect("run");
+    assert!(compare.status.success(), "{compare:?}");
+
+    // A book's search file of the former spelling is continued and
+    // merged into the same book.
+    let (planned, searched) = planned_and_searched(&dir, "2");
+    let book = dir.join("book.bin");
+    let merge_into = |out: &Path| {
+        run(&[
+            "book",
+            "merge",
+            "--book",
+            path(&planned),
+            "--out",
+            path(out),
+            path(&searched),
+        ])
+    };
+    merge_into(&book);
+    spelled_as_before(&searched);
+    run(&search_args(&planned, &searched));
+    assert!(fs::read_to_string(&searched)
+        .expect("searched")
+        .starts_with("# reversi book search: level 1 "));
+    let old_book = dir.join("old-book.bin");
+    merge_into(&old_book);
+    assert_eq!(
+        fs::read(&old_book).expect("old"),
+        fs::read(&book).expect("book")
     );
 }

@@ -486,9 +486,13 @@ fn the_checks_see_a_circle_and_the_lab() {
 }
 
 /// Whether `code` spells out a lab file's header: the start of a games,
-/// label, import or book-search file's first line.
+/// label, import or book-search file's first line, in either spelling.
 fn spells_a_lab_header(code: &str) -> bool {
-    code.contains("\"# reversi train") || code.contains("\"# reversi book search")
+    ["\"# reversi ", "\"# reversi-lab "].iter().any(|program| {
+        ["train", "book search"]
+            .iter()
+            .any(|what| code.contains(&format!("{program}{what}")))
+    })
 }
 
 /// Each lab file format is read and written in its own module: the header
@@ -520,5 +524,8 @@ fn lab_file_formats_are_spelled_out_in_their_modules_only() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(spells_a_lab_header(
         "let h = format!(\"# reversi train label: empties {e}\");"
+    ));
+    assert!(spells_a_lab_header(
+        "let h = format!(\"# reversi-lab book search: level {l}\");"
     ));
 }

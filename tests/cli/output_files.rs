@@ -314,7 +314,7 @@ fn train_generate_replaces_only_its_own_files() {
     generate(&dir, "own.txt", &[]).assert().success();
     let own = fs::read_to_string(dir.join("own.txt")).unwrap();
     assert!(
-        own.starts_with("# reversi train generate: seed 3 "),
+        own.starts_with("# reversi-lab train generate: seed 3 "),
         "{own}"
     );
     // Files that are not games files, with and without a last newline,

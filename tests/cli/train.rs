@@ -115,11 +115,11 @@ fn resumed_generation_fits_weights_that_the_engine_reads() {
 }
 
 #[test]
-fn the_defaults_are_the_shipped_weights_recipe() {
-    // The lab manual's pipeline (the commands that made
-    // data/pattern-weights.bin and data/probcut.txt): every option it gives
-    // with a value is that subcommand's default, so `reversi-lab train SUB
-    // --games/--out ...` alone reproduces it.
+fn the_defaults_are_the_self_play_recipe() {
+    // The lab manual's pipeline (the commands that made the self-play
+    // weights, which the shipped weights refit, and data/probcut.txt):
+    // every option it gives with a value is that subcommand's default, so
+    // `reversi-lab train SUB --games/--out ...` alone reproduces it.
     let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/LAB.md"))
         .expect("docs/LAB.md");
     for sub in ["generate", "fit", "probcut"] {
@@ -316,7 +316,7 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
     let text = fs::read_to_string(&games).expect("games");
     assert_eq!(fs::read_to_string(&merged).expect("merged"), text);
     assert_eq!(text.lines().count(), 11);
-    assert!(text.starts_with("# reversi train generate: seed 5 random 4-24 level 2 weights "));
+    assert!(text.starts_with("# reversi-lab train generate: seed 5 random 4-24 level 2 weights "));
 
     // Labels: searched from 13 to 20 empties, exact from 12 down to 8.
     fn label<'a>(extra: &[&'a str]) -> Vec<&'a str> {

@@ -1,11 +1,9 @@
 //! Tests of `reversi serve`: the API in-process (`api`), and the pages in
 //! a real headless Chromium against the server started as a user starts it
-//! (`browser`, and the play page's board tools in `board_tools`, driven
-//! by `cdp`), and the server against misbehaving
-//! sockets (`robust`).
+//! (`browser`, a file per page, driven by `cdp`), and the server against
+//! misbehaving sockets (`robust`).
 
 mod api;
-mod board_tools;
 mod browser;
 mod cdp;
 mod robust;

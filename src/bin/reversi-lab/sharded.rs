@@ -25,9 +25,10 @@ use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::signals::Critical;
 use reversi::kit::{usage, UsageError};
-pub use reversi::lab::shard::{header_number, parse_shard, push_shard};
+pub use reversi::lab::shard::{parse_shard, push_shard};
 use reversi::lab::shard::{
-    Continuation, FileRefused, MergeRules, Merged, Shard, ShardMerge, StageFile, Verdict,
+    Continuation, FileKind, FileRefused, LineVerdict, MergeRules, Merged, Shard, ShardMerge,
+    StageFile, MAX_LINE,
 };
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -35,9 +36,15 @@ use std::ops::Range;
 use std::path::Path;
 use std::time::Instant;
 
-/// The longest line of a continued stage file, in bytes (a game line holds
-/// at most 120 moves of 2 characters and three numbers: under 300 bytes).
-const RESUMED_MAX_LINE: usize = 1024;
+/// The kit's output rule's signature of the lab files of `kind` (either
+/// spelling of their start is ours).
+pub const fn signature(kind: FileKind) -> Signature {
+    Signature {
+        start: kind.start,
+        former: kind.former,
+        kind: kind.kind,
+    }
+}
 
 /// A stage's file of numbered lines after a header line, written a line
 /// at a time and continued when run again (games, labels, searches): its
@@ -157,7 +164,7 @@ impl Resumable<'_> {
     fn continued(&self, file: &File) -> Result<Option<u64>> {
         let out = self.out;
         let cannot = |e: std::io::Error| UsageError(format!("cannot continue {out}: {e}"));
-        let mut lines = CappedLines::new(file.try_clone().map_err(cannot)?, out, RESUMED_MAX_LINE);
+        let mut lines = CappedLines::new(file.try_clone().map_err(cannot)?, out, MAX_LINE);
         let rules = StageFile {
             out,
             kind: self.signature.kind,
@@ -169,9 +176,9 @@ impl Resumable<'_> {
         let mut continuation = Continuation::new(&rules, self.shard, self.max_lines);
         while let Some(line) = lines.next_line()? {
             match continuation.take(&line).map_err(refused)? {
-                Verdict::Next => {}
-                Verdict::Stop => break,
-                Verdict::Restart => return Ok(None),
+                LineVerdict::Next => {}
+                LineVerdict::Stop => break,
+                LineVerdict::Restart => return Ok(None),
             }
         }
         let Some((whole_bytes, count)) = continuation.end() else {
@@ -195,17 +202,13 @@ fn lock_for_this_run(file: &File, out: &str) -> Result<()> {
 }
 
 /// Reads `inputs`, the files of every shard of one split (lines of at
-/// most `max_line` bytes), under the merge's `rules`: each shard once, all
-/// of one split and of one header, every line whole and of its shard
+/// most [`MAX_LINE`] bytes), under the merge's `rules`: each shard once,
+/// all of one split and of one header, every line whole and of its shard
 /// ([`ShardMerge`]).
-pub fn read_shards<T>(
-    rules: &MergeRules<T>,
-    max_line: usize,
-    inputs: &[String],
-) -> Result<Merged<T>> {
+pub fn read_shards<T>(rules: &MergeRules<T>, inputs: &[String]) -> Result<Merged<T>> {
     let mut merge = ShardMerge::new(rules, inputs.first().map_or("", String::as_str));
     for path in inputs {
-        let mut lines = CappedLines::open(Path::new(path), path, max_line)?;
+        let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
         let shard = merge
             .header(path, lines.next_line()?.as_ref())
             .map_err(refused)?;

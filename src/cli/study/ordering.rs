@@ -7,7 +7,7 @@ use super::{depth, eval, json_array, json_flag, parse_and_run, size, EvalArg, We
 use anyhow::Result;
 use clap::{ArgMatches, Command};
 use reversi::engine::iterative::{IterativeSearch, MoveOrder};
-use reversi::game::Game;
+use reversi::game::{Game, Value};
 use reversi::kit::{value, write_stdout};
 use reversi::reversi::{Position, Reversi};
 use reversi::search::{alphabeta_with, Limit, NoObserver};
@@ -43,6 +43,45 @@ impl Args {
     }
 }
 
+/// The measurement's searches disagreed: at a position of the game the
+/// ordered search valued it otherwise than natural-order alpha-beta (or
+/// the game's search chose no move), which only a defect of a search
+/// does. The measurement stops with it instead of counting nodes of wrong
+/// searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SearchesDisagree {
+    /// The position after `ply` moves: natural order's value, the ordered
+    /// search's.
+    Value {
+        ply: usize,
+        natural: Value,
+        ordered: Value,
+    },
+    /// The position after `ply` moves, not over, got no move.
+    NoMove { ply: usize },
+}
+
+impl std::fmt::Display for SearchesDisagree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchesDisagree::Value {
+                ply,
+                natural,
+                ordered,
+            } => write!(
+                f,
+                "ordering changed a value after {ply} moves: natural order {natural}, ordered {ordered} (a defect of the search)"
+            ),
+            SearchesDisagree::NoMove { ply } => write!(
+                f,
+                "the natural-order search chose no move after {ply} moves of a game not over (a defect of the search)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SearchesDisagree {}
+
 /// Runs `reversi ordering ARGS`.
 pub fn run(args: &[String]) -> Result<()> {
     parse_and_run(command(), args, Args::from_matches, ordering)
@@ -69,11 +108,19 @@ fn ordering(a: Args, weights: Weights) -> Result<()> {
         );
         let f = engine.fixed(&p, a.depth);
         let d = engine.deepen(&p, Some(a.depth), None);
-        assert_eq!(f.value, lib.value, "ordering changed a value");
+        let ply = moves.len();
+        if f.value != lib.value {
+            return Err(SearchesDisagree::Value {
+                ply,
+                natural: lib.value,
+                ordered: f.value,
+            }
+            .into());
+        }
         natural.push(lib.nodes);
         fixed.push(f.nodes);
         deep.push(d.nodes);
-        let mv = lib.best.expect("a move");
+        let mv = lib.best.ok_or(SearchesDisagree::NoMove { ply })?;
         moves.push(mv);
         p = game.play(&p, mv);
     }
@@ -121,4 +168,26 @@ fn ordering(a: Args, weights: Weights) -> Result<()> {
         s
     };
     write_stdout(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SearchesDisagree;
+
+    #[test]
+    fn a_disagreement_is_one_line_naming_the_position_and_both_values() {
+        let e = SearchesDisagree::Value {
+            ply: 7,
+            natural: 2,
+            ordered: -4,
+        };
+        assert_eq!(
+            e.to_string(),
+            "ordering changed a value after 7 moves: natural order 2, ordered -4 (a defect of the search)"
+        );
+        let e = anyhow::Error::from(SearchesDisagree::NoMove { ply: 0 });
+        assert!(e
+            .to_string()
+            .starts_with("the natural-order search chose no move after 0 moves"));
+    }
 }

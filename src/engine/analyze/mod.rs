@@ -41,10 +41,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod book;
+mod certainty;
 mod level;
 mod standard;
 
 pub use book::{shipped_book, BookUse};
+pub use certainty::Outcome;
 
 use standard::StandardSearch;
 

@@ -119,6 +119,71 @@ fn next_position(position: &RelativePosition, square: u8) -> Option<RelativePosi
     }
 }
 
+/// The most openings a book is planned from (each held as its moves).
+pub const MAX_OPENINGS: usize = 1_000_000;
+
+message_error! {
+    /// Why an openings file is refused (the message names the file, and
+    /// the line when one is at fault).
+    pub struct OpeningsRefused(pub String);
+}
+
+/// The openings of `book new --openings FILE`, taken a game at a time:
+/// each a transcript from the 8x8 start, at most [`MAX_OPENINGS`], and at
+/// least one ([`Openings::finish`]); the move lists [`plan_new`] plans
+/// from.
+#[derive(Debug)]
+pub struct Openings<'a> {
+    /// The file, for messages.
+    name: &'a str,
+    /// The openings' moves, in the file's order.
+    lines: Vec<Vec<Move>>,
+}
+
+impl<'a> Openings<'a> {
+    /// No opening yet, of the file `name`.
+    #[must_use]
+    pub fn new(name: &'a str) -> Openings<'a> {
+        Openings {
+            name,
+            lines: Vec::new(),
+        }
+    }
+
+    /// Takes the game of the file's line `number`.
+    ///
+    /// # Errors
+    /// A game that does not start from the 8x8 start position, or one more
+    /// than [`MAX_OPENINGS`].
+    pub fn take(&mut self, number: usize, game: &GameRecord) -> Result<(), OpeningsRefused> {
+        let name = self.name;
+        if game.start != Position::start(8) {
+            return Err(OpeningsRefused(format!(
+                "{name} line {number}: an opening is a transcript from the start position"
+            )));
+        }
+        if self.lines.len() >= MAX_OPENINGS {
+            return Err(OpeningsRefused(format!(
+                "{name} holds more than {MAX_OPENINGS} openings, the most a book is planned from"
+            )));
+        }
+        self.lines.push(game.move_list());
+        Ok(())
+    }
+
+    /// The openings' move lists.
+    ///
+    /// # Errors
+    /// When the file held none (a plan from no opening would be the
+    /// start's alone, which is not what an openings file asks).
+    pub fn finish(self) -> Result<Vec<Vec<Move>>, OpeningsRefused> {
+        if self.lines.is_empty() {
+            return Err(OpeningsRefused(format!("{} holds no opening", self.name)));
+        }
+        Ok(self.lines)
+    }
+}
+
 /// Adds to `book` every position of the first `depth` plies from each of
 /// `openings` (move lists from the 8x8 start; none: the start alone): the
 /// positions along an opening, and from its end every position up to ply

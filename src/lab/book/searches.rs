@@ -13,13 +13,16 @@
 
 use super::Searched;
 use crate::engine::book::{pending, Book, Key};
-use crate::lab::shard::{check_listed, header_number, ListNames};
+use crate::lab::shard::{check_listed, header_number, same_header, FileKind, ListNames};
 
-/// What a search file's header line starts with.
-pub const START: &str = "# reversi book search:";
-
-/// What a search file is, for messages.
-pub const KIND: &str = "a search file of `reversi-lab book search`";
+/// The search files: what their header line starts with (today's
+/// spelling and the former one, `# reversi book search:`), and what they
+/// are, for messages.
+pub const SEARCHES: FileKind = FileKind {
+    start: "# reversi-lab book search:",
+    former: Some("# reversi book search:"),
+    kind: "a search file of `reversi-lab book search`",
+};
 
 /// The most lines of a search file.
 pub const MAX_LINES: u64 = 100_000_000;
@@ -72,21 +75,22 @@ impl SearchFile {
     #[must_use]
     pub fn header(&self, level: u32) -> String {
         format!(
-            "{START} level {level} book {:016x} positions {}",
+            "{} level {level} book {:016x} positions {}",
+            SEARCHES.start,
             self.checksum,
             self.list.len()
         )
     }
 
     /// Checks a file's header (its shard cut off): the header of this
-    /// book's searches at the level it names. `Err` is the message,
-    /// naming the file `path`.
+    /// book's searches at the level it names, in either spelling
+    /// ([`same_header`]). `Err` is the message, naming the file `path`.
     ///
     /// # Errors
     /// When the header is of another book, plan or form.
     pub fn check_header(&self, path: &str, header: &str) -> Result<(), String> {
         let expected = self.header(header_level(header));
-        if header == expected {
+        if same_header(header, &expected) {
             Ok(())
         } else {
             Err(format!(
@@ -165,12 +169,16 @@ mod tests {
         assert_eq!(
             header,
             format!(
-                "# reversi book search: level 1 book {:016x} positions 3",
+                "# reversi-lab book search: level 1 book {:016x} positions 3",
                 book_checksum(&book)
             )
         );
         assert_eq!(file.check_header("f", &file.header(7)), Ok(()));
-        let other = "# reversi book search: level 1 book 0000000000000000 positions 3";
+        // The former spelling is the same header.
+        let former = header.replacen("# reversi-lab ", "# reversi ", 1);
+        assert!(former.starts_with("# reversi book search: level 1 "));
+        assert_eq!(file.check_header("f", &former), Ok(()));
+        let other = "# reversi-lab book search: level 1 book 0000000000000000 positions 3";
         assert_eq!(
             file.check_header("f", other),
             Err(format!("f holds the searches of another book or plan ({other:?}; this book's would be {header:?})"))

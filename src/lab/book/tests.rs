@@ -421,3 +421,35 @@ fn the_plan_from_the_start_is_estimated_before_it_is_built() {
         .all(|w| w[0] < w[1] || w[1] == usize::MAX));
     assert!(planned_from_start_at_least(11) > MAX_POSITIONS);
 }
+
+#[test]
+fn openings_are_transcripts_from_the_start_at_least_one_and_at_most_the_cap() {
+    let record = crate::record::parse_game("f5d6c3", 8).expect("a transcript");
+    let mut openings = Openings::new("o.txt");
+    openings.take(1, &record).expect("from the start");
+    assert_eq!(openings.finish(), Ok(vec![record.move_list()]));
+    // A game from another position is no opening.
+    let mut later = record.clone();
+    later.start = record.last();
+    later.moves.clear();
+    assert_eq!(
+        Openings::new("o.txt").take(3, &later),
+        Err(OpeningsRefused(
+            "o.txt line 3: an opening is a transcript from the start position".to_owned()
+        ))
+    );
+    assert_eq!(
+        Openings::new("o.txt").finish(),
+        Err(OpeningsRefused("o.txt holds no opening".to_owned()))
+    );
+    let mut many = Openings::new("o.txt");
+    for n in 0..MAX_OPENINGS {
+        many.take(n, &record).expect("within the cap");
+    }
+    assert_eq!(
+        many.take(MAX_OPENINGS, &record),
+        Err(OpeningsRefused(
+            "o.txt holds more than 1000000 openings, the most a book is planned from".to_owned()
+        ))
+    );
+}

@@ -10,7 +10,67 @@
 
 use super::Shard;
 use crate::lines::TextLine;
+use std::borrow::Cow;
 use std::fmt::Write as _;
+
+/// What a lab file's header line starts with: `# ` and the program that
+/// writes it, `reversi-lab`.
+pub const PROGRAM: &str = "# reversi-lab ";
+
+/// What the header lines of the lab's files started with before the lab
+/// had its own binary (`# reversi train label: ...`): such files are still
+/// read, continued and merged.
+pub const FORMER_PROGRAM: &str = "# reversi ";
+
+/// A lab file's header line in today's spelling: a line of the former
+/// spelling ([`FORMER_PROGRAM`]) with [`PROGRAM`] instead; any other line
+/// as it is.
+#[must_use]
+pub fn current_spelling(line: &str) -> Cow<'_, str> {
+    match line.strip_prefix(FORMER_PROGRAM) {
+        Some(rest) => Cow::Owned(format!("{PROGRAM}{rest}")),
+        None => Cow::Borrowed(line),
+    }
+}
+
+/// Whether a file's header line `held` is the header `header`, in either
+/// spelling of the program's name.
+#[must_use]
+pub fn same_header(held: &str, header: &str) -> bool {
+    held == header || current_spelling(held) == current_spelling(header)
+}
+
+/// What a lab file starts with: its first line begins with `start` (or,
+/// for a file written before the lab had its own binary, `former`), and
+/// `kind` names such a file in messages (`a label file of ...`). The
+/// binary's output rule (replace only files of their kind) is built from
+/// it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileKind {
+    /// The first characters of the file as it is written today.
+    pub start: &'static str,
+    /// The first characters of the files of this kind written before: the
+    /// former spelling of [`FileKind::start`] ([`FORMER_PROGRAM`]), if it
+    /// had one.
+    pub former: Option<&'static str>,
+    /// The file's kind, for messages.
+    pub kind: &'static str,
+}
+
+impl FileKind {
+    /// Whether `first_line` (a file's first line) is of this kind, in
+    /// either spelling.
+    #[must_use]
+    pub fn starts(&self, first_line: &str) -> bool {
+        first_line.starts_with(self.start) || self.former.is_some_and(|f| first_line.starts_with(f))
+    }
+}
+
+/// The longest line of a stage's file (games, labels, book searches), in
+/// bytes, read, continued or merged. A game line holds at most 120 moves
+/// of 2 characters (every pass follows a disc placed) and three numbers:
+/// under 300 bytes; a label or search line, under 100.
+pub const MAX_LINE: usize = 1024;
 
 /// The suffix a header line of a shard's file carries.
 const SHARD_SUFFIX: &str = " shard ";
@@ -114,7 +174,7 @@ pub struct StageFile<'a> {
 
 /// What [`Continuation::take`] makes of an existing file's line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum LineVerdict {
     /// A whole line of the file: read on.
     Next,
     /// A last line cut short (an interrupted write): the file ends before
@@ -157,17 +217,19 @@ impl<'a> Continuation<'a> {
     /// Why the file is refused: a header of other options without `force`,
     /// a line that is not the file's, an item out of order, too many
     /// lines.
-    pub fn take(&mut self, line: &TextLine) -> Result<Verdict, FileRefused> {
+    pub fn take(&mut self, line: &TextLine) -> Result<LineVerdict, FileRefused> {
         let f = self.file;
         let out = f.out;
         let refused = |message: String| Err(FileRefused(message));
         if !line.terminated {
-            return Ok(Verdict::Stop);
+            return Ok(LineVerdict::Stop);
         }
         if line.number == 1 {
-            if line.text != f.header_line {
+            // A file of the former spelling is continued as it is: its
+            // header stays, the lines appended are the same.
+            if !same_header(line.text, f.header_line) {
                 if f.force {
-                    return Ok(Verdict::Restart);
+                    return Ok(LineVerdict::Restart);
                 }
                 return refused(format!(
                     "{out} was generated with other options ({:?}); use another --out, the same options, or --force to start it over",
@@ -192,7 +254,7 @@ impl<'a> Continuation<'a> {
             }
         }
         self.whole_bytes += line.bytes;
-        Ok(Verdict::Next)
+        Ok(LineVerdict::Next)
     }
 
     /// The length the file keeps and the items it holds, or `None` when
@@ -228,7 +290,7 @@ mod tests {
     }
 
     /// The verdicts on a file's lines and the file's end.
-    type Outcome = (Vec<Verdict>, Option<(u64, u64)>);
+    type Outcome = (Vec<LineVerdict>, Option<(u64, u64)>);
 
     /// Feeds the lines of `text` to a continuation of `file` (at most 3
     /// items): the verdicts, and the end (or the error's message).
@@ -238,7 +300,7 @@ mod tests {
         for l in lines_of(text) {
             let v = c.take(&l).map_err(|e| e.0)?;
             verdicts.push(v);
-            if v != Verdict::Next {
+            if v != LineVerdict::Next {
                 break;
             }
         }
@@ -250,7 +312,7 @@ mod tests {
         let f = file("# test a", false);
         let half = Shard { index: 1, count: 2 };
         let (verdicts, end) = run(&f, half, "# test a\n1 x\n3 y\n5 cut sh").unwrap();
-        assert_eq!(verdicts.last(), Some(&Verdict::Stop));
+        assert_eq!(verdicts.last(), Some(&LineVerdict::Stop));
         // The header and two lines are kept, the cut line dropped.
         assert_eq!(end, Some((9 + 4 + 4, 2)));
         // A header cut short: the file starts over.
@@ -271,7 +333,7 @@ mod tests {
         // With force a file of other options starts over.
         let forced = file("# test a", true);
         let (verdicts, end) = run(&forced, Shard::WHOLE, "# test b\n").unwrap();
-        assert_eq!((verdicts, end), (vec![Verdict::Restart], None));
+        assert_eq!((verdicts, end), (vec![LineVerdict::Restart], None));
         let e = run(&f, Shard::WHOLE, "# test a\n1 x\n").unwrap_err();
         assert_eq!(e, "out.txt line 2 holds item 1, expected item 0");
         let half = Shard { index: 1, count: 2 };
@@ -281,6 +343,65 @@ mod tests {
         assert_eq!(e, "out.txt line 2 has no number: \"x\": not a test file");
         let e = run(&f, Shard::WHOLE, "# test a\n0\n1\n2\n3\n").unwrap_err();
         assert_eq!(e, "out.txt holds more than 3 lines");
+    }
+
+    #[test]
+    fn a_file_of_the_former_spelling_is_continued_under_its_own_header() {
+        let today = file("# reversi-lab test: a shard 1/2", false);
+        let old = "# reversi test: a shard 1/2\n1 x\n3 y\n";
+        let (verdicts, end) = run(&today, Shard { index: 1, count: 2 }, old).unwrap();
+        assert_eq!(verdicts, vec![LineVerdict::Next; 3]);
+        // Every byte is kept: the old header stays, the lines go on.
+        assert_eq!(end, Some((old.len() as u64, 2)));
+        // Other options in the former spelling are still other options.
+        let e = run(&today, Shard::WHOLE, "# reversi test: b shard 1/2\n").unwrap_err();
+        assert!(e.starts_with("out.txt was generated with other options (\"# reversi test: b"));
+        // A run of the former spelling's header takes today's files too.
+        let former = file("# reversi test: a", false);
+        let (_, end) = run(&former, Shard::WHOLE, "# reversi-lab test: a\n0 x\n").unwrap();
+        assert_eq!(end, Some((22 + 4, 1)));
+    }
+
+    #[test]
+    fn headers_have_two_spellings_of_one_program() {
+        assert_eq!(
+            current_spelling("# reversi train label: empties 20-20"),
+            "# reversi-lab train label: empties 20-20"
+        );
+        for line in [
+            "# reversi-lab train label: x",
+            "# reversix y",
+            "reversi z",
+            "",
+        ] {
+            assert_eq!(current_spelling(line), line);
+        }
+        assert!(same_header(
+            "# reversi book search: a",
+            "# reversi-lab book search: a"
+        ));
+        assert!(same_header(
+            "# reversi-lab book search: a",
+            "# reversi book search: a"
+        ));
+        assert!(!same_header(
+            "# reversi book search: a",
+            "# reversi-lab book search: b"
+        ));
+        assert!(!same_header("# reversix a", "# reversi-lab a"));
+        let kind = FileKind {
+            start: "# reversi-lab train label:",
+            former: Some("# reversi train label:"),
+            kind: "a label file",
+        };
+        assert!(kind.starts("# reversi-lab train label: empties 1"));
+        assert!(kind.starts("# reversi train label: empties 1"));
+        assert!(!kind.starts("# reversi train generate: seed 1"));
+        let unchanged = FileKind {
+            former: None,
+            ..kind
+        };
+        assert!(!unchanged.starts("# reversi train label: empties 1"));
     }
 
     #[test]

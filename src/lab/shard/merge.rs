@@ -5,7 +5,7 @@
 //! item with its number; the caller orders the items and writes the
 //! result, the same bytes as an unsplit run's.
 
-use super::files::{split_shard, FileRefused};
+use super::files::{current_spelling, split_shard, FileKind, FileRefused};
 use super::Shard;
 use crate::lines::TextLine;
 
@@ -54,9 +54,9 @@ pub type ItemReader<'a, T> = &'a dyn Fn(&str, &str) -> Result<(u64, T), String>;
 
 /// What the files of one split stage are, and how a line gives its item.
 pub struct MergeRules<'a, T> {
-    /// What a file's header line may start with (the signatures of the
-    /// kinds of files merged).
-    pub starts: &'a [&'a str],
+    /// The kinds of files merged (what a file's header line may start
+    /// with, in either spelling).
+    pub kinds: &'a [FileKind],
     /// What the files are, for messages (`a games or label file`).
     pub kind: &'a str,
     /// Checks a file's header (its shard cut off) before the others are
@@ -74,13 +74,15 @@ pub struct MergeRules<'a, T> {
 }
 
 /// The files' common header (without the shard), which of
-/// [`MergeRules::starts`] it starts with, and every item with its number,
+/// [`MergeRules::kinds`] it starts with, and every item with its number,
 /// in the files' order.
 #[derive(Debug)]
 pub struct Merged<T> {
-    /// The header line of an unsplit run.
+    /// The header line of an unsplit run, in today's spelling
+    /// ([`current_spelling`]): the merge is a file written today, whatever
+    /// spelling its shards have.
     pub header: String,
-    /// The index in [`MergeRules::starts`] of its start.
+    /// The index in [`MergeRules::kinds`] of its start.
     pub start: usize,
     /// The items, each with its number.
     pub items: Vec<(u64, T)>,
@@ -141,19 +143,17 @@ impl<'a, T> ShardMerge<'a, T> {
         let Some(first) = first else {
             return refused(format!("{path} is empty: not {kind}"));
         };
-        let Some(start) = self
-            .rules
-            .starts
-            .iter()
-            .position(|s| first.text.starts_with(s))
-        else {
+        let Some(start) = self.rules.kinds.iter().position(|s| s.starts(first.text)) else {
             return refused(format!("{path} is not {kind}"));
         };
         let (header, shard) = split_shard(first.text);
-        (self.rules.check_header)(path, header).map_err(FileRefused)?;
+        // Shards of both spellings are of one stage when their headers
+        // are the same in today's.
+        let header = current_spelling(header);
+        (self.rules.check_header)(path, &header).map_err(FileRefused)?;
         match &self.base {
-            None => self.base = Some((header.to_owned(), start)),
-            Some((b, _)) if b == header => {}
+            None => self.base = Some((header.into_owned(), start)),
+            Some((b, _)) if *b == header => {}
             Some((b, _)) => {
                 return refused(format!(
                     "{path} is of another stage than {}: {header:?} against {b:?}",
@@ -236,8 +236,26 @@ mod tests {
         }
     }
 
+    /// A kind of test file that starts `start` (and had no other
+    /// spelling).
+    const fn kind(start: &'static str) -> FileKind {
+        FileKind {
+            start,
+            former: None,
+            kind: "a test file",
+        }
+    }
+
     const RULES: MergeRules<'static, String> = MergeRules {
-        starts: &["# one", "# two"],
+        kinds: &[
+            kind("# one"),
+            kind("# two"),
+            FileKind {
+                start: "# reversi-lab three:",
+                former: Some("# reversi three:"),
+                kind: "a test file",
+            },
+        ],
         kind: "a test file",
         check_header: &check_header,
         again: "stage",
@@ -295,6 +313,32 @@ mod tests {
         assert_eq!(
             message(&[]),
             "shard 0/1 is missing: every shard of the split is needed"
+        );
+    }
+
+    #[test]
+    fn shards_of_either_spelling_merge_under_todays() {
+        let merged = merge(&[
+            ("a", "# reversi three: x shard 0/2\n0 p\n"),
+            ("b", "# reversi-lab three: x shard 1/2\n1 q\n"),
+        ])
+        .unwrap();
+        assert_eq!(merged.header, "# reversi-lab three: x");
+        assert_eq!(merged.start, 2);
+        let old = merge(&[("a", "# reversi three: y\n0 p\n")]).unwrap();
+        assert_eq!(old.header, "# reversi-lab three: y");
+        assert_eq!(
+            merge(&[
+                ("a", "# reversi three: x shard 0/2\n"),
+                ("b", "# reversi-lab three: z shard 1/2\n"),
+            ])
+            .unwrap_err(),
+            "b is of another stage than a: \"# reversi-lab three: z\" against \"# reversi-lab three: x\""
+        );
+        // Another program's spelling is no spelling of the kind.
+        assert_eq!(
+            merge(&[("a", "# reversi-gui three: x\n")]).unwrap_err(),
+            "a is not a test file"
         );
     }
 

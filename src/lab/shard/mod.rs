@@ -25,8 +25,9 @@ mod files;
 mod merge;
 
 pub use files::{
-    check_listed, header_number, parse_shard, push_shard, split_shard, Continuation, FileRefused,
-    ListNames, StageFile, Verdict,
+    check_listed, current_spelling, header_number, parse_shard, push_shard, same_header,
+    split_shard, Continuation, FileKind, FileRefused, LineVerdict, ListNames, StageFile,
+    FORMER_PROGRAM, MAX_LINE, PROGRAM,
 };
 pub use merge::{ItemReader, MergeRules, Merged, ShardMerge};
 

@@ -816,7 +816,7 @@ mod tests {
             done.dropped.as_deref(),
             Some(
                 format!(
-                    "# reversi train import, dropped: file, game, why, moves\na.gam\t2\tunfinished\tf5d6c3\nb.pgn\t1\tduplicate\t{}\n",
+                    "# reversi-lab train import, dropped: file, game, why, moves\na.gam\t2\tunfinished\tf5d6c3\nb.pgn\t1\tduplicate\t{}\n",
                     crate::record::write_transcript(&copy)
                 )
                 .as_str()

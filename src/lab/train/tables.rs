@@ -144,13 +144,16 @@ impl CompareTable {
     /// Measures `labels` (of the file `labels_name`) against `reference`
     /// (of `reference_name`): a position labelled in both counts once per
     /// label of `labels`.
-    #[must_use]
+    ///
+    /// # Errors
+    /// [`NothingInCommon`] when no position is labelled in both: a table
+    /// of no row would measure nothing.
     pub fn measure(
         labels: &[Label],
         reference: &[Label],
         labels_name: &str,
         reference_name: &str,
-    ) -> CompareTable {
+    ) -> Result<CompareTable, NothingInCommon> {
         let truth: HashMap<(u64, u64), Eval> = reference
             .iter()
             .map(|l| ((l.position.player, l.position.opponent), l.value))
@@ -176,13 +179,24 @@ impl CompareTable {
                 total.add(c);
             }
         }
-        CompareTable {
+        if total.positions == 0 {
+            return Err(NothingInCommon(format!(
+                "{labels_name} and {reference_name} have no position in common"
+            )));
+        }
+        Ok(CompareTable {
             labels: labels_name.to_owned(),
             reference: reference_name.to_owned(),
             rows,
             total,
-        }
+        })
     }
+}
+
+message_error! {
+    /// Why two label files cannot be compared: they label no position in
+    /// common (the message names both).
+    pub struct NothingInCommon(pub String);
 }
 
 impl fmt::Display for CompareTable {
@@ -241,15 +255,19 @@ mod tests {
             label(1, 2 | 4 | 8, 0),
         ];
         let reference = [label(start.0, start.1, 2), label(after.0, after.1, 0)];
-        let table = CompareTable::measure(&measured, &reference, "a", "b");
+        let table = CompareTable::measure(&measured, &reference, "a", "b").expect("in common");
         assert_eq!(table.total.positions, 2);
         assert_eq!(
             table.to_string(),
             "Labels of a against b (2 positions in both):\n\n| empties | positions | mean absolute error (discs) | mean error (discs) |\n| ---: | ---: | ---: | ---: |\n| 60 | 1 | 2.00 | +2.00 |\n| 59 | 1 | 2.00 | -2.00 |\n| all | 2 | 2.00 | +0.00 |\n"
         );
         let none = CompareTable::measure(&measured[2..], &reference, "a", "b");
-        assert_eq!(none.total.positions, 0);
-        assert!(none.rows.is_empty());
+        assert_eq!(
+            none,
+            Err(NothingInCommon(
+                "a and b have no position in common".to_owned()
+            ))
+        );
     }
 
     #[test]

@@ -18,14 +18,17 @@ fn coach_limits(state: &AppState, q: &HashMap<String, String>) -> Result<Limits,
     })
 }
 
+/// A certainty as the API gives it: its kind ([`Certainty::kind`], the
+/// command line's names) and the estimate's depth or the book's level and
+/// games.
 fn certainty_json(c: Certainty) -> JsonValue {
+    let kind = c.kind();
     match c {
-        Certainty::Exact => json!({ "kind": "exact" }),
-        Certainty::WinLossDraw => json!({ "kind": "win-loss-draw" }),
-        Certainty::Estimate { depth } => json!({ "kind": "estimate", "depth": depth }),
+        Certainty::Estimate { depth } => json!({ "kind": kind, "depth": depth }),
         Certainty::Book { level, games } => {
-            json!({ "kind": "book", "level": level, "games": games })
+            json!({ "kind": kind, "level": level, "games": games })
         }
+        Certainty::Exact | Certainty::WinLossDraw => json!({ "kind": kind }),
     }
 }
 

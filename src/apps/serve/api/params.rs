@@ -1,6 +1,7 @@
 //! Reading the API's query parameters and writing its JSON.
 
 use super::*;
+use crate::engine::analyze::Outcome;
 use crate::record::archive::write_pgn;
 use crate::record::{write_board_string, write_ggf, write_transcript};
 
@@ -115,15 +116,9 @@ pub(super) fn discs_json(value: f64, size: u8) -> f64 {
 }
 
 /// The proved outcome of a win/loss/draw value (`None` for other kinds):
-/// the value's sign, named.
+/// the value's sign, named ([`Outcome::proved`]).
 pub(super) fn outcome_json(value: f64, certainty: Certainty) -> Option<&'static str> {
-    (certainty == Certainty::WinLossDraw).then_some(if value > 0.0 {
-        "win"
-    } else if value < 0.0 {
-        "loss"
-    } else {
-        "draw"
-    })
+    Outcome::proved(value, certainty).map(Outcome::name)
 }
 
 pub(super) fn game_json(g: &GameState) -> JsonValue {

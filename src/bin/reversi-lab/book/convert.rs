@@ -68,6 +68,7 @@ impl Convert {
 /// A book's text form: its header line.
 const TEXT: Signature = Signature {
     start: TEXT_HEADER,
+    former: None,
     kind: "a book's text form",
 };
 
@@ -113,6 +114,7 @@ pub(super) fn import(r: Convert) -> Result<()> {
 /// Edax book files: their magic bytes.
 const EDAX_BOOK: Signature = Signature {
     start: "XADEKOOB",
+    former: None,
     kind: "an Edax book",
 };
 

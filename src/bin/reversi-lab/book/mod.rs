@@ -27,7 +27,6 @@ use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::book as build;
 use reversi::lab::shard::Shard;
 use reversi::record::{parse_game, GameRecord};
-use reversi::reversi::Position;
 use reversi::units::Eval;
 use search::{merge, merge_files, search, search_into, Search};
 use std::path::Path;
@@ -35,15 +34,13 @@ use std::path::Path;
 /// Book files: their magic bytes.
 const BOOK: Signature = Signature {
     start: "RVOBOOK1",
+    former: None,
     kind: "an opening book",
 };
 
 /// The longest line of a search file, an openings or games file, or a
 /// book's text form.
 pub(super) const MAX_LINE: usize = 1 << 16;
-
-/// The most openings a book is planned from (each held as its moves).
-const MAX_OPENINGS: usize = 1_000_000;
 
 const ABOUT: &str = "The opening book: `new` builds one from the start (or from openings) \
 to a depth, `deepen` extends its best lines, `add` learns played games, `search` and `merge` \
@@ -357,25 +354,14 @@ impl New {
 
 fn new(r: New) -> Result<()> {
     let planned = r.building.plan_out()?;
+    let refused = |e: build::OpeningsRefused| UsageError(e.0);
     let mut openings = Vec::new();
     if let Some(path) = &r.openings {
+        let mut taken = build::Openings::new(path);
         each_game_line(path, |number, game| {
-            if game.start != Position::start(8) {
-                return usage(format!(
-                    "{path} line {number}: an opening is a transcript from the start position"
-                ));
-            }
-            if openings.len() >= MAX_OPENINGS {
-                return usage(format!(
-                    "{path} holds more than {MAX_OPENINGS} openings, the most a book is planned from"
-                ));
-            }
-            openings.push(game.move_list());
-            Ok(())
+            Ok(taken.take(number, &game).map_err(refused)?)
         })?;
-        if openings.is_empty() {
-            return usage(format!("{path} holds no opening"));
-        }
+        openings = taken.finish().map_err(refused)?;
     }
     let mut book = match &r.book {
         Some(path) => read_book(path)?,

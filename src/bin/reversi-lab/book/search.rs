@@ -4,8 +4,8 @@
 //! the book. The files' format is `reversi::lab::book::searches`'s, their
 //! continuation and merge rules `reversi::lab::shard`'s.
 
-use super::{Convert, Searching, MAX_LINE};
-use crate::sharded::{push_shard, read_shards, Resumable};
+use super::{Convert, Searching};
+use crate::sharded::{push_shard, read_shards, signature, Resumable};
 use anyhow::Result;
 use clap::ArgMatches;
 use reversi::engine::book::Book;
@@ -17,10 +17,7 @@ use reversi::lab::book::{self as build, Searched};
 use reversi::lab::shard::{MergeRules, Shard};
 
 /// The search files of `reversi-lab book search`: a header line.
-const SEARCHED: Signature = Signature {
-    start: searches::START,
-    kind: searches::KIND,
-};
+const SEARCHED: Signature = signature(searches::SEARCHES);
 
 /// `reversi-lab book search`'s request.
 pub(super) struct Search {
@@ -97,7 +94,7 @@ pub(super) fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
     let check_header = |path: &str, header: &str| searched.check_header(path, header);
     let item = |header: &str, line: &str| searched.read_line(header, line);
     let rules = MergeRules {
-        starts: &[SEARCHED.start],
+        kinds: &[searches::SEARCHES],
         kind: SEARCHED.kind,
         check_header: &check_header,
         again: "search",
@@ -105,7 +102,7 @@ pub(super) fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
         max_items: searched.list().len() as u64,
         item: &item,
     };
-    let merged = read_shards(&rules, MAX_LINE, inputs)?;
+    let merged = read_shards(&rules, inputs)?;
     let results: Vec<Searched> = merged.items.into_iter().map(|(_, r)| r).collect();
     build::merge(book, searched.list(), &results).or_else(|e| usage(e.to_string()))
 }

@@ -3,8 +3,8 @@
 //! label`; and the reading of such collections for `book add`.
 
 use super::labels::{parse_empties, LABELS};
-use super::{read_games, signature, MAX_GAMES};
-use crate::sharded::Resumable;
+use super::{read_games, MAX_GAMES};
+use crate::sharded::{signature, Resumable};
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};

@@ -1,19 +1,18 @@
 //! `reversi-lab train label|merge|compare`: positions labelled by search, the
 //! merge of sharded runs, and the labels' error against exact ones.
 
-use super::{open_lines, read_games, refused, signature, GAMES};
-use crate::sharded::{header_number, parse_shard, push_shard, read_shards, Resumable};
+use super::{open_lines, read_games, refused, GAMES};
+use crate::sharded::{parse_shard, push_shard, read_shards, signature, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
-use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
+use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::shard::{check_listed, ListNames, MergeRules, Merged};
-use reversi::lab::train::formats::games::game_number;
+use reversi::lab::train::formats::games::{self, game_number};
 use reversi::lab::train::formats::labels::{self, position_number, MAX_LABELS};
-use reversi::lab::train::formats::MAX_LINE;
 use reversi::lab::train::labels::{
     label_positions, position_list, Label, LabelSettings, ListedPosition,
 };
@@ -217,7 +216,7 @@ pub(super) fn merge(r: Merge) -> Result<()> {
     let out = r.out;
     let inputs = r.shards;
     let item = |header: &str, line: &str| {
-        let number = if header.starts_with(GAMES.start) {
+        let number = if games::GENERATED.starts(header) {
             game_number
         } else {
             position_number
@@ -225,7 +224,7 @@ pub(super) fn merge(r: Merge) -> Result<()> {
         number(line).map(|n| (n, line.to_owned()))
     };
     let rules = MergeRules {
-        starts: &[GAMES.start, LABELS.start],
+        kinds: &[games::GENERATED, labels::LABELS],
         kind: "a games or label file",
         check_header: &|_, _| Ok(()),
         again: "stage",
@@ -233,22 +232,15 @@ pub(super) fn merge(r: Merge) -> Result<()> {
         max_items: MAX_LABELS,
         item: &item,
     };
-    let merged = read_shards(&rules, MAX_LINE, &inputs)?;
+    let merged = read_shards(&rules, &inputs)?;
     let Merged {
         header,
         start,
         items,
     } = merged.ordered().map_err(|e| UsageError(e.0))?;
     let signature = [GAMES, LABELS][start];
-    if signature.start == LABELS.start {
-        if let Some(positions) = header_number(&header, "positions") {
-            if positions != items.len() as u64 {
-                return usage(format!(
-                    "the shards hold {} of the stage's {positions} positions: a shard is unfinished (run it again)",
-                    items.len()
-                ));
-            }
-        }
+    if start == 1 {
+        labels::check_complete(&header, items.len()).map_err(refused)?;
     }
     let mut text =
         String::with_capacity(items.iter().map(|(_, l)| l.len() + 1).sum::<usize>() + 200);
@@ -277,11 +269,7 @@ pub(super) fn compare_request(m: &ArgMatches) -> Result<(String, String)> {
 pub(super) fn compare((labels_path, reference_path): (String, String)) -> Result<()> {
     let (_, labels) = read_labels(&labels_path)?;
     let (_, reference) = read_labels(&reference_path)?;
-    let table = CompareTable::measure(&labels, &reference, &labels_path, &reference_path);
-    if table.total.positions == 0 {
-        return usage(format!(
-            "{labels_path} and {reference_path} have no position in common"
-        ));
-    }
+    let table = CompareTable::measure(&labels, &reference, &labels_path, &reference_path)
+        .map_err(|e| UsageError(e.0))?;
     write_stdout(&table.to_string())
 }

@@ -1,7 +1,7 @@
 //! `reversi-lab train generate|fit`: the pattern evaluation's training pipeline
 //! (see `reversi-lab train --help` and the README's section on the evaluation).
 
-use crate::sharded::{parse_shard, push_shard, Resumable};
+use crate::sharded::{parse_shard, push_shard, signature, Resumable};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::eval::pattern::fit::{
@@ -15,7 +15,7 @@ use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
 use reversi::lab::train::formats::probcut_table::{self, Fitted, PROBCUT};
-use reversi::lab::train::formats::{FileKind, FormatError};
+use reversi::lab::train::formats::FormatError;
 use reversi::lab::train::tables::{FitTable, TestTable};
 use reversi::lab::train::{self, GameSettings, TrainingGame};
 use std::fs::File;
@@ -36,7 +36,7 @@ fn generate_command() -> Command {
     Command::new("reversi-lab train generate")
         .about("Play training games (random opening, then the iterative search, solved exactly from --solve-empties) and append them to --out, one per line; an existing file is continued")
         .arg(option("out", "FILE", "The games file (created, or continued if it is a games file of the same options; any other file is refused without --force)").required(true))
-        .arg(option("games", "N", "Games the file should hold when done (at most 2000000; the shipped weights' recipe is the default)").value_parser(value_parser!(u64).range(0..=MAX_GAMES)).default_value("100000"))
+        .arg(option("games", "N", "Games the file should hold when done (at most 2000000; the default, with the other options' defaults, is the run of the self-play weights that the shipped weights refit and keep for 46-60 empties: docs/TRAINING.md)").value_parser(value_parser!(u64).range(0..=MAX_GAMES)).default_value("100000"))
         .arg(option("seed", "SEED", "Seed of every game's randomness").value_parser(value_parser!(u64)).default_value("1"))
         .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
         .arg(option("depth", "PLIES", "Depth of the iterative search that plays after the opening").value_parser(value_parser!(u32).range(1..=8)).default_value("4"))
@@ -252,14 +252,6 @@ fn settings(m: &ArgMatches) -> Result<GameSettings> {
 /// The files `generate` writes: a header line naming the options.
 pub(super) const GAMES: Signature = signature(games::GENERATED);
 
-/// The kit's output rule's signature of the files of `kind`.
-pub(super) const fn signature(kind: FileKind) -> Signature {
-    Signature {
-        start: kind.start,
-        kind: kind.kind,
-    }
-}
-
 fn generate(r: Generate) -> Result<()> {
     let s = r.settings;
     let out = r.out;
@@ -432,6 +424,7 @@ fn fit_weights(r: Fit) -> Result<()> {
 /// Pattern weights (`fit`).
 const WEIGHTS: Signature = Signature {
     start: "RVPATTRN",
+    former: None,
     kind: "a weights file",
 };
 

@@ -2,12 +2,13 @@
 //! one dropped game a line: its collection file, its number there (from
 //! 1), why it was dropped and its moves, separated by tabs.
 
-use super::FileKind;
+use crate::lab::shard::FileKind;
 use crate::record::{write_transcript, GameRecord};
 
 /// The dropped-games lists.
 pub const DROPPED: FileKind = FileKind {
-    start: "# reversi train import, dropped:",
+    start: "# reversi-lab train import, dropped:",
+    former: Some("# reversi train import, dropped:"),
     kind: "a dropped-games list of `reversi-lab train import`",
 };
 
@@ -34,7 +35,7 @@ mod tests {
     fn header_and_lines() {
         assert_eq!(
             header(),
-            "# reversi train import, dropped: file, game, why, moves"
+            "# reversi-lab train import, dropped: file, game, why, moves"
         );
         assert!(DROPPED.starts(&header()));
         let record = parse_transcript("f5d6", Position::start(8)).expect("a record");

@@ -3,7 +3,8 @@
 //! names the settings every game was played with), `train import` too
 //! (its header counts the games and the collections).
 
-use super::{lines, FileKind, FormatError};
+use super::{lines, FormatError};
+use crate::lab::shard::FileKind;
 use crate::lab::train::{GameSettings, TrainingGame};
 use std::io::{self, BufRead, Write};
 
@@ -14,13 +15,15 @@ pub const MAX_GAMES: u64 = 2_000_000;
 /// The games files `train generate` writes: a header line naming the
 /// options.
 pub const GENERATED: FileKind = FileKind {
-    start: "# reversi train generate:",
+    start: "# reversi-lab train generate:",
+    former: Some("# reversi train generate:"),
     kind: "a games file of `reversi-lab train generate`",
 };
 
 /// The games files `train import` writes.
 pub const IMPORTED: FileKind = FileKind {
-    start: "# reversi train import:",
+    start: "# reversi-lab train import:",
+    former: Some("# reversi train import:"),
     kind: "a games file of `reversi-lab train import`",
 };
 
@@ -127,12 +130,16 @@ mod tests {
         let mut bytes = Vec::new();
         write(&mut bytes, &imported_header(2, 1), &games).expect("a Vec");
         let text = String::from_utf8(bytes.clone()).expect("text");
-        assert!(text.starts_with("# reversi train import: 2 games from 1 files\n0\t"));
+        assert!(text.starts_with("# reversi-lab train import: 2 games from 1 files\n0\t"));
         assert!(IMPORTED.starts(&text));
         assert_eq!(read(&bytes[..], "g").expect("games"), games);
         // Comment and empty lines anywhere are skipped.
         let spaced = text.replace("\n1\t", "\n\n# note\n1\t");
         assert_eq!(read(spaced.as_bytes(), "g").expect("games"), games);
+        // The former spelling of the header reads the same.
+        let old = text.replacen("# reversi-lab ", "# reversi ", 1);
+        assert!(IMPORTED.starts(&old) && old.starts_with("# reversi train import: "));
+        assert_eq!(read(old.as_bytes(), "g").expect("games"), games);
     }
 
     #[test]
@@ -140,13 +147,13 @@ mod tests {
         let mut s = GameSettings::default();
         assert_eq!(
             header(&s, 0xabc),
-            "# reversi train generate: seed 1 random 4-24 depth 4 eval strong solve-empties 18"
+            "# reversi-lab train generate: seed 1 random 4-24 depth 4 eval strong solve-empties 18"
         );
         s.level = Some(6);
         s.eval = Heuristic::Disc;
         assert_eq!(
             header(&s, 0xabc),
-            "# reversi train generate: seed 1 random 4-24 level 6 weights 0000000000000abc solve-empties 18"
+            "# reversi-lab train generate: seed 1 random 4-24 level 6 weights 0000000000000abc solve-empties 18"
         );
         assert!(GENERATED.starts(&header(&s, 0)));
         assert!(!IMPORTED.starts(&header(&s, 0)));
@@ -154,7 +161,7 @@ mod tests {
 
     #[test]
     fn files_without_games_or_with_bad_lines_are_refused() {
-        for text in ["", "# reversi train generate: a header alone\n", "\n\n"] {
+        for text in ["", "# reversi-lab train generate: a header alone\n", "\n\n"] {
             assert_eq!(
                 read(text.as_bytes(), "g.txt").expect_err("no game").0,
                 "g.txt holds no game"
@@ -162,7 +169,7 @@ mod tests {
         }
         let e = read(&b"# h\n0\tf5\t0\n"[..], "g.txt").expect_err("three fields");
         assert!(e.0.starts_with("g.txt line 2 "), "{e}");
-        let long = format!("# h\n{}\n", "1".repeat(super::super::MAX_LINE + 1));
+        let long = format!("# h\n{}\n", "1".repeat(crate::lab::shard::MAX_LINE + 1));
         let e = read(long.as_bytes(), "g.txt").expect_err("too long");
         assert_eq!(
             e.0,

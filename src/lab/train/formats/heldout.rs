@@ -64,7 +64,7 @@ mod tests {
         assert_eq!(
             header(&s.empties, &list),
             format!(
-                "# reversi train label: heldout empties 20-24 exact positions 1 list {:016x}",
+                "# reversi-lab train label: heldout empties 20-24 exact positions 1 list {:016x}",
                 list_checksum(&list)
             )
         );

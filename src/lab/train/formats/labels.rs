@@ -3,7 +3,8 @@
 //! label` writes them, `train heldout` too (its own header,
 //! [`super::heldout`]), and `train import --theoretical-labels`.
 
-use super::{lines, FileKind, FormatError};
+use super::{lines, FormatError};
+use crate::lab::shard::{header_number, FileKind};
 use crate::lab::train::labels::{list_checksum, Label, LabelSettings, ListedPosition};
 use std::io::{self, BufRead, Write};
 
@@ -12,7 +13,8 @@ pub const MAX_LABELS: u64 = 10_000_000;
 
 /// The label files: a header line naming the options.
 pub const LABELS: FileKind = FileKind {
-    start: "# reversi train label:",
+    start: "# reversi-lab train label:",
+    former: Some("# reversi train label:"),
     kind: "a label file of `reversi-lab train label`",
 };
 
@@ -62,6 +64,21 @@ pub fn position_number(line: &str) -> Result<u64, String> {
     Label::parse_line(line)
         .map(|l| l.position.item)
         .map_err(|e| e.to_string())
+}
+
+/// Checks that a label file of `header` (a stage's whole run, as a merge
+/// writes it) holds `labels` labels, the positions its header counts
+/// (`positions N`; a header that counts none is not checked).
+///
+/// # Errors
+/// When the labels are fewer or more: a shard is unfinished.
+pub fn check_complete(header: &str, labels: usize) -> Result<(), FormatError> {
+    match header_number(header, "positions") {
+        Some(positions) if positions != labels as u64 => Err(FormatError(format!(
+            "the shards hold {labels} of the stage's {positions} positions: a shard is unfinished (run it again)"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Reads a label file named `name`: its header line, then one label per
@@ -152,7 +169,7 @@ mod tests {
         assert_eq!(
             head,
             format!(
-                "# reversi train label: empties 50-52 exact-empties 0 depth 4 weights 0000000000001234 positions 2 list {:016x}",
+                "# reversi-lab train label: empties 50-52 exact-empties 0 depth 4 weights 0000000000001234 positions 2 list {:016x}",
                 list_checksum(&list)
             )
         );
@@ -161,11 +178,40 @@ mod tests {
         let (read_header, read_labels) = read(&bytes[..], "l").expect("labels");
         assert_eq!(read_header, head);
         assert_eq!(read_labels, labels);
+        // A file written before the lab had its own binary reads the same,
+        // its header as it is.
+        let old =
+            String::from_utf8(bytes)
+                .expect("text")
+                .replacen("# reversi-lab ", "# reversi ", 1);
+        assert!(old.starts_with("# reversi train label: empties 50-52 "));
+        let (old_header, old_labels) = read(old.as_bytes(), "l").expect("old labels");
+        assert_eq!(
+            (old_header.as_str(), old_labels),
+            (old.lines().next().unwrap(), labels.to_vec())
+        );
         assert_eq!(
             position_number(&labels[1].to_line()),
             Ok(1),
             "the line's item"
         );
+    }
+
+    #[test]
+    fn a_merged_file_holds_the_positions_its_header_counts() {
+        let head = a_header(&[]).replace("positions 0", "positions 3");
+        assert_eq!(check_complete(&head, 3), Ok(()));
+        assert_eq!(
+            check_complete(&head, 2),
+            Err(FormatError(
+                "the shards hold 2 of the stage's 3 positions: a shard is unfinished (run it again)"
+                    .to_owned()
+            ))
+        );
+        // The theoretical labels' header counts its positions too; a
+        // header without a count is not checked.
+        assert!(check_complete(&theoretical_header("g", 5), 4).is_err());
+        assert_eq!(check_complete("# reversi-lab train label: x", 7), Ok(()));
     }
 
     #[test]
@@ -178,12 +224,12 @@ mod tests {
         };
         assert_eq!(
             header(&settings, 1, &[]),
-            "# reversi train label: empties 7-7 exact-empties 3 depth 2 selectivity 1.5 weights 0000000000000001 positions 0 list cbf29ce484222325"
+            "# reversi-lab train label: empties 7-7 exact-empties 3 depth 2 selectivity 1.5 weights 0000000000000001 positions 0 list cbf29ce484222325"
         );
         let head = theoretical_header("g.txt", 2);
         assert_eq!(
             head,
-            "# reversi train label: theoretical scores of the WTHOR games of g.txt, 2 positions"
+            "# reversi-lab train label: theoretical scores of the WTHOR games of g.txt, 2 positions"
         );
         assert!(LABELS.starts(&head));
     }
@@ -196,7 +242,7 @@ mod tests {
             "l.txt is empty: not a label file of `reversi-lab train label`"
         );
         assert_eq!(
-            refused("# reversi train generate: x\n"),
+            refused("# reversi-lab train generate: x\n"),
             "l.txt is not a label file of `reversi-lab train label`"
         );
         let head = a_header(&[]);

@@ -12,11 +12,13 @@
 //! - [`dropped`]: the dropped-games list of `train import --dropped`;
 //! - [`probcut_table`]: the Multi-ProbCut table of `train probcut`.
 //!
-//! The headers keep the spelling `# reversi train ...` of the files
-//! written before the lab had its own binary: a continued stage compares
-//! its header byte for byte, so a new spelling would refuse every old
-//! file.
+//! The headers name the program that writes them, `# reversi-lab train
+//! ...`. Files written before the lab had its own binary say `# reversi
+//! train ...`: every reader takes both spellings ([`crate::lab::shard::FileKind::starts`]), a
+//! run continues such a file under its old header, and a merge of its
+//! shards writes today's spelling ([`crate::lab::shard::same_header`]).
 
+use crate::lab::shard::MAX_LINE;
 use crate::lines::{CappedLines, LineError};
 use std::fmt;
 use std::io::BufRead;
@@ -26,31 +28,6 @@ pub mod games;
 pub mod heldout;
 pub mod labels;
 pub mod probcut_table;
-
-/// What a lab file starts with: its first line begins with `start`, and
-/// `kind` names such a file in messages (`a label file of ...`). The
-/// binary's output rule (replace only files of their kind) is built from
-/// it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FileKind {
-    /// The first characters of the file.
-    pub start: &'static str,
-    /// The file's kind, for messages.
-    pub kind: &'static str,
-}
-
-impl FileKind {
-    /// Whether `first_line` (a file's first line) is of this kind.
-    #[must_use]
-    pub fn starts(&self, first_line: &str) -> bool {
-        first_line.starts_with(self.start)
-    }
-}
-
-/// The longest line of a games or label file, in bytes. A game line holds
-/// at most 120 moves of 2 characters (every pass follows a disc placed)
-/// and three numbers: under 300 bytes.
-pub const MAX_LINE: usize = 1024;
 
 /// Why a file's text is not of its format: the message names the file
 /// (as the reader was given it) and the line.
@@ -71,8 +48,37 @@ impl From<LineError> for FormatError {
     }
 }
 
-/// The lines of `input`, named `name` in messages, at most [`MAX_LINE`]
-/// bytes each.
+/// The lines of `input`, named `name` in messages, at most
+/// [`MAX_LINE`] bytes each.
 fn lines<R: BufRead>(input: R, name: &str) -> CappedLines<R> {
     CappedLines::new(input, name, MAX_LINE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{dropped, games, labels, probcut_table};
+    use crate::lab::book::searches::SEARCHES;
+    use crate::lab::shard::{current_spelling, PROGRAM};
+
+    #[test]
+    fn every_lab_header_names_reversi_lab_and_reads_its_former_spelling() {
+        let kinds = [
+            games::GENERATED,
+            games::IMPORTED,
+            labels::LABELS,
+            dropped::DROPPED,
+            SEARCHES,
+        ];
+        for kind in kinds {
+            assert!(kind.start.starts_with(PROGRAM), "{kind:?}");
+            let former = kind.former.expect("a former spelling");
+            assert_eq!(current_spelling(former), kind.start, "{kind:?}");
+            assert!(kind.starts(former) && kind.starts(kind.start));
+            for other in kinds.iter().filter(|k| k.start != kind.start) {
+                assert!(!kind.starts(other.start) && !kind.starts(other.former.unwrap()));
+            }
+        }
+        // The table's title names no program: one spelling.
+        assert_eq!(probcut_table::PROBCUT.former, None);
+    }
 }

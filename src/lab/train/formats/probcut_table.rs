@@ -2,8 +2,8 @@
 //! first its title naming how it was fitted, then the endgame model's
 //! cells), then the table's lines ([`ProbCutTable::to_text`]).
 
-use super::FileKind;
 use crate::engine::probcut::{EndgameFit, ProbCutTable};
+use crate::lab::shard::FileKind;
 use crate::lab::train::ENDGAME_FIT_MIN_EMPTIES;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -14,6 +14,7 @@ pub const TITLE: &str = "Multi-ProbCut table";
 /// A Multi-ProbCut table: its first line is `# ` and the [`TITLE`].
 pub const PROBCUT: FileKind = FileKind {
     start: "# Multi-ProbCut table",
+    former: None,
     kind: "a Multi-ProbCut table",
 };
 
@@ -37,7 +38,7 @@ pub struct Fitted<'a> {
 #[must_use]
 pub fn comment(f: &Fitted) -> String {
     let mut comment = format!(
-        "{TITLE} fitted by `reversi train probcut` on {} games, {} positions per phase, depths 3-{}",
+        "{TITLE} fitted by `reversi-lab train probcut` on {} games, {} positions per phase, depths 3-{}",
         f.games, f.positions, f.depth
     );
     if let Some(fit) = f.endgame {
@@ -91,7 +92,7 @@ mod tests {
         write(&mut bytes, &table, &fitted).expect("a Vec");
         let text = String::from_utf8(bytes).expect("text");
         assert!(PROBCUT.starts(&text));
-        assert!(text.starts_with("# Multi-ProbCut table fitted by `reversi train probcut` on 10 games, 40 positions per phase, depths 3-8\n# depth phase"), "{text}");
+        assert!(text.starts_with("# Multi-ProbCut table fitted by `reversi-lab train probcut` on 10 games, 40 positions per phase, depths 3-8\n# depth phase"), "{text}");
     }
 
     #[test]
@@ -119,7 +120,7 @@ mod tests {
         };
         assert_eq!(
             comment(&fitted),
-            "Multi-ProbCut table fitted by `reversi train probcut` on 1 games, 2 positions per phase, depths 3-3\nendgame model: RMS of exact score minus estimate per (empties, depth) cell of at least 30 solved positions with 8+ empties, least squares weighted by the cells' counts\nendgame cell: empties depth positions sigma bias (discs)\nendgame cell: 12 2 31 2.500 -0.250"
+            "Multi-ProbCut table fitted by `reversi-lab train probcut` on 1 games, 2 positions per phase, depths 3-3\nendgame model: RMS of exact score minus estimate per (empties, depth) cell of at least 30 solved positions with 8+ empties, least squares weighted by the cells' counts\nendgame cell: empties depth positions sigma bias (discs)\nendgame cell: 12 2 31 2.500 -0.250"
         );
     }
 }

@@ -8,60 +8,20 @@
 //! Without Chromium each test prints one `skipped:` line and passes, except
 //! under CI (`CI=true`), where a missing browser fails it.
 
-use super::cdp::Browser;
-use super::ServerProcess;
+use super::super::cdp::Browser;
+use super::super::ServerProcess;
+use super::{set_value, text, wait_turn, WAIT};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-
-const WAIT: Duration = Duration::from_secs(60);
 
 /// A string as a JavaScript literal.
 fn js(text: &str) -> String {
     serde_json::to_string(text).unwrap()
 }
 
-fn text(b: &mut Browser, selector: &str) -> String {
-    b.eval(&format!(
-        "(document.querySelector({}) || {{textContent: ''}}).textContent.trim()",
-        js(selector)
-    ))
-    .as_str()
-    .unwrap_or_default()
-    .to_string()
-}
-
-fn set_value(b: &mut Browser, selector: &str, value: &str) {
-    b.eval(&format!(
-        "(() => {{ const e = document.querySelector({}); e.value = {}; \
-         e.dispatchEvent(new Event('change')); return true; }})()",
-        js(selector),
-        js(value)
-    ));
-}
-
 /// GETs `path` from the page's server and returns its JSON.
 fn api(b: &mut Browser, path: &str) -> Value {
     b.eval(&format!("fetch({}).then(r => r.json())", js(path)))
-}
-
-/// Waits until it is the person's turn with `n` moves played, and returns
-/// the moves (the export form `passes`).
-fn wait_turn(b: &mut Browser, n: usize) -> String {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let v = b.eval(
-            "[document.querySelector('#status').textContent, document.querySelector('#transcript').value]",
-        );
-        let (status, moves) = (v[0].as_str().unwrap(), v[1].as_str().unwrap());
-        if status.contains("your move") && moves.split(' ').filter(|m| !m.is_empty()).count() == n {
-            return moves.to_string();
-        }
-        assert!(
-            Instant::now() < deadline,
-            "waited for the person's turn after {n} moves; status {status:?}, transcript {moves:?}"
-        );
-        std::thread::sleep(Duration::from_millis(30));
-    }
 }
 
 /// The cells' texts of every row of the table `selector`.
