@@ -11,8 +11,10 @@
 use super::{check_move, parse_transcript, GameRecord, MoveError, RecordError, RecordedMove};
 use crate::board::{Color, Square};
 use crate::game::Game;
+use crate::lines::{read_line_capped, LineRead};
 use crate::reversi::{Move, Position, Reversi};
 use std::fmt;
+use std::io::{self, BufRead, Read};
 
 /// One game of a collection, with what the collection states about it.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,6 +108,10 @@ pub enum ArchiveErrorKind {
     },
     /// A line of a form other than the collection's.
     Syntax(String),
+    /// Text (PGN, `.gam`) that is not UTF-8.
+    NotText,
+    /// The input could not be read: the system's reason.
+    Read(String),
 }
 
 impl fmt::Display for ArchiveErrorKind {
@@ -126,6 +132,8 @@ impl fmt::Display for ArchiveErrorKind {
                 signed.name()
             ),
             ArchiveErrorKind::Syntax(t) => f.write_str(t),
+            ArchiveErrorKind::NotText => f.write_str("not text (not UTF-8)"),
+            ArchiveErrorKind::Read(e) => write!(f, "cannot read it: {e}"),
         }
     }
 }
@@ -226,60 +234,84 @@ fn u16_at(bytes: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([bytes[at], bytes[at + 1]])
 }
 
-/// Reads a WTHOR binary game file (`WTH_YYYY.wtb`): a 16-byte header
-/// (the number of games in bytes 4-7, the year in 10-11, the board size in
-/// 12, the theoretical score's depth in 14), then 68 bytes a game:
-/// tournament, black and white player numbers (u16 each), black's final
-/// discs, black's theoretical discs, and 60 move bytes `10 * row + column`
-/// (row and column 1-8; 0 after the last move). Scores of `n` black discs
-/// are given as `2n - 64`, black minus white with the empty squares to the
-/// winner, as WTHOR counts them.
-///
-/// # Errors
-/// [`ArchiveError`]: a header of another board size or game count or a
-/// theoretical depth above 60, a file cut short, a disc count above 64, a
-/// move byte that is no square, an illegal move.
-pub fn parse_wtb(bytes: &[u8]) -> Result<WthorFile, ArchiveError> {
-    if bytes.len() < WTHOR_HEADER {
-        return Err(error(0, ArchiveErrorKind::Truncated));
-    }
-    let count = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
-    let year = u16_at(bytes, 10);
-    if !matches!(bytes[12], 0 | 8) {
-        return Err(error(
-            0,
-            ArchiveErrorKind::Header(format!("board size {} (only 8x8 is read)", bytes[12])),
-        ));
-    }
-    let depth = bytes[14];
-    if u32::from(depth) > MAX_DEPTH {
-        return Err(error(
-            0,
-            ArchiveErrorKind::Header(format!(
-                "theoretical depth {depth} is more than the {MAX_DEPTH} empty squares of a game"
-            )),
-        ));
-    }
-    let body = &bytes[WTHOR_HEADER..];
-    if body.len() != count.saturating_mul(WTB_GAME) {
-        if body.len() < count.saturating_mul(WTB_GAME) {
+/// The header of a WTHOR binary game file (`.wtb`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WtbHeader {
+    /// The number of games announced (header bytes 4-7).
+    pub count: usize,
+    /// The year of the games (header bytes 10-11).
+    pub year: u16,
+    /// The number of empty squares from which the theoretical scores are
+    /// perfect play (header byte 14).
+    pub depth: u8,
+}
+
+impl WtbHeader {
+    /// Reads the header from a file's first bytes (`head`, at most
+    /// [`WTHOR_HEADER`] of them are looked at).
+    ///
+    /// # Errors
+    /// [`ArchiveError`] (game 0): fewer than 16 bytes, a board size other
+    /// than 8, a theoretical depth above 60.
+    pub fn parse(head: &[u8]) -> Result<WtbHeader, ArchiveError> {
+        if head.len() < WTHOR_HEADER {
+            return Err(error(0, ArchiveErrorKind::Truncated));
+        }
+        let count = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize;
+        if !matches!(head[12], 0 | 8) {
             return Err(error(
-                body.len() / WTB_GAME + 1,
-                ArchiveErrorKind::Truncated,
+                0,
+                ArchiveErrorKind::Header(format!("board size {} (only 8x8 is read)", head[12])),
             ));
         }
-        return Err(error(
-            0,
-            ArchiveErrorKind::Header(format!(
-                "{count} games announced, but {} bytes follow",
-                body.len()
-            )),
-        ));
+        let depth = head[14];
+        if u32::from(depth) > MAX_DEPTH {
+            return Err(error(
+                0,
+                ArchiveErrorKind::Header(format!(
+                    "theoretical depth {depth} is more than the {MAX_DEPTH} empty squares of a game"
+                )),
+            ));
+        }
+        Ok(WtbHeader {
+            count,
+            year: u16_at(head, 10),
+            depth,
+        })
     }
-    let mut games = Vec::with_capacity(count);
-    let mut numbers = Vec::with_capacity(count);
-    for (i, raw) in body.chunks_exact(WTB_GAME).enumerate() {
-        let number = i + 1;
+
+    /// Checks the header against the file's length, before any game is
+    /// read: `body` bytes after the header must be the announced games.
+    ///
+    /// # Errors
+    /// [`ArchiveError`]: the first game cut short, or more bytes than the
+    /// games announced.
+    pub fn check_length(&self, length: u64) -> Result<(), ArchiveError> {
+        let body = length.saturating_sub(WTHOR_HEADER as u64);
+        let announced = (self.count as u64).saturating_mul(WTB_GAME as u64);
+        if body < announced {
+            let complete = usize::try_from(body / WTB_GAME as u64).unwrap_or(usize::MAX);
+            return Err(error(complete + 1, ArchiveErrorKind::Truncated));
+        }
+        if body > announced {
+            return Err(error(
+                0,
+                ArchiveErrorKind::Header(format!(
+                    "{} games announced, but {body} bytes follow",
+                    self.count
+                )),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Game `number` (from 1) from its 68 bytes, with its tournament,
+    /// black and white player numbers.
+    fn game(
+        &self,
+        number: usize,
+        raw: &[u8; WTB_GAME],
+    ) -> Result<(ArchiveGame, [u16; 3]), ArchiveError> {
         let mut replay = Replay::new();
         for &b in raw[8..].iter().take_while(|&&b| b != 0) {
             let (row, col) = (b / 10, b % 10);
@@ -296,14 +328,120 @@ pub fn parse_wtb(bytes: &[u8]) -> Result<WthorFile, ArchiveError> {
             }
         }
         let mut game = ArchiveGame::new(replay.record);
-        game.record.info.date = Some(year.to_string());
+        game.record.info.date = Some(self.year.to_string());
         game.stated_score = Some(2 * i32::from(raw[6]) - 64);
         game.theoretical_score = Some(TheoreticalScore {
-            empties: u32::from(depth),
+            empties: u32::from(self.depth),
             black_score: 2 * i32::from(raw[7]) - 64,
         });
+        let numbers = [u16_at(raw, 0), u16_at(raw, 2), u16_at(raw, 4)];
+        Ok((game, numbers))
+    }
+}
+
+/// The games of a WTHOR binary file read one at a time (68 bytes held),
+/// its header checked against the file's length first; see [`parse_wtb`]
+/// for the form. An [`Iterator`] of the games; [`WtbReader::next_game`]
+/// also gives each game's tournament and player numbers.
+pub struct WtbReader<R> {
+    reader: R,
+    header: WtbHeader,
+    /// The games read so far.
+    read: usize,
+    /// Whether an error ended the reading.
+    failed: bool,
+}
+
+impl<R: Read> WtbReader<R> {
+    /// Reads the header of the file `reader` whose length is `length`
+    /// bytes, and checks that length against it.
+    ///
+    /// # Errors
+    /// [`ArchiveError`] (game 0 or the game cut short): a header that is
+    /// not WTHOR's ([`WtbHeader::parse`]), a length that is not the
+    /// announced games' ([`WtbHeader::check_length`]), a read error.
+    pub fn new(mut reader: R, length: u64) -> Result<WtbReader<R>, ArchiveError> {
+        let mut head = [0u8; WTHOR_HEADER];
+        let got = read_full(&mut reader, &mut head).map_err(|e| error(0, e))?;
+        let header = WtbHeader::parse(&head[..got])?;
+        header.check_length(length)?;
+        Ok(WtbReader {
+            reader,
+            header,
+            read: 0,
+            failed: false,
+        })
+    }
+
+    /// The file's header.
+    #[must_use]
+    pub fn header(&self) -> WtbHeader {
+        self.header
+    }
+
+    /// The next game with its tournament, black and white player numbers
+    /// (indices into `WTHOR.TRN` and `WTHOR.JOU`); `None` after the
+    /// announced games or an error.
+    pub fn next_game(&mut self) -> Option<Result<(ArchiveGame, [u16; 3]), ArchiveError>> {
+        if self.failed || self.read == self.header.count {
+            return None;
+        }
+        self.read += 1;
+        let mut raw = [0u8; WTB_GAME];
+        let read = match read_full(&mut self.reader, &mut raw) {
+            Ok(WTB_GAME) => self.header.game(self.read, &raw).map(Some),
+            Ok(_) => Err(error(self.read, ArchiveErrorKind::Truncated)),
+            Err(kind) => Err(error(self.read, kind)),
+        };
+        fused(read, &mut self.failed)
+    }
+}
+
+impl<R: Read> Iterator for WtbReader<R> {
+    type Item = Result<ArchiveGame, ArchiveError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_game().map(|r| r.map(|(game, _)| game))
+    }
+}
+
+/// Fills `buf` from `reader` as far as the input goes; the bytes read.
+fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> Result<usize, ArchiveErrorKind> {
+    let mut got = 0;
+    while got < buf.len() {
+        match reader.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(ArchiveErrorKind::Read(e.to_string())),
+        }
+    }
+    Ok(got)
+}
+
+/// Reads a WTHOR binary game file (`WTH_YYYY.wtb`): a 16-byte header
+/// (the number of games in bytes 4-7, the year in 10-11, the board size in
+/// 12, the theoretical score's depth in 14), then 68 bytes a game:
+/// tournament, black and white player numbers (u16 each), black's final
+/// discs, black's theoretical discs, and 60 move bytes `10 * row + column`
+/// (row and column 1-8; 0 after the last move). Scores of `n` black discs
+/// are given as `2n - 64`, black minus white with the empty squares to the
+/// winner, as WTHOR counts them. [`WtbReader`] reads the same form a game
+/// at a time.
+///
+/// # Errors
+/// [`ArchiveError`]: a header of another board size or game count or a
+/// theoretical depth above 60, a file cut short, a disc count above 64, a
+/// move byte that is no square, an illegal move.
+pub fn parse_wtb(bytes: &[u8]) -> Result<WthorFile, ArchiveError> {
+    let mut reader = WtbReader::new(bytes, bytes.len() as u64)?;
+    let WtbHeader { count, year, depth } = reader.header();
+    let mut games = Vec::with_capacity(count);
+    let mut numbers = Vec::with_capacity(count);
+    while let Some(read) = reader.next_game() {
+        let (game, n) = read?;
         games.push(game);
-        numbers.push([u16_at(raw, 0), u16_at(raw, 2), u16_at(raw, 4)]);
+        numbers.push(n);
     }
     Ok(WthorFile {
         year,
@@ -371,59 +509,215 @@ pub fn parse_wthor_names(bytes: &[u8], which: NameFile) -> Result<Vec<String>, A
         .collect())
 }
 
-/// Reads a PGN file of WTHOR games: per game, header lines
-/// `[Tag "value"]` (`Event`, `Date`, `Black`, `White`, `Result` "B-W" with
-/// the final discs of each side), then numbered moves `1. F5 D6`, passes
-/// left out. Games are separated by blank lines or by the next header.
-///
-/// # Errors
-/// [`ArchiveError`] naming the game: a line that is neither a tag nor
-/// moves, a move that is not legal.
-pub fn parse_pgn(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
-    let mut games = Vec::new();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut moves = String::new();
-    let finish = |tags: &mut Vec<(String, String)>,
-                  moves: &mut String,
-                  games: &mut Vec<ArchiveGame>|
-     -> Result<(), ArchiveError> {
-        if tags.is_empty() && moves.trim().is_empty() {
-            return Ok(());
+/// The longest line of a PGN or `.gam` collection, in bytes (a game's
+/// moves on one line take about 200).
+pub const MAX_COLLECTION_LINE: usize = 1 << 16;
+
+/// The most text one PGN game may hold, its tags and moves together, in
+/// bytes (a game's take under 1,000).
+pub const MAX_GAME_TEXT: usize = 1 << 16;
+
+/// A reader's next item from `read` (`Ok(None)` at the end), `failed`
+/// set when it is an error: the readers end after their first error.
+fn fused<T>(
+    read: Result<Option<T>, ArchiveError>,
+    failed: &mut bool,
+) -> Option<Result<T, ArchiveError>> {
+    let item = read.transpose();
+    *failed = matches!(item, Some(Err(_)));
+    item
+}
+
+/// The lines of a text collection, each at most [`MAX_COLLECTION_LINE`]
+/// bytes and UTF-8, a `\r` before the `\n` left out (as [`str::lines`]).
+struct CollectionLines<R> {
+    reader: R,
+    line: Vec<u8>,
+}
+
+impl<R: BufRead> CollectionLines<R> {
+    fn new(reader: R) -> CollectionLines<R> {
+        CollectionLines {
+            reader,
+            line: Vec::new(),
         }
-        let number = games.len() + 1;
-        let game = pgn_game(tags, moves).map_err(|kind| error(number, kind))?;
-        games.push(game);
-        tags.clear();
-        moves.clear();
-        Ok(())
-    };
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() {
-            finish(&mut tags, &mut moves, &mut games)?;
-        } else if let Some(tag) = line.strip_prefix('[') {
-            if !moves.trim().is_empty() {
-                finish(&mut tags, &mut moves, &mut games)?;
+    }
+
+    /// The next line, `None` at the end; an error is game `game`'s.
+    fn next(&mut self, game: usize) -> Result<Option<&str>, ArchiveError> {
+        let read = read_line_capped(&mut self.reader, MAX_COLLECTION_LINE, &mut self.line)
+            .map_err(|e| error(game, ArchiveErrorKind::Read(e.to_string())))?;
+        match read {
+            LineRead::End => return Ok(None),
+            LineRead::TooLong => {
+                return Err(error(
+                    game,
+                    ArchiveErrorKind::Syntax(format!(
+                        "a line longer than {MAX_COLLECTION_LINE} bytes"
+                    )),
+                ))
             }
-            let parsed = tag.strip_suffix(']').and_then(|t| {
+            LineRead::Line => {}
+        }
+        if self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        std::str::from_utf8(&self.line)
+            .map(Some)
+            .map_err(|_| error(game, ArchiveErrorKind::NotText))
+    }
+}
+
+/// The text of one PGN game as it is read: its tags and its move lines.
+#[derive(Default)]
+struct PgnText {
+    tags: Vec<(String, String)>,
+    moves: String,
+    /// The bytes of its lines so far.
+    bytes: usize,
+}
+
+impl PgnText {
+    fn is_empty(&self) -> bool {
+        self.tags.is_empty() && self.moves.trim().is_empty()
+    }
+
+    /// Counts `line` in the game's text, refused beyond [`MAX_GAME_TEXT`].
+    fn count(&mut self, line: &str) -> Result<(), ArchiveErrorKind> {
+        self.bytes += line.len();
+        if self.bytes > MAX_GAME_TEXT {
+            return Err(ArchiveErrorKind::Syntax(format!(
+                "the game's text is longer than {MAX_GAME_TEXT} bytes"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Takes the tag line `line` (its `[` already seen).
+    fn tag(&mut self, line: &str) -> Result<(), ArchiveErrorKind> {
+        self.count(line)?;
+        let parsed = line
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+            .and_then(|t| {
                 let (name, value) = t.split_once(' ')?;
                 let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
                 Some((name.to_owned(), value.to_owned()))
             });
-            let Some(tag) = parsed else {
-                return Err(error(
-                    games.len() + 1,
-                    ArchiveErrorKind::Syntax(format!("{line:?} is not a PGN tag [Name \"value\"]")),
-                ));
-            };
-            tags.push(tag);
-        } else {
-            moves.push_str(line);
-            moves.push('\n');
+        let Some(tag) = parsed else {
+            return Err(ArchiveErrorKind::Syntax(format!(
+                "{line:?} is not a PGN tag [Name \"value\"]"
+            )));
+        };
+        self.tags.push(tag);
+        Ok(())
+    }
+
+    /// Takes a line of moves.
+    fn moves(&mut self, line: &str) -> Result<(), ArchiveErrorKind> {
+        self.count(line)?;
+        self.moves.push_str(line);
+        self.moves.push('\n');
+        Ok(())
+    }
+
+    /// The game read so far, the text emptied for the next one.
+    fn take(&mut self) -> Result<ArchiveGame, ArchiveErrorKind> {
+        let game = pgn_game(&self.tags, &self.moves);
+        *self = PgnText::default();
+        game
+    }
+}
+
+/// The games of a PGN collection read one at a time (a game's text held,
+/// at most [`MAX_GAME_TEXT`] bytes); see [`parse_pgn`] for the form. An
+/// [`Iterator`] of the games that ends after the first error.
+pub struct PgnReader<R> {
+    lines: CollectionLines<R>,
+    text: PgnText,
+    /// A tag line that ended the previous game's moves, read next.
+    pending: Option<String>,
+    /// The games read so far.
+    read: usize,
+    failed: bool,
+}
+
+impl<R: BufRead> PgnReader<R> {
+    /// A reader of the PGN text `reader`.
+    pub fn new(reader: R) -> PgnReader<R> {
+        PgnReader {
+            lines: CollectionLines::new(reader),
+            text: PgnText::default(),
+            pending: None,
+            read: 0,
+            failed: false,
         }
     }
-    finish(&mut tags, &mut moves, &mut games)?;
-    Ok(games)
+
+    /// The game read so far, if it holds anything.
+    fn finish(&mut self) -> Result<Option<ArchiveGame>, ArchiveError> {
+        if self.text.is_empty() {
+            return Ok(None);
+        }
+        self.read += 1;
+        let number = self.read;
+        self.text
+            .take()
+            .map(Some)
+            .map_err(|kind| error(number, kind))
+    }
+
+    fn next_game(&mut self) -> Result<Option<ArchiveGame>, ArchiveError> {
+        let number = self.read + 1;
+        if let Some(tag) = self.pending.take() {
+            self.text.tag(&tag).map_err(|kind| error(number, kind))?;
+        }
+        loop {
+            let number = self.read + 1;
+            let Some(line) = self.lines.next(number)? else {
+                return self.finish();
+            };
+            let line = line.trim();
+            if line.is_empty() {
+                if let Some(game) = self.finish()? {
+                    return Ok(Some(game));
+                }
+            } else if line.starts_with('[') {
+                if !self.text.moves.trim().is_empty() {
+                    self.pending = Some(line.to_owned());
+                    return self.finish();
+                }
+                self.text.tag(line).map_err(|kind| error(number, kind))?;
+            } else {
+                self.text.moves(line).map_err(|kind| error(number, kind))?;
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for PgnReader<R> {
+    type Item = Result<ArchiveGame, ArchiveError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        fused(self.next_game(), &mut self.failed)
+    }
+}
+
+/// Reads a PGN file of WTHOR games: per game, header lines
+/// `[Tag "value"]` (`Event`, `Date`, `Black`, `White`, `Result` "B-W" with
+/// the final discs of each side), then numbered moves `1. F5 D6`, passes
+/// left out. Games are separated by blank lines or by the next header.
+/// [`PgnReader`] reads the same form a game at a time.
+///
+/// # Errors
+/// [`ArchiveError`] naming the game: a line that is neither a tag nor
+/// moves, a move that is not legal, a line longer than
+/// [`MAX_COLLECTION_LINE`] or a game longer than [`MAX_GAME_TEXT`].
+pub fn parse_pgn(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
+    PgnReader::new(text.as_bytes()).collect()
 }
 
 /// One PGN game from its tags and move text.
@@ -513,16 +807,60 @@ pub fn parse_gam_line(line: &str) -> Result<ArchiveGame, ArchiveErrorKind> {
     Ok(game)
 }
 
-/// Reads a whole `.gam` file, a game a line (empty lines skipped).
+/// The games of a `.gam` collection read one at a time (a line held, at
+/// most [`MAX_COLLECTION_LINE`] bytes), a game a line, empty lines
+/// skipped; an [`Iterator`] of the games that ends after the first error.
+pub struct GamReader<R> {
+    lines: CollectionLines<R>,
+    /// The games read so far.
+    read: usize,
+    failed: bool,
+}
+
+impl<R: BufRead> GamReader<R> {
+    /// A reader of the `.gam` text `reader`.
+    pub fn new(reader: R) -> GamReader<R> {
+        GamReader {
+            lines: CollectionLines::new(reader),
+            read: 0,
+            failed: false,
+        }
+    }
+
+    fn next_game(&mut self) -> Result<Option<ArchiveGame>, ArchiveError> {
+        loop {
+            let number = self.read + 1;
+            let Some(line) = self.lines.next(number)? else {
+                return Ok(None);
+            };
+            if !line.trim().is_empty() {
+                self.read = number;
+                return parse_gam_line(line)
+                    .map(Some)
+                    .map_err(|kind| error(number, kind));
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for GamReader<R> {
+    type Item = Result<ArchiveGame, ArchiveError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        fused(self.next_game(), &mut self.failed)
+    }
+}
+
+/// Reads a whole `.gam` file, a game a line (empty lines skipped);
+/// [`GamReader`] reads it a game at a time.
 ///
 /// # Errors
 /// [`ArchiveError`] naming the game (its line among the non-empty ones).
 pub fn parse_gam(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| parse_gam_line(l).map_err(|kind| error(i + 1, kind)))
-        .collect()
+    GamReader::new(text.as_bytes()).collect()
 }
 
 /// Whether `text` looks like a `.gam` line (a signed square first).
@@ -763,6 +1101,55 @@ mod tests {
         let mut sixty = wtb(&[(WTB_MOVES, 35, 32)]);
         sixty[14] = 60;
         assert_eq!(parse_wtb(&sixty).unwrap().depth, 60);
+    }
+
+    #[test]
+    fn the_readers_give_a_game_at_a_time_whatever_the_reads() {
+        // Through a buffer of 3 bytes: the games of the whole-text readers.
+        let gam: Vec<ArchiveGame> = GamReader::new(io::BufReader::with_capacity(3, GAM.as_bytes()))
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(gam, parse_gam(GAM).unwrap());
+        let crlf = GAM.replace('\n', "\r\n");
+        assert_eq!(parse_gam(&crlf).unwrap(), gam);
+        let bytes = wtb(&[(WTB_MOVES, 35, 32), (GAM_SQUARES, 30, 30)]);
+        let mut reader = WtbReader::new(
+            io::BufReader::with_capacity(5, &bytes[..]),
+            bytes.len() as u64,
+        )
+        .unwrap();
+        let (first, numbers) = reader.next_game().unwrap().unwrap();
+        assert_eq!(numbers, [0, 1, 2]);
+        assert_eq!(first, parse_wtb(&bytes).unwrap().games[0]);
+        assert!(reader.next_game().unwrap().is_ok());
+        assert!(reader.next_game().is_none());
+        // A file shorter than the length it had when its header was
+        // checked: the game cut short is named, and the reading ends.
+        let mut cut = WtbReader::new(&bytes[..bytes.len() - 1], bytes.len() as u64).unwrap();
+        assert!(cut.next().unwrap().is_ok());
+        assert_eq!(
+            cut.next().unwrap().unwrap_err(),
+            error(2, ArchiveErrorKind::Truncated)
+        );
+        assert!(cut.next().is_none());
+    }
+
+    #[test]
+    fn a_text_collection_holds_lines_and_games_of_bounded_length() {
+        let long = format!("{}\n", "x".repeat(MAX_COLLECTION_LINE + 1));
+        let e = parse_gam(&format!("{}\n{long}", GAM.lines().next().unwrap())).unwrap_err();
+        assert_eq!(e.game, 2, "{e}");
+        assert!(e.to_string().contains("longer than 65536 bytes"), "{e}");
+        // One game of many short move lines, more text than any game has.
+        let moves = "1. F5 D6\n".repeat(MAX_GAME_TEXT / 8);
+        let e = parse_pgn(&format!("[Event \"x\"]\n{moves}")).unwrap_err();
+        assert_eq!(e.game, 1, "{e}");
+        assert!(e.to_string().contains("text is longer than"), "{e}");
+        let e = GamReader::new(&b"+d3-c3: 0 10\n+d3\xff: 0 10\n"[..])
+            .nth(1)
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(e, error(2, ArchiveErrorKind::NotText));
     }
 
     #[test]
