@@ -21,7 +21,7 @@
 //!
 //! [`ImportRun`] applies the rules to every game of the collections given
 //! (their form sniffed by [`form_by_name`] and [`form_by_head`], their
-//! bytes read by [`parse_collection`]) and keeps the tally, the
+//! games read one at a time by a [`CollectionReader`]) and keeps the tally, the
 //! [`ImportReport`], the dropped games' list and the theoretical labels.
 
 use super::formats::dropped;
@@ -36,6 +36,7 @@ use crate::reversi::{Move, Position};
 use crate::units::Eval;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::io::BufRead;
 
 /// The FFO endgame test positions #1-#79, in order.
 const FFO_FILES: [&str; 4] = [
@@ -267,10 +268,6 @@ pub enum Form {
     Gam,
 }
 
-/// The largest collection file read, in bytes (all WTHOR PGN files of
-/// 1977-2023 together are about 60 MB).
-pub const MAX_COLLECTION_BYTES: u64 = 512 << 20;
-
 /// The bytes of a collection's start that [`form_by_head`] looks at.
 pub const SNIFFED_BYTES: u64 = 4096;
 
@@ -319,32 +316,70 @@ pub fn form_by_head(name: &str, head: &[u8]) -> Result<Option<Form>, CollectionE
     })
 }
 
-/// Every game of the collection `name` of `form`, whose bytes are
-/// `bytes`.
-///
-/// # Errors
-/// More than [`MAX_COLLECTION_BYTES`], text that is not UTF-8 (PGN,
-/// `.gam`), or what the collection's reader finds wrong (naming the game).
-pub fn parse_collection(
-    name: &str,
-    bytes: &[u8],
-    form: Form,
-) -> Result<Vec<ArchiveGame>, CollectionError> {
-    if bytes.len() as u64 > MAX_COLLECTION_BYTES {
-        return Err(CollectionError(format!(
-            "{name} is larger than {MAX_COLLECTION_BYTES} bytes: split it"
-        )));
+/// The games of one collection read one at a time, in memory bounded
+/// whatever the file's size ([`archive::WtbReader`], [`archive::PgnReader`],
+/// [`archive::GamReader`]): an [`Iterator`] of the games that ends after
+/// the first error, each error naming the collection (and the game).
+pub struct CollectionReader<R> {
+    name: String,
+    games: Games<R>,
+}
+
+/// The reader of each form.
+enum Games<R> {
+    Wtb(archive::WtbReader<R>),
+    Pgn(archive::PgnReader<R>),
+    Gam(archive::GamReader<R>),
+}
+
+impl<R: BufRead> CollectionReader<R> {
+    /// The games of the collection `name` of `form` in `reader`, whose
+    /// length is `length` bytes (a `.wtb` file's header is read and
+    /// checked against it now, before any game).
+    ///
+    /// # Errors
+    /// A `.wtb` header that is not WTHOR's or does not announce `length`
+    /// bytes of games, named as the games' errors are.
+    pub fn new(
+        name: &str,
+        reader: R,
+        length: u64,
+        form: Form,
+    ) -> Result<CollectionReader<R>, CollectionError> {
+        let games = match form {
+            Form::Wtb => Games::Wtb(
+                archive::WtbReader::new(reader, length).map_err(|e| collection_error(name, &e))?,
+            ),
+            Form::Pgn => Games::Pgn(archive::PgnReader::new(reader)),
+            Form::Gam => Games::Gam(archive::GamReader::new(reader)),
+        };
+        Ok(CollectionReader {
+            name: name.to_owned(),
+            games,
+        })
     }
-    let text = || {
-        std::str::from_utf8(bytes)
-            .map_err(|_| CollectionError(format!("{name} is not text (not UTF-8)")))
-    };
-    let read = match form {
-        Form::Wtb => archive::parse_wtb(bytes).map(|f| f.games),
-        Form::Pgn => archive::parse_pgn(text()?),
-        Form::Gam => archive::parse_gam(text()?),
-    };
-    read.map_err(|e| CollectionError(format!("{name}: {e}")))
+}
+
+impl<R: BufRead> Iterator for CollectionReader<R> {
+    type Item = Result<ArchiveGame, CollectionError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let read = match &mut self.games {
+            Games::Wtb(r) => r.next(),
+            Games::Pgn(r) => r.next(),
+            Games::Gam(r) => r.next(),
+        }?;
+        Some(read.map_err(|e| collection_error(&self.name, &e)))
+    }
+}
+
+/// The error `e` of the collection `name`, naming it (text that is not
+/// UTF-8 is the whole file's fault, not a game's).
+fn collection_error(name: &str, e: &archive::ArchiveError) -> CollectionError {
+    CollectionError(match e.kind {
+        archive::ArchiveErrorKind::NotText => format!("{name} is not text (not UTF-8)"),
+        _ => format!("{name}: {e}"),
+    })
 }
 
 /// What became of one collection's games (or of all of them).
@@ -498,53 +533,67 @@ impl ImportRun {
         }
     }
 
-    /// Takes every game of the collection `name`, in order; returns its
-    /// counts.
-    pub fn add_file(&mut self, name: &str, games: &[ArchiveGame]) -> FileCounts {
+    /// Takes every game of the collection `name`, in order, as `games`
+    /// reads them (one at a time: nothing of a game is kept but what the
+    /// outputs and the duplicates' check need); returns its counts.
+    ///
+    /// # Errors
+    /// The first error `games` gives: the collection's counts are then not
+    /// in the report.
+    pub fn add_file<E>(
+        &mut self,
+        name: &str,
+        games: impl IntoIterator<Item = Result<ArchiveGame, E>>,
+    ) -> Result<FileCounts, E> {
         let mut counts = FileCounts::default();
-        for (i, game) in games.iter().enumerate() {
-            counts.read += 1;
-            if game.stated_score_agrees() == Some(false) {
-                counts.score_disagrees += 1;
-            }
-            let why = match self.importer.add(&game.record) {
-                Verdict::Kept(index) => {
-                    counts.kept += 1;
-                    let item = self.theoretical.len() as u64;
-                    let label = game
-                        .theoretical_score
-                        .and_then(|t| theoretical_label(item, index, &game.record, t));
-                    if let Some(label) = label {
-                        let key = (label.position.player, label.position.opponent);
-                        let value = self.valued.entry(key).or_insert(Some(label.value));
-                        if *value != Some(label.value) {
-                            *value = None;
-                        }
-                        self.theoretical.push(label);
-                    }
-                    continue;
-                }
-                Verdict::Unfinished => {
-                    counts.unfinished += 1;
-                    "unfinished".to_owned()
-                }
-                Verdict::Duplicate => {
-                    counts.duplicate += 1;
-                    "duplicate".to_owned()
-                }
-                Verdict::Ffo(n) => {
-                    counts.ffo += 1;
-                    self.report.ffo_hits[n] += 1;
-                    format!("FFO #{n}")
-                }
-            };
-            if let Some(list) = &mut self.dropped {
-                list.push_str(&dropped::line(name, i + 1, &why, &game.record));
-                list.push('\n');
-            }
+        for (i, game) in games.into_iter().enumerate() {
+            self.add_game(name, i + 1, &game?, &mut counts);
         }
         self.report.files.push((name.to_owned(), counts));
-        counts
+        Ok(counts)
+    }
+
+    /// Takes game `number` of the collection `name` into `counts`.
+    fn add_game(&mut self, name: &str, number: usize, game: &ArchiveGame, counts: &mut FileCounts) {
+        counts.read += 1;
+        if game.stated_score_agrees() == Some(false) {
+            counts.score_disagrees += 1;
+        }
+        let why = match self.importer.add(&game.record) {
+            Verdict::Kept(index) => {
+                counts.kept += 1;
+                let item = self.theoretical.len() as u64;
+                let label = game
+                    .theoretical_score
+                    .and_then(|t| theoretical_label(item, index, &game.record, t));
+                if let Some(label) = label {
+                    let key = (label.position.player, label.position.opponent);
+                    let value = self.valued.entry(key).or_insert(Some(label.value));
+                    if *value != Some(label.value) {
+                        *value = None;
+                    }
+                    self.theoretical.push(label);
+                }
+                return;
+            }
+            Verdict::Unfinished => {
+                counts.unfinished += 1;
+                "unfinished".to_owned()
+            }
+            Verdict::Duplicate => {
+                counts.duplicate += 1;
+                "duplicate".to_owned()
+            }
+            Verdict::Ffo(n) => {
+                counts.ffo += 1;
+                self.report.ffo_hits[n] += 1;
+                format!("FFO #{n}")
+            }
+        };
+        if let Some(list) = &mut self.dropped {
+            list.push_str(&dropped::line(name, number, &why, &game.record));
+            list.push('\n');
+        }
     }
 
     /// The import's result: the theoretical labels of positions that games
@@ -761,6 +810,15 @@ mod tests {
         );
     }
 
+    /// Every game of the collection `name` whose bytes are `bytes`.
+    fn parse_collection(
+        name: &str,
+        bytes: &[u8],
+        form: Form,
+    ) -> Result<Vec<ArchiveGame>, CollectionError> {
+        CollectionReader::new(name, bytes, bytes.len() as u64, form)?.collect()
+    }
+
     #[test]
     fn collections_are_parsed_by_their_form_and_refused_with_their_name() {
         let games = parse_collection("l.gam", LINE.as_bytes(), Form::Gam).expect("a game");
@@ -783,6 +841,13 @@ mod tests {
         }
     }
 
+    /// `games` as a reader that finds nothing wrong gives them.
+    fn read(
+        games: &[ArchiveGame],
+    ) -> impl Iterator<Item = Result<ArchiveGame, CollectionError>> + '_ {
+        games.iter().cloned().map(Ok)
+    }
+
     #[test]
     fn an_import_run_tallies_lists_and_reports_every_game() {
         let finished = game(LINE);
@@ -792,7 +857,7 @@ mod tests {
             archived(finished.clone(), Some(100)),
             archived(game("f5d6c3"), None),
         ];
-        let counts = run.add_file("a.gam", &a);
+        let counts = run.add_file("a.gam", read(&a)).expect("read");
         assert_eq!(
             (
                 counts.read,
@@ -808,7 +873,8 @@ mod tests {
             .find(|&s| symmetry::image(start, s) == start)
             .expect("a symmetry of the start");
         let copy = image(&finished, s);
-        run.add_file("b.pgn", &[archived(copy.clone(), None)]);
+        run.add_file("b.pgn", read(&[archived(copy.clone(), None)]))
+            .expect("read");
         let done = run.finish();
         assert_eq!(done.games.len(), 1);
         assert!(done.theoretical.is_empty());
@@ -832,7 +898,8 @@ mod tests {
         let p = finished.positions()[20];
         let forbidden = (p.board.discs(p.to_move), p.board.discs(p.to_move.other()));
         let mut run = ImportRun::with(Importer::new(&[(0, 0), forbidden]), false);
-        run.add_file("c.gam", &[archived(finished, None)]);
+        run.add_file("c.gam", read(&[archived(finished, None)]))
+            .expect("read");
         let done = run.finish();
         assert!(done.games.is_empty() && done.dropped.is_none());
         assert_eq!(done.report.total().ffo, 1);

@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
-use reversi::kit::input::{open_regular, read_capped};
+use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
@@ -18,15 +18,15 @@ use reversi::lab::train::formats::{dropped, games, heldout, labels};
 /// The forms of game collections (`book add` reads them too).
 pub(crate) use reversi::lab::train::import::Form;
 use reversi::lab::train::import::{
-    form_by_head, form_by_name, held_out_positions, parse_collection, ImportRun,
-    MAX_COLLECTION_BYTES, SNIFFED_BYTES,
+    form_by_head, form_by_name, held_out_positions, CollectionError, CollectionReader, ImportRun,
+    SNIFFED_BYTES,
 };
 use reversi::lab::train::labels::{Label, LabelSettings, LabelSource, ListedPosition};
 use reversi::lab::train::off_path;
 use reversi::lab::train::tables::TestTable;
-use reversi::record::archive::ArchiveGame;
 use reversi::units::Eval;
-use std::io::Read;
+use std::fs::File;
+use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -34,7 +34,7 @@ use std::time::Instant;
 /// The `import` command's arguments.
 pub(super) fn import_command() -> Command {
     Command::new("reversi-lab train import")
-        .about("Make a games file (for `train fit` and `train label`) from game collections: WTHOR's binary files (`WTH_YYYY.wtb`, by the extension), WTHOR PGN and Logistello's `.gam` lines (by their text). Passes are inferred and every game is replayed (an illegal move names its file and game). Dropped, in this order: unfinished games (no final score to label them with), games whose moves repeat an earlier game's up to symmetry (the first file given keeps it), and games through any FFO test position #1-#79 under the 8 symmetries with the same side to move. Prints a table of the games read, dropped and kept per file. Files are read whole and must not be compressed: `zcat WTH_*.pgn.gz > wthor.pgn` first")
+        .about("Make a games file (for `train fit` and `train label`) from game collections: WTHOR's binary files (`WTH_YYYY.wtb`, by the extension), WTHOR PGN and Logistello's `.gam` lines (by their text). Passes are inferred and every game is replayed (an illegal move names its file and game). Dropped, in this order: unfinished games (no final score to label them with), games whose moves repeat an earlier game's up to symmetry (the first file given keeps it), and games through any FFO test position #1-#79 under the 8 symmetries with the same side to move. Prints a table of the games read, dropped and kept per file. Files are read a game at a time, whatever their size, and must not be compressed: `zcat WTH_*.pgn.gz > wthor.pgn` first")
         .arg(Arg::new("files").value_name("FILE").num_args(1..).required(true).help("Collection files, read in this order"))
         .arg(option("out", "FILE", "The games file to write (replaced only if it is an imported games file, or with --force)").required(true))
         .arg(option("dropped", "FILE", "Also write the dropped games, one a line: file, game number, why, moves (tab-separated)"))
@@ -64,18 +64,20 @@ pub(crate) fn form_of(path: &str) -> Result<Option<Form>> {
     Ok(form_by_head(path, &head).map_err(|e| UsageError(e.0))?)
 }
 
-/// Reads every game of the collection `path` of `form` (a regular file of
-/// at most [`MAX_COLLECTION_BYTES`], [`parse_collection`]).
-pub(crate) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>> {
+/// The games of the collection `path` of `form` (a regular file), read
+/// one at a time ([`CollectionReader`]): a `.wtb` file's header is checked
+/// against its length before any game is read.
+pub(crate) fn read_collection(path: &str, form: Form) -> Result<CollectionReader<BufReader<File>>> {
     let (file, length) = open_regular(Path::new(path), path)?;
-    if length > MAX_COLLECTION_BYTES {
-        return Err(UsageError(format!(
-            "{path} is larger than {MAX_COLLECTION_BYTES} bytes: split it"
-        ))
-        .into());
-    }
-    let bytes = read_capped(file, MAX_COLLECTION_BYTES, path)?;
-    Ok(parse_collection(path, &bytes, form).map_err(|e| UsageError(e.0))?)
+    Ok(
+        CollectionReader::new(path, BufReader::new(file), length, form)
+            .map_err(collection_usage)?,
+    )
+}
+
+/// A collection's error as the one `error:` line.
+pub(crate) fn collection_usage(e: CollectionError) -> UsageError {
+    UsageError(e.0)
 }
 
 /// `reversi-lab train import`'s request.
@@ -126,7 +128,9 @@ pub(super) fn import(r: Import) -> Result<()> {
     let start = Instant::now();
     let mut run = ImportRun::new(r.dropped.is_some());
     for (path, form) in r.files.iter().zip(forms) {
-        let counts = run.add_file(path, &read_collection(path, form)?);
+        let counts = run
+            .add_file(path, read_collection(path, form)?)
+            .map_err(collection_usage)?;
         if !quiet {
             eprintln!(
                 "import: {path}: {} games read, {} kept ({:.1} s)",
