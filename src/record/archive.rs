@@ -629,73 +629,124 @@ impl PgnText {
     }
 }
 
-/// The games of a PGN collection read one at a time (a game's text held,
-/// at most [`MAX_GAME_TEXT`] bytes); see [`parse_pgn`] for the form. An
-/// [`Iterator`] of the games that ends after the first error.
-pub struct PgnReader<R> {
+/// The games of a text collection read one at a time: PGN (a game's text
+/// held, at most [`MAX_GAME_TEXT`] bytes; see [`parse_pgn`] for the form)
+/// or `.gam` (a line held, at most [`MAX_COLLECTION_LINE`] bytes; a game a
+/// line, empty lines skipped). An [`Iterator`] of the games that ends
+/// after the first error.
+pub struct TextReader<R> {
     lines: CollectionLines<R>,
-    text: PgnText,
-    /// A tag line that ended the previous game's moves, read next.
-    pending: Option<String>,
+    /// PGN's game read so far; `None` for `.gam`.
+    pgn: Option<PgnState>,
     /// The games read so far.
     read: usize,
     failed: bool,
 }
 
-impl<R: BufRead> PgnReader<R> {
-    /// A reader of the PGN text `reader`.
-    pub fn new(reader: R) -> PgnReader<R> {
-        PgnReader {
-            lines: CollectionLines::new(reader),
-            text: PgnText::default(),
-            pending: None,
-            read: 0,
-            failed: false,
-        }
-    }
+/// What a PGN reader holds between games.
+#[derive(Default)]
+struct PgnState {
+    text: PgnText,
+    /// A tag line that ended the previous game's moves, read next.
+    pending: Option<String>,
+}
 
-    /// The game read so far, if it holds anything.
-    fn finish(&mut self) -> Result<Option<ArchiveGame>, ArchiveError> {
+impl PgnState {
+    /// The game read so far, if it holds anything, numbered after the
+    /// `read` games before it.
+    fn finish(&mut self, read: &mut usize) -> Result<Option<ArchiveGame>, ArchiveError> {
         if self.text.is_empty() {
             return Ok(None);
         }
-        self.read += 1;
-        let number = self.read;
+        *read += 1;
+        let number = *read;
         self.text
             .take()
             .map(Some)
             .map_err(|kind| error(number, kind))
     }
+}
+
+impl<R: BufRead> TextReader<R> {
+    /// A reader of the PGN text `reader`.
+    pub fn pgn(reader: R) -> TextReader<R> {
+        TextReader::new(reader, Some(PgnState::default()))
+    }
+
+    /// A reader of the `.gam` text `reader`.
+    pub fn gam(reader: R) -> TextReader<R> {
+        TextReader::new(reader, None)
+    }
+
+    fn new(reader: R, pgn: Option<PgnState>) -> TextReader<R> {
+        TextReader {
+            lines: CollectionLines::new(reader),
+            pgn,
+            read: 0,
+            failed: false,
+        }
+    }
 
     fn next_game(&mut self) -> Result<Option<ArchiveGame>, ArchiveError> {
-        let number = self.read + 1;
-        if let Some(tag) = self.pending.take() {
-            self.text.tag(&tag).map_err(|kind| error(number, kind))?;
-        }
-        loop {
-            let number = self.read + 1;
-            let Some(line) = self.lines.next(number)? else {
-                return self.finish();
-            };
-            let line = line.trim();
-            if line.is_empty() {
-                if let Some(game) = self.finish()? {
-                    return Ok(Some(game));
-                }
-            } else if line.starts_with('[') {
-                if !self.text.moves.trim().is_empty() {
-                    self.pending = Some(line.to_owned());
-                    return self.finish();
-                }
-                self.text.tag(line).map_err(|kind| error(number, kind))?;
-            } else {
-                self.text.moves(line).map_err(|kind| error(number, kind))?;
-            }
+        match &mut self.pgn {
+            Some(pgn) => next_pgn(&mut self.lines, pgn, &mut self.read),
+            None => next_gam(&mut self.lines, &mut self.read),
         }
     }
 }
 
-impl<R: BufRead> Iterator for PgnReader<R> {
+/// The next PGN game of `lines`, after the `read` games before it.
+fn next_pgn(
+    lines: &mut CollectionLines<impl BufRead>,
+    pgn: &mut PgnState,
+    read: &mut usize,
+) -> Result<Option<ArchiveGame>, ArchiveError> {
+    let number = *read + 1;
+    if let Some(tag) = pgn.pending.take() {
+        pgn.text.tag(&tag).map_err(|kind| error(number, kind))?;
+    }
+    loop {
+        let number = *read + 1;
+        let Some(line) = lines.next(number)? else {
+            return pgn.finish(read);
+        };
+        let line = line.trim();
+        if line.is_empty() {
+            if let Some(game) = pgn.finish(read)? {
+                return Ok(Some(game));
+            }
+        } else if line.starts_with('[') {
+            if !pgn.text.moves.trim().is_empty() {
+                pgn.pending = Some(line.to_owned());
+                return pgn.finish(read);
+            }
+            pgn.text.tag(line).map_err(|kind| error(number, kind))?;
+        } else {
+            pgn.text.moves(line).map_err(|kind| error(number, kind))?;
+        }
+    }
+}
+
+/// The next `.gam` game of `lines`, after the `read` games before it.
+fn next_gam(
+    lines: &mut CollectionLines<impl BufRead>,
+    read: &mut usize,
+) -> Result<Option<ArchiveGame>, ArchiveError> {
+    loop {
+        let number = *read + 1;
+        let Some(line) = lines.next(number)? else {
+            return Ok(None);
+        };
+        if !line.trim().is_empty() {
+            *read = number;
+            return parse_gam_line(line)
+                .map(Some)
+                .map_err(|kind| error(number, kind));
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for TextReader<R> {
     type Item = Result<ArchiveGame, ArchiveError>;
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -710,14 +761,14 @@ impl<R: BufRead> Iterator for PgnReader<R> {
 /// `[Tag "value"]` (`Event`, `Date`, `Black`, `White`, `Result` "B-W" with
 /// the final discs of each side), then numbered moves `1. F5 D6`, passes
 /// left out. Games are separated by blank lines or by the next header.
-/// [`PgnReader`] reads the same form a game at a time.
+/// [`TextReader::pgn`] reads the same form a game at a time.
 ///
 /// # Errors
 /// [`ArchiveError`] naming the game: a line that is neither a tag nor
 /// moves, a move that is not legal, a line longer than
 /// [`MAX_COLLECTION_LINE`] or a game longer than [`MAX_GAME_TEXT`].
 pub fn parse_pgn(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
-    PgnReader::new(text.as_bytes()).collect()
+    TextReader::pgn(text.as_bytes()).collect()
 }
 
 /// One PGN game from its tags and move text.
@@ -807,60 +858,13 @@ pub fn parse_gam_line(line: &str) -> Result<ArchiveGame, ArchiveErrorKind> {
     Ok(game)
 }
 
-/// The games of a `.gam` collection read one at a time (a line held, at
-/// most [`MAX_COLLECTION_LINE`] bytes), a game a line, empty lines
-/// skipped; an [`Iterator`] of the games that ends after the first error.
-pub struct GamReader<R> {
-    lines: CollectionLines<R>,
-    /// The games read so far.
-    read: usize,
-    failed: bool,
-}
-
-impl<R: BufRead> GamReader<R> {
-    /// A reader of the `.gam` text `reader`.
-    pub fn new(reader: R) -> GamReader<R> {
-        GamReader {
-            lines: CollectionLines::new(reader),
-            read: 0,
-            failed: false,
-        }
-    }
-
-    fn next_game(&mut self) -> Result<Option<ArchiveGame>, ArchiveError> {
-        loop {
-            let number = self.read + 1;
-            let Some(line) = self.lines.next(number)? else {
-                return Ok(None);
-            };
-            if !line.trim().is_empty() {
-                self.read = number;
-                return parse_gam_line(line)
-                    .map(Some)
-                    .map_err(|kind| error(number, kind));
-            }
-        }
-    }
-}
-
-impl<R: BufRead> Iterator for GamReader<R> {
-    type Item = Result<ArchiveGame, ArchiveError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        fused(self.next_game(), &mut self.failed)
-    }
-}
-
 /// Reads a whole `.gam` file, a game a line (empty lines skipped);
-/// [`GamReader`] reads it a game at a time.
+/// [`TextReader::gam`] reads it a game at a time.
 ///
 /// # Errors
 /// [`ArchiveError`] naming the game (its line among the non-empty ones).
 pub fn parse_gam(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
-    GamReader::new(text.as_bytes()).collect()
+    TextReader::gam(text.as_bytes()).collect()
 }
 
 /// Whether `text` looks like a `.gam` line (a signed square first).
@@ -1106,9 +1110,10 @@ mod tests {
     #[test]
     fn the_readers_give_a_game_at_a_time_whatever_the_reads() {
         // Through a buffer of 3 bytes: the games of the whole-text readers.
-        let gam: Vec<ArchiveGame> = GamReader::new(io::BufReader::with_capacity(3, GAM.as_bytes()))
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let gam: Vec<ArchiveGame> =
+            TextReader::gam(io::BufReader::with_capacity(3, GAM.as_bytes()))
+                .collect::<Result<_, _>>()
+                .unwrap();
         assert_eq!(gam, parse_gam(GAM).unwrap());
         let crlf = GAM.replace('\n', "\r\n");
         assert_eq!(parse_gam(&crlf).unwrap(), gam);
@@ -1145,7 +1150,7 @@ mod tests {
         let e = parse_pgn(&format!("[Event \"x\"]\n{moves}")).unwrap_err();
         assert_eq!(e.game, 1, "{e}");
         assert!(e.to_string().contains("text is longer than"), "{e}");
-        let e = GamReader::new(&b"+d3-c3: 0 10\n+d3\xff: 0 10\n"[..])
+        let e = TextReader::gam(&b"+d3-c3: 0 10\n+d3\xff: 0 10\n"[..])
             .nth(1)
             .unwrap()
             .unwrap_err();

@@ -317,8 +317,8 @@ pub fn form_by_head(name: &str, head: &[u8]) -> Result<Option<Form>, CollectionE
 }
 
 /// The games of one collection read one at a time, in memory bounded
-/// whatever the file's size ([`archive::WtbReader`], [`archive::PgnReader`],
-/// [`archive::GamReader`]): an [`Iterator`] of the games that ends after
+/// whatever the file's size ([`archive::WtbReader`],
+/// [`archive::TextReader`]): an [`Iterator`] of the games that ends after
 /// the first error, each error naming the collection (and the game).
 pub struct CollectionReader<R> {
     name: String,
@@ -328,8 +328,7 @@ pub struct CollectionReader<R> {
 /// The reader of each form.
 enum Games<R> {
     Wtb(archive::WtbReader<R>),
-    Pgn(archive::PgnReader<R>),
-    Gam(archive::GamReader<R>),
+    Text(archive::TextReader<R>),
 }
 
 impl<R: BufRead> CollectionReader<R> {
@@ -350,8 +349,8 @@ impl<R: BufRead> CollectionReader<R> {
             Form::Wtb => Games::Wtb(
                 archive::WtbReader::new(reader, length).map_err(|e| collection_error(name, &e))?,
             ),
-            Form::Pgn => Games::Pgn(archive::PgnReader::new(reader)),
-            Form::Gam => Games::Gam(archive::GamReader::new(reader)),
+            Form::Pgn => Games::Text(archive::TextReader::pgn(reader)),
+            Form::Gam => Games::Text(archive::TextReader::gam(reader)),
         };
         Ok(CollectionReader {
             name: name.to_owned(),
@@ -366,8 +365,7 @@ impl<R: BufRead> Iterator for CollectionReader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         let read = match &mut self.games {
             Games::Wtb(r) => r.next(),
-            Games::Pgn(r) => r.next(),
-            Games::Gam(r) => r.next(),
+            Games::Text(r) => r.next(),
         }?;
         Some(read.map_err(|e| collection_error(&self.name, &e)))
     }
