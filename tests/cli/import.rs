@@ -614,7 +614,7 @@ fn a_wtb_score_or_depth_its_readers_would_refuse_is_refused_at_import() {
 /// grow with a file's size (the whole-file reading needed 47 times a
 /// `.wtb`'s size, 17 times a `.gam`'s and 10 times a PGN's).
 #[cfg(unix)]
-const CAPPED: u64 = 120 << 20;
+const CAPPED: u64 = 48 << 20;
 
 /// The counts of a `train import` table's `all` row: read, unfinished,
 /// duplicates, through an FFO position, kept, stated score not the moves'.
