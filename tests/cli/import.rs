@@ -632,13 +632,15 @@ fn all_row(table: &str) -> [u64; 6] {
 }
 
 /// `train import` of `file` in `dir` (`--out games.txt`, and
-/// `--theoretical-labels labels.txt` for a `.wtb`), within `cap` bytes of
-/// address space if given: its table, games file and labels file.
+/// `--theoretical-labels labels.txt` and `--dropped dropped.txt` for a
+/// `.wtb`), within `cap` bytes of address space if given: its table,
+/// games file and labels file (the dropped list is left in `dir`).
 fn import_in(dir: &std::path::Path, file: &str, cap: Option<u64>) -> (String, String, String) {
     let mut args = vec!["train", "import", "-q", "--out", "games.txt"];
     let wtb = file.ends_with(".wtb");
     if wtb {
         args.extend(["--theoretical-labels", "labels.txt"]);
+        args.extend(["--dropped", "dropped.txt"]);
     }
     args.push(file);
     let run = match cap {
@@ -704,6 +706,9 @@ fn repeated_import_matches_the_sample(sample: &str, copies: u64) {
     let (big_table, big_games, big_labels) = import_in(&many, name, cap);
     assert_eq!(big_games, games, "{name}: the games kept");
     assert_eq!(big_labels, labels, "{name}: the theoretical labels");
+    if name.ends_with(".wtb") {
+        dropped_lists_agree(&one.join("dropped.txt"), &many.join("dropped.txt"), copies);
+    }
     let [read, unfinished, _, ffo, kept, disagree] = all_row(&table);
     assert_eq!(
         all_row(&big_table),
@@ -717,6 +722,40 @@ fn repeated_import_matches_the_sample(sample: &str, copies: u64) {
         ],
         "{name}: {big_table}"
     );
+}
+
+/// The dropped list of a `.wtb` sample (`one`) and of the sample repeated
+/// `copies` times (`many`): the first copy's lines are the sample's, and
+/// every later copy's game is dropped, as unfinished if the sample's was,
+/// else as a duplicate, with the moves the sample's game has.
+fn dropped_lists_agree(one: &std::path::Path, many: &std::path::Path, copies: u64) {
+    let sample = fs::read_to_string(one).expect("the sample's dropped list");
+    let big = fs::read_to_string(many).expect("the large file's dropped list");
+    let (sample_lines, big_lines) = (sample.lines().count(), big.lines().count());
+    assert!(big.starts_with(&sample), "the first copy's lines");
+    let unfinished = sample
+        .lines()
+        .filter(|l| l.contains("\tunfinished\t"))
+        .count();
+    let per_copy = big.lines().skip(sample_lines).take_while(|l| {
+        let n: u64 = l
+            .split('\t')
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        n <= 2 * (big_lines as u64) / copies
+    });
+    assert!(per_copy.count() > 0);
+    for line in big.lines().skip(sample_lines) {
+        let why = line.split('\t').nth(2).expect("a reason");
+        assert!(why == "duplicate" || why == "unfinished", "{line}");
+    }
+    let later_unfinished = big
+        .lines()
+        .skip(sample_lines)
+        .filter(|l| l.contains("\tunfinished\t"))
+        .count();
+    assert_eq!(later_unfinished as u64, unfinished as u64 * (copies - 1));
 }
 
 #[test]

@@ -18,15 +18,15 @@ use reversi::lab::train::formats::{dropped, games, heldout, labels};
 /// The forms of game collections (`book add` reads them too).
 pub(crate) use reversi::lab::train::import::Form;
 use reversi::lab::train::import::{
-    form_by_head, form_by_name, held_out_positions, CollectionError, CollectionReader, ImportRun,
-    SNIFFED_BYTES,
+    form_by_head, form_by_name, held_out_positions, CollectionError, CollectionReader, ImportError,
+    ImportRun, Sinks, SNIFFED_BYTES,
 };
 use reversi::lab::train::labels::{Label, LabelSettings, LabelSource, ListedPosition};
 use reversi::lab::train::off_path;
 use reversi::lab::train::tables::TestTable;
 use reversi::units::Eval;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -126,11 +126,40 @@ pub(super) fn import(r: Import) -> Result<()> {
         }
     }
     let start = Instant::now();
+    // The games and the dropped list go to their temporary files as they
+    // come; the labels (one per kept .wtb game) are written at the end.
+    let mut streams = output_files::Streams::open(planned)?;
+    let cannot = |k: usize, e: std::io::Error| {
+        let path = [Some(out), r.dropped.as_ref(), r.theoretical_labels.as_ref()]
+            .into_iter()
+            .flatten()
+            .nth(k)
+            .map_or("", String::as_str);
+        UsageError(format!(
+            "cannot write output file {path}: {e}; no output file was changed"
+        ))
+    };
+    if r.dropped.is_some() {
+        writeln!(streams.writer(1), "{}", dropped::header()).map_err(|e| cannot(1, e))?;
+    }
     let mut run = ImportRun::new(r.dropped.is_some());
     for (path, form) in r.files.iter().zip(forms) {
+        let mut writers = streams.writers();
+        let (games_writer, rest) = writers.split_first_mut().expect("--out is planned");
+        let mut sinks = Sinks {
+            games: &mut **games_writer,
+            dropped: match rest.first_mut() {
+                Some(w) if r.dropped.is_some() => Some(&mut **w),
+                _ => None,
+            },
+        };
         let counts = run
-            .add_file(path, read_collection(path, form)?)
-            .map_err(collection_usage)?;
+            .add_file(path, read_collection(path, form)?, &mut sinks)
+            .map_err(|e| match e {
+                ImportError::Collection(e) => collection_usage(e),
+                ImportError::Games(e) => cannot(0, e),
+                ImportError::Dropped(e) => cannot(1, e),
+            })?;
         if !quiet {
             eprintln!(
                 "import: {path}: {} games read, {} kept ({:.1} s)",
@@ -141,24 +170,23 @@ pub(super) fn import(r: Import) -> Result<()> {
         }
     }
     let done = run.finish();
-    let mut text = Vec::new();
-    let header = games::imported_header(done.games.len(), r.files.len());
-    games::write(&mut text, &header, &done.games)?;
-    let mut contents: Vec<&[u8]> = vec![&text];
-    if let Some(dropped) = &done.dropped {
-        contents.push(dropped.as_bytes());
+    let kept = usize::try_from(done.kept).unwrap_or(usize::MAX);
+    let games_head = format!("{}\n", games::imported_header(kept, r.files.len()));
+    let mut heads: Vec<Option<&[u8]>> = vec![Some(games_head.as_bytes())];
+    if r.dropped.is_some() {
+        heads.push(None);
     }
-    let mut labels_text = Vec::new();
     if r.theoretical_labels.is_some() {
+        let k = heads.len();
         let header = labels::theoretical_header(out, done.theoretical.len());
-        labels::write(&mut labels_text, &header, &done.theoretical)?;
-        contents.push(&labels_text);
+        labels::write(streams.writer(k), &header, &done.theoretical).map_err(|e| cannot(k, e))?;
+        heads.push(None);
     }
-    output_files::write(&planned, &contents)?;
+    streams.commit(&heads)?;
     if !quiet {
         eprintln!(
             "import: {} games written to {out} ({:.1} s)",
-            done.games.len(),
+            done.kept,
             start.elapsed().as_secs_f64()
         );
     }
