@@ -29,6 +29,10 @@
 //!   files. The writing is a [`Critical`] section: SIGINT, SIGTERM or SIGHUP
 //!   arriving then removes the temporary files before the renames start, or
 //!   takes effect once the transaction is complete (see `cli::signals`).
+//! - [`Streams`] is the same transaction for outputs written as the work
+//!   goes (`train import`'s games): each body goes to a temporary file
+//!   through a buffer, and the commit renames them all (a signal before
+//!   it removes the temporary files: `signals::remove_on_stop`).
 //! - Temporary names are short (`.reversi-PID-N.tmp`), so they are valid in
 //!   any folder whatever the length of the target's name.
 //!
