@@ -29,6 +29,10 @@
 //!   files. The writing is a [`Critical`] section: SIGINT, SIGTERM or SIGHUP
 //!   arriving then removes the temporary files before the renames start, or
 //!   takes effect once the transaction is complete (see `cli::signals`).
+//! - [`Streams`] is the same transaction for outputs written as the work
+//!   goes (`train import`'s games): each body goes to a temporary file
+//!   through a buffer, and the commit renames them all (a signal before
+//!   it removes the temporary files: `signals::remove_on_stop`).
 //! - Temporary names are short (`.reversi-PID-N.tmp`), so they are valid in
 //!   any folder whatever the length of the target's name.
 //!
@@ -41,7 +45,7 @@ use super::{usage, UsageError};
 use anyhow::Result;
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Symlinks followed before giving up (as the kernel's `ELOOP` limit).
@@ -549,13 +553,30 @@ fn replace_all(planned: &[Planned], contents: &[&[u8]], stop: &dyn Fn() -> bool)
             return Ok(());
         }
     }
+    rename_into_place(&replaced, &temps, &backups)
+}
+
+/// Renames `temps[k]` over the target of `replaced[k]`, each in turn; if
+/// one fails, the renames done are undone from their `backups` (see
+/// [`undo`]). The backups and temporaries left are removed, and the
+/// folders synced.
+fn rename_into_place(
+    replaced: &[(usize, &Planned)],
+    temps: &[PathBuf],
+    backups: &[Option<PathBuf>],
+) -> Result<()> {
+    let clean = |temps: &[PathBuf], backups: &[Option<PathBuf>]| {
+        for t in temps.iter().chain(backups.iter().flatten()) {
+            let _ = fs::remove_file(t);
+        }
+    };
     for (k, &(_, p)) in replaced.iter().enumerate() {
         if let Err(e) = fs::rename(&temps[k], &p.target) {
             let undone = undo(&replaced[..k], &backups[..k]);
             clean(&temps[k..], &[]);
             let message = match undone {
                 Ok(()) => {
-                    clean(&[], &backups);
+                    clean(&[], backups);
                     format!(
                         "cannot write output file {}: {e}; no output file was changed",
                         p.given.display()
@@ -570,15 +591,238 @@ fn replace_all(planned: &[Planned], contents: &[&[u8]], stop: &dyn Fn() -> bool)
             return Err(UsageError(message).into());
         }
     }
-    clean(&[], &backups);
+    clean(&[], backups);
     // Make the renames durable too (a folder's entries are its content);
     // where a folder cannot be synced, the files themselves already are.
-    for &(_, p) in &replaced {
+    for &(_, p) in replaced {
         if let Ok(folder) = File::open(&p.folder) {
             let _ = folder.sync_all();
         }
     }
     Ok(())
+}
+
+/// One output of [`Streams`]: its plan and the temporary file its body
+/// is written to.
+struct Stream {
+    planned: Planned,
+    /// The body's temporary file: beside the target for a replaced file,
+    /// in the system's temporary folder for one written in place.
+    part: PathBuf,
+    file: BufWriter<File>,
+}
+
+/// Outputs written as the work goes (a long import's games), as one
+/// transaction like [`write()`]: each output's body goes to a temporary
+/// file (beside its target, or in the system's temporary folder for a
+/// device written in place) through a [`BufWriter`], so memory does not
+/// grow with the output. [`Streams::commit`] puts them all in place at the
+/// end (with a head, such as a header that counts the lines, written
+/// before each body); dropped without a commit, or stopped by a signal,
+/// the temporary files are removed and no output is touched.
+pub struct Streams {
+    streams: Vec<Stream>,
+}
+
+impl Streams {
+    /// Opens a temporary file for each of `planned`.
+    ///
+    /// # Errors
+    /// A temporary file that cannot be created, naming its output.
+    pub fn open(planned: Vec<Planned>) -> Result<Streams> {
+        let mut streams = Streams {
+            streams: Vec::with_capacity(planned.len()),
+        };
+        for (k, p) in planned.into_iter().enumerate() {
+            let folder = match p.kind {
+                Kind::Replace { .. } => p.folder.clone(),
+                Kind::InPlace => std::env::temp_dir(),
+            };
+            let part = temporary(&folder, k, "part");
+            match create_temporary(&part) {
+                Ok(file) => streams.streams.push(Stream {
+                    planned: p,
+                    part,
+                    file: BufWriter::new(file),
+                }),
+                Err(e) => {
+                    return usage(format!(
+                        "cannot write output file {}: {e}; no output file was changed",
+                        p.given.display()
+                    ))
+                }
+            }
+        }
+        Ok(streams)
+    }
+
+    /// The writer of output `k` (in the order planned).
+    ///
+    /// # Panics
+    /// If there is no output `k`.
+    pub fn writer(&mut self, k: usize) -> &mut BufWriter<File> {
+        &mut self.streams[k].file
+    }
+
+    /// The writers of every output, in the order planned (to write to
+    /// several at once).
+    pub fn writers(&mut self) -> Vec<&mut BufWriter<File>> {
+        self.streams.iter_mut().map(|s| &mut s.file).collect()
+    }
+
+    /// Puts every output in place: `heads[k]`, if any, then what was
+    /// written to output `k`. Devices are written first, then the regular
+    /// files replaced as by [`write()`] (all or none, a signal taking
+    /// effect before the renames or after them).
+    ///
+    /// # Errors
+    /// A write or rename that fails, naming the output; no regular output
+    /// file was changed then.
+    pub fn commit(mut self, heads: &[Option<&[u8]>]) -> Result<()> {
+        let mut finals = Vec::with_capacity(self.streams.len());
+        for (k, s) in self.streams.iter_mut().enumerate() {
+            let head = heads.get(k).copied().flatten();
+            match finish_stream(s, k, head) {
+                Ok(path) => finals.push(path),
+                Err(e) => {
+                    for path in &finals {
+                        let _ = fs::remove_file(path);
+                        signals::forget_temporary(path);
+                    }
+                    return usage(format!(
+                        "cannot write output file {}: {e}; no output file was changed",
+                        s.planned.given.display()
+                    ));
+                }
+            }
+        }
+        let streams = std::mem::take(&mut self.streams);
+        let planned: Vec<Planned> = streams.into_iter().map(|s| s.planned).collect();
+        let result = commit_finals(&planned, &finals);
+        for path in &finals {
+            let _ = fs::remove_file(path);
+            signals::forget_temporary(path);
+        }
+        result
+    }
+}
+
+impl Drop for Streams {
+    fn drop(&mut self) {
+        for s in &self.streams {
+            let _ = fs::remove_file(&s.part);
+            signals::forget_temporary(&s.part);
+        }
+    }
+}
+
+/// Creates the temporary file `path`, removed if a signal ends the
+/// process.
+fn create_temporary(path: &Path) -> io::Result<File> {
+    let _critical = Critical::open();
+    signals::remove_on_stop(path);
+    let created = OpenOptions::new().write(true).create_new(true).open(path);
+    if created.is_err() {
+        signals::forget_temporary(path);
+    }
+    created
+}
+
+/// Ends the stream `s` (output `k`): its body flushed and, with a `head`,
+/// copied after the head into a second temporary file (the body's is then
+/// removed); the file made durable, with the permissions of the file it
+/// replaces. Returns the finished temporary file.
+fn finish_stream(s: &mut Stream, k: usize, head: Option<&[u8]>) -> io::Result<PathBuf> {
+    s.file.flush()?;
+    let Some(head) = head else {
+        s.file.get_ref().sync_all()?;
+        if let Ok(m) = fs::metadata(&s.planned.target) {
+            s.file.get_ref().set_permissions(m.permissions())?;
+        }
+        return Ok(s.part.clone());
+    };
+    let folder = s.part.parent().unwrap_or(Path::new("."));
+    let tmp = temporary(folder, k, "tmp");
+    let mut file = create_temporary(&tmp)?;
+    let copied = (|| {
+        if let Ok(m) = fs::metadata(&s.planned.target) {
+            file.set_permissions(m.permissions())?;
+        }
+        file.write_all(head)?;
+        io::copy(&mut File::open(&s.part)?, &mut file)?;
+        file.sync_all()
+    })();
+    match copied {
+        Ok(()) => {
+            let _ = fs::remove_file(&s.part);
+            Ok(tmp)
+        }
+        Err(e) => {
+            let _ = fs::remove_file(&tmp);
+            signals::forget_temporary(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// Puts the finished temporary files `finals[k]` in place of `planned[k]`:
+/// the devices' appended first, then the regular files renamed (backups
+/// kept until all are), in a critical section.
+fn commit_finals(planned: &[Planned], finals: &[PathBuf]) -> Result<()> {
+    for (p, tmp) in planned.iter().zip(finals) {
+        if matches!(p.kind, Kind::InPlace) {
+            let written = OpenOptions::new()
+                .append(true)
+                .open(&p.target)
+                .and_then(|mut f| {
+                    io::copy(&mut File::open(tmp)?, &mut f)?;
+                    f.flush()
+                });
+            if let Err(e) = written {
+                return usage(format!(
+                    "cannot write output file {}: {e}",
+                    p.given.display()
+                ));
+            }
+        }
+    }
+    let replaced: Vec<(usize, &Planned)> = planned
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p.kind, Kind::Replace { .. }))
+        .collect();
+    let temps: Vec<PathBuf> = replaced.iter().map(|&(i, _)| finals[i].clone()).collect();
+    let _locks = lock_folders(planned);
+    let _critical = Critical::open();
+    let mut backups = Vec::with_capacity(replaced.len());
+    for &(i, p) in &replaced {
+        let made = match p.kind {
+            Kind::Replace { exists: true } => backup(&p.target, &p.folder, i).map(Some),
+            _ => Ok(None),
+        };
+        match made {
+            Ok(b) => backups.push(b),
+            Err(e) => {
+                for b in backups.iter().flatten() {
+                    let _ = fs::remove_file(b);
+                }
+                return usage(format!(
+                    "cannot write output file {}: {e}; no output file was changed",
+                    p.given.display()
+                ));
+            }
+        }
+    }
+    if signals::arrived().is_some() {
+        for b in backups.iter().flatten() {
+            let _ = fs::remove_file(b);
+        }
+        // The temporary files are registered: they go with the process.
+        signals::end_if_arrived();
+    }
+    let result = rename_into_place(&replaced, &temps, &backups);
+    signals::end_if_arrived();
+    result
 }
 
 /// Puts back the old files of outputs already replaced: their backups are
@@ -650,6 +894,32 @@ mod tests {
         assert!(check_distinct(&[("-a", &m), ("-b", &dir.join("l.txt"))]).is_ok());
         let null = Path::new("/dev/null");
         assert!(check_distinct(&[("-a", null), ("-b", null)]).is_ok());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn streams_put_their_heads_and_bodies_in_place_or_leave_nothing() {
+        let dir = folder("streams");
+        let (m, l) = (dir.join("m.txt"), dir.join("l.txt"));
+        let planned = plan(Path::new("/nonexistent"), &[("-op", &m), ("-ol", &l)]).unwrap();
+        let mut streams = Streams::open(planned).unwrap();
+        streams.writer(0).write_all(b"body\n").unwrap();
+        assert_eq!(
+            names(&dir).len(),
+            4,
+            "two temporary files beside the outputs"
+        );
+        drop(streams);
+        assert_eq!(names(&dir), ["l.txt", "m.txt"]);
+        assert_eq!(fs::read_to_string(&m).unwrap(), "old\n");
+        let planned = plan(Path::new("/nonexistent"), &[("-op", &m), ("-ol", &l)]).unwrap();
+        let mut streams = Streams::open(planned).unwrap();
+        streams.writer(0).write_all(b"body\n").unwrap();
+        streams.writer(1).write_all(b"log\n").unwrap();
+        streams.commit(&[Some(b"head\n"), None]).unwrap();
+        assert_eq!(names(&dir), ["l.txt", "m.txt"]);
+        assert_eq!(fs::read_to_string(&m).unwrap(), "head\nbody\n");
+        assert_eq!(fs::read_to_string(&l).unwrap(), "log\n");
         let _ = fs::remove_dir_all(&dir);
     }
 

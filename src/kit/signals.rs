@@ -21,8 +21,9 @@
 //! action does not restore the default disposition.
 
 use std::cell::Cell;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// Critical sections open, over all threads.
 static OPEN: AtomicUsize = AtomicUsize::new(0);
@@ -31,6 +32,10 @@ static OPEN: AtomicUsize = AtomicUsize::new(0);
 static ENDING: AtomicBool = AtomicBool::new(false);
 /// The signal that arrived (0: none), set by the handlers.
 static ARRIVED: LazyLock<Arc<AtomicUsize>> = LazyLock::new(|| Arc::new(AtomicUsize::new(0)));
+
+/// Files removed when the process ends for a signal: the temporary files
+/// of outputs written as the work goes (`output_files::Streams`).
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 thread_local! {
     /// Critical sections this thread has open (a nested one never waits).
@@ -106,7 +111,28 @@ pub fn arrived() -> Option<i32> {
 /// contract's temporary files). Does nothing if no signal arrived.
 pub fn end_if_arrived() {
     if let Some(signal) = arrived() {
+        let temporaries = TEMPORARIES.lock().map(|t| t.clone()).unwrap_or_default();
+        for path in temporaries {
+            let _ = std::fs::remove_file(path);
+        }
         die_by(signal);
+    }
+}
+
+/// Has `path` removed if the process ends for a signal (until
+/// [`forget_temporary`]). Register a file before creating it, inside a
+/// [`Critical`] section, so that no signal leaves it behind.
+pub fn remove_on_stop(path: &Path) {
+    if let Ok(mut t) = TEMPORARIES.lock() {
+        t.push(path.to_path_buf());
+    }
+}
+
+/// No longer removes `path` on a signal (it was renamed into place or
+/// removed).
+pub fn forget_temporary(path: &Path) {
+    if let Ok(mut t) = TEMPORARIES.lock() {
+        t.retain(|p| p != path);
     }
 }
 

@@ -11,8 +11,10 @@
 use super::{check_move, parse_transcript, GameRecord, MoveError, RecordError, RecordedMove};
 use crate::board::{Color, Square};
 use crate::game::Game;
+use crate::lines::{read_line_capped, LineRead};
 use crate::reversi::{Move, Position, Reversi};
 use std::fmt;
+use std::io::{self, BufRead, Read};
 
 /// One game of a collection, with what the collection states about it.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,6 +108,10 @@ pub enum ArchiveErrorKind {
     },
     /// A line of a form other than the collection's.
     Syntax(String),
+    /// Text (PGN, `.gam`) that is not UTF-8.
+    NotText,
+    /// The input could not be read: the system's reason.
+    Read(String),
 }
 
 impl fmt::Display for ArchiveErrorKind {
@@ -126,6 +132,8 @@ impl fmt::Display for ArchiveErrorKind {
                 signed.name()
             ),
             ArchiveErrorKind::Syntax(t) => f.write_str(t),
+            ArchiveErrorKind::NotText => f.write_str("not text (not UTF-8)"),
+            ArchiveErrorKind::Read(e) => write!(f, "cannot read it: {e}"),
         }
     }
 }
@@ -226,60 +234,84 @@ fn u16_at(bytes: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([bytes[at], bytes[at + 1]])
 }
 
-/// Reads a WTHOR binary game file (`WTH_YYYY.wtb`): a 16-byte header
-/// (the number of games in bytes 4-7, the year in 10-11, the board size in
-/// 12, the theoretical score's depth in 14), then 68 bytes a game:
-/// tournament, black and white player numbers (u16 each), black's final
-/// discs, black's theoretical discs, and 60 move bytes `10 * row + column`
-/// (row and column 1-8; 0 after the last move). Scores of `n` black discs
-/// are given as `2n - 64`, black minus white with the empty squares to the
-/// winner, as WTHOR counts them.
-///
-/// # Errors
-/// [`ArchiveError`]: a header of another board size or game count or a
-/// theoretical depth above 60, a file cut short, a disc count above 64, a
-/// move byte that is no square, an illegal move.
-pub fn parse_wtb(bytes: &[u8]) -> Result<WthorFile, ArchiveError> {
-    if bytes.len() < WTHOR_HEADER {
-        return Err(error(0, ArchiveErrorKind::Truncated));
-    }
-    let count = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
-    let year = u16_at(bytes, 10);
-    if !matches!(bytes[12], 0 | 8) {
-        return Err(error(
-            0,
-            ArchiveErrorKind::Header(format!("board size {} (only 8x8 is read)", bytes[12])),
-        ));
-    }
-    let depth = bytes[14];
-    if u32::from(depth) > MAX_DEPTH {
-        return Err(error(
-            0,
-            ArchiveErrorKind::Header(format!(
-                "theoretical depth {depth} is more than the {MAX_DEPTH} empty squares of a game"
-            )),
-        ));
-    }
-    let body = &bytes[WTHOR_HEADER..];
-    if body.len() != count.saturating_mul(WTB_GAME) {
-        if body.len() < count.saturating_mul(WTB_GAME) {
+/// The header of a WTHOR binary game file (`.wtb`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WtbHeader {
+    /// The number of games announced (header bytes 4-7).
+    pub count: usize,
+    /// The year of the games (header bytes 10-11).
+    pub year: u16,
+    /// The number of empty squares from which the theoretical scores are
+    /// perfect play (header byte 14).
+    pub depth: u8,
+}
+
+impl WtbHeader {
+    /// Reads the header from a file's first bytes (`head`, at most
+    /// [`WTHOR_HEADER`] of them are looked at).
+    ///
+    /// # Errors
+    /// [`ArchiveError`] (game 0): fewer than 16 bytes, a board size other
+    /// than 8, a theoretical depth above 60.
+    pub fn parse(head: &[u8]) -> Result<WtbHeader, ArchiveError> {
+        if head.len() < WTHOR_HEADER {
+            return Err(error(0, ArchiveErrorKind::Truncated));
+        }
+        let count = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize;
+        if !matches!(head[12], 0 | 8) {
             return Err(error(
-                body.len() / WTB_GAME + 1,
-                ArchiveErrorKind::Truncated,
+                0,
+                ArchiveErrorKind::Header(format!("board size {} (only 8x8 is read)", head[12])),
             ));
         }
-        return Err(error(
-            0,
-            ArchiveErrorKind::Header(format!(
-                "{count} games announced, but {} bytes follow",
-                body.len()
-            )),
-        ));
+        let depth = head[14];
+        if u32::from(depth) > MAX_DEPTH {
+            return Err(error(
+                0,
+                ArchiveErrorKind::Header(format!(
+                    "theoretical depth {depth} is more than the {MAX_DEPTH} empty squares of a game"
+                )),
+            ));
+        }
+        Ok(WtbHeader {
+            count,
+            year: u16_at(head, 10),
+            depth,
+        })
     }
-    let mut games = Vec::with_capacity(count);
-    let mut numbers = Vec::with_capacity(count);
-    for (i, raw) in body.chunks_exact(WTB_GAME).enumerate() {
-        let number = i + 1;
+
+    /// Checks the header against the file's length, before any game is
+    /// read: `body` bytes after the header must be the announced games.
+    ///
+    /// # Errors
+    /// [`ArchiveError`]: the first game cut short, or more bytes than the
+    /// games announced.
+    pub fn check_length(&self, length: u64) -> Result<(), ArchiveError> {
+        let body = length.saturating_sub(WTHOR_HEADER as u64);
+        let announced = (self.count as u64).saturating_mul(WTB_GAME as u64);
+        if body < announced {
+            let complete = usize::try_from(body / WTB_GAME as u64).unwrap_or(usize::MAX);
+            return Err(error(complete + 1, ArchiveErrorKind::Truncated));
+        }
+        if body > announced {
+            return Err(error(
+                0,
+                ArchiveErrorKind::Header(format!(
+                    "{} games announced, but {body} bytes follow",
+                    self.count
+                )),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Game `number` (from 1) from its 68 bytes, with its tournament,
+    /// black and white player numbers.
+    fn game(
+        &self,
+        number: usize,
+        raw: &[u8; WTB_GAME],
+    ) -> Result<(ArchiveGame, [u16; 3]), ArchiveError> {
         let mut replay = Replay::new();
         for &b in raw[8..].iter().take_while(|&&b| b != 0) {
             let (row, col) = (b / 10, b % 10);
@@ -296,14 +328,120 @@ pub fn parse_wtb(bytes: &[u8]) -> Result<WthorFile, ArchiveError> {
             }
         }
         let mut game = ArchiveGame::new(replay.record);
-        game.record.info.date = Some(year.to_string());
+        game.record.info.date = Some(self.year.to_string());
         game.stated_score = Some(2 * i32::from(raw[6]) - 64);
         game.theoretical_score = Some(TheoreticalScore {
-            empties: u32::from(depth),
+            empties: u32::from(self.depth),
             black_score: 2 * i32::from(raw[7]) - 64,
         });
+        let numbers = [u16_at(raw, 0), u16_at(raw, 2), u16_at(raw, 4)];
+        Ok((game, numbers))
+    }
+}
+
+/// The games of a WTHOR binary file read one at a time (68 bytes held),
+/// its header checked against the file's length first; see [`parse_wtb`]
+/// for the form. An [`Iterator`] of the games; [`WtbReader::next_game`]
+/// also gives each game's tournament and player numbers.
+pub struct WtbReader<R> {
+    reader: R,
+    header: WtbHeader,
+    /// The games read so far.
+    read: usize,
+    /// Whether an error ended the reading.
+    failed: bool,
+}
+
+impl<R: Read> WtbReader<R> {
+    /// Reads the header of the file `reader` whose length is `length`
+    /// bytes, and checks that length against it.
+    ///
+    /// # Errors
+    /// [`ArchiveError`] (game 0 or the game cut short): a header that is
+    /// not WTHOR's ([`WtbHeader::parse`]), a length that is not the
+    /// announced games' ([`WtbHeader::check_length`]), a read error.
+    pub fn new(mut reader: R, length: u64) -> Result<WtbReader<R>, ArchiveError> {
+        let mut head = [0u8; WTHOR_HEADER];
+        let got = read_full(&mut reader, &mut head).map_err(|e| error(0, e))?;
+        let header = WtbHeader::parse(&head[..got])?;
+        header.check_length(length)?;
+        Ok(WtbReader {
+            reader,
+            header,
+            read: 0,
+            failed: false,
+        })
+    }
+
+    /// The file's header.
+    #[must_use]
+    pub fn header(&self) -> WtbHeader {
+        self.header
+    }
+
+    /// The next game with its tournament, black and white player numbers
+    /// (indices into `WTHOR.TRN` and `WTHOR.JOU`); `None` after the
+    /// announced games or an error.
+    pub fn next_game(&mut self) -> Option<Result<(ArchiveGame, [u16; 3]), ArchiveError>> {
+        if self.failed || self.read == self.header.count {
+            return None;
+        }
+        self.read += 1;
+        let mut raw = [0u8; WTB_GAME];
+        let read = match read_full(&mut self.reader, &mut raw) {
+            Ok(WTB_GAME) => self.header.game(self.read, &raw).map(Some),
+            Ok(_) => Err(error(self.read, ArchiveErrorKind::Truncated)),
+            Err(kind) => Err(error(self.read, kind)),
+        };
+        fused(read, &mut self.failed)
+    }
+}
+
+impl<R: Read> Iterator for WtbReader<R> {
+    type Item = Result<ArchiveGame, ArchiveError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_game().map(|r| r.map(|(game, _)| game))
+    }
+}
+
+/// Fills `buf` from `reader` as far as the input goes; the bytes read.
+fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> Result<usize, ArchiveErrorKind> {
+    let mut got = 0;
+    while got < buf.len() {
+        match reader.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(ArchiveErrorKind::Read(e.to_string())),
+        }
+    }
+    Ok(got)
+}
+
+/// Reads a WTHOR binary game file (`WTH_YYYY.wtb`): a 16-byte header
+/// (the number of games in bytes 4-7, the year in 10-11, the board size in
+/// 12, the theoretical score's depth in 14), then 68 bytes a game:
+/// tournament, black and white player numbers (u16 each), black's final
+/// discs, black's theoretical discs, and 60 move bytes `10 * row + column`
+/// (row and column 1-8; 0 after the last move). Scores of `n` black discs
+/// are given as `2n - 64`, black minus white with the empty squares to the
+/// winner, as WTHOR counts them. [`WtbReader`] reads the same form a game
+/// at a time.
+///
+/// # Errors
+/// [`ArchiveError`]: a header of another board size or game count or a
+/// theoretical depth above 60, a file cut short, a disc count above 64, a
+/// move byte that is no square, an illegal move.
+pub fn parse_wtb(bytes: &[u8]) -> Result<WthorFile, ArchiveError> {
+    let mut reader = WtbReader::new(bytes, bytes.len() as u64)?;
+    let WtbHeader { count, year, depth } = reader.header();
+    let mut games = Vec::with_capacity(count);
+    let mut numbers = Vec::with_capacity(count);
+    while let Some(read) = reader.next_game() {
+        let (game, n) = read?;
         games.push(game);
-        numbers.push([u16_at(raw, 0), u16_at(raw, 2), u16_at(raw, 4)]);
+        numbers.push(n);
     }
     Ok(WthorFile {
         year,
@@ -371,111 +509,276 @@ pub fn parse_wthor_names(bytes: &[u8], which: NameFile) -> Result<Vec<String>, A
         .collect())
 }
 
+/// The longest line of a PGN or `.gam` collection, in bytes (a game's
+/// moves on one line take about 200).
+pub const MAX_COLLECTION_LINE: usize = 1 << 16;
+
+/// The most text one PGN game may hold, its tags and moves together, in
+/// bytes (a game's take under 1,000).
+pub const MAX_GAME_TEXT: usize = 1 << 16;
+
+/// A reader's next item from `read` (`Ok(None)` at the end), `failed`
+/// set when it is an error: the readers end after their first error.
+fn fused<T>(
+    read: Result<Option<T>, ArchiveError>,
+    failed: &mut bool,
+) -> Option<Result<T, ArchiveError>> {
+    let item = read.transpose();
+    *failed = matches!(item, Some(Err(_)));
+    item
+}
+
+/// The lines of a text collection, each at most [`MAX_COLLECTION_LINE`]
+/// bytes and UTF-8, a `\r` before the `\n` left out (as [`str::lines`]).
+struct CollectionLines<R> {
+    reader: R,
+    line: Vec<u8>,
+}
+
+impl<R: BufRead> CollectionLines<R> {
+    fn new(reader: R) -> CollectionLines<R> {
+        CollectionLines {
+            reader,
+            line: Vec::new(),
+        }
+    }
+
+    /// The next line, `None` at the end; an error is game `game`'s.
+    fn next(&mut self, game: usize) -> Result<Option<&str>, ArchiveError> {
+        let read = read_line_capped(&mut self.reader, MAX_COLLECTION_LINE, &mut self.line)
+            .map_err(|e| error(game, ArchiveErrorKind::Read(e.to_string())))?;
+        match read {
+            LineRead::End => return Ok(None),
+            LineRead::TooLong => {
+                return Err(error(
+                    game,
+                    ArchiveErrorKind::Syntax(format!(
+                        "a line longer than {MAX_COLLECTION_LINE} bytes"
+                    )),
+                ))
+            }
+            LineRead::Line => {}
+        }
+        if self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        std::str::from_utf8(&self.line)
+            .map(Some)
+            .map_err(|_| error(game, ArchiveErrorKind::NotText))
+    }
+}
+
+/// The text of one PGN game as it is read: its tags and its move lines.
+#[derive(Default)]
+struct PgnText {
+    tags: Vec<(String, String)>,
+    moves: String,
+    /// The bytes of its lines so far.
+    bytes: usize,
+}
+
+impl PgnText {
+    fn is_empty(&self) -> bool {
+        self.tags.is_empty() && self.moves.trim().is_empty()
+    }
+
+    /// Counts `line` in the game's text, refused beyond [`MAX_GAME_TEXT`].
+    fn count(&mut self, line: &str) -> Result<(), ArchiveErrorKind> {
+        self.bytes += line.len();
+        if self.bytes > MAX_GAME_TEXT {
+            return Err(ArchiveErrorKind::Syntax(format!(
+                "the game's text is longer than {MAX_GAME_TEXT} bytes"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Takes the tag line `line` (its `[` already seen).
+    fn tag(&mut self, line: &str) -> Result<(), ArchiveErrorKind> {
+        self.count(line)?;
+        let parsed = line
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+            .and_then(|t| {
+                let (name, value) = t.split_once(' ')?;
+                let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
+                Some((name.to_owned(), value.to_owned()))
+            });
+        let Some(tag) = parsed else {
+            return Err(ArchiveErrorKind::Syntax(format!(
+                "{line:?} is not a PGN tag [Name \"value\"]"
+            )));
+        };
+        self.tags.push(tag);
+        Ok(())
+    }
+
+    /// Takes a line of moves.
+    fn moves(&mut self, line: &str) -> Result<(), ArchiveErrorKind> {
+        self.count(line)?;
+        self.moves.push_str(line);
+        self.moves.push('\n');
+        Ok(())
+    }
+
+    /// The game read so far, the text emptied for the next one.
+    fn take(&mut self) -> Result<ArchiveGame, ArchiveErrorKind> {
+        let game = pgn_game(&self.tags, &self.moves);
+        *self = PgnText::default();
+        game
+    }
+}
+
+/// The games of a text collection read one at a time: PGN (a game's text
+/// held, at most [`MAX_GAME_TEXT`] bytes; see [`parse_pgn`] for the form)
+/// or `.gam` (a line held, at most [`MAX_COLLECTION_LINE`] bytes; a game a
+/// line, empty lines skipped). An [`Iterator`] of the games that ends
+/// after the first error.
+pub struct TextReader<R> {
+    lines: CollectionLines<R>,
+    /// PGN's game read so far; `None` for `.gam`.
+    pgn: Option<PgnState>,
+    /// The games read so far.
+    read: usize,
+    failed: bool,
+}
+
+/// What a PGN reader holds between games.
+#[derive(Default)]
+struct PgnState {
+    text: PgnText,
+    /// A tag line that ended the previous game's moves, read next.
+    pending: Option<String>,
+    /// A blank line came after the game's tags and before any move (the
+    /// usual PGN layout): a tag line now starts the next game.
+    gap: bool,
+}
+
+impl PgnState {
+    /// The game read so far, if it holds anything, numbered after the
+    /// `read` games before it.
+    fn finish(&mut self, read: &mut usize) -> Result<Option<ArchiveGame>, ArchiveError> {
+        if self.text.is_empty() {
+            return Ok(None);
+        }
+        *read += 1;
+        let number = *read;
+        self.text
+            .take()
+            .map(Some)
+            .map_err(|kind| error(number, kind))
+    }
+}
+
+impl<R: BufRead> TextReader<R> {
+    /// A reader of the PGN text `reader`.
+    pub fn pgn(reader: R) -> TextReader<R> {
+        TextReader::new(reader, Some(PgnState::default()))
+    }
+
+    /// A reader of the `.gam` text `reader`.
+    pub fn gam(reader: R) -> TextReader<R> {
+        TextReader::new(reader, None)
+    }
+
+    fn new(reader: R, pgn: Option<PgnState>) -> TextReader<R> {
+        TextReader {
+            lines: CollectionLines::new(reader),
+            pgn,
+            read: 0,
+            failed: false,
+        }
+    }
+
+    fn next_game(&mut self) -> Result<Option<ArchiveGame>, ArchiveError> {
+        match &mut self.pgn {
+            Some(pgn) => next_pgn(&mut self.lines, pgn, &mut self.read),
+            None => next_gam(&mut self.lines, &mut self.read),
+        }
+    }
+}
+
+/// The next PGN game of `lines`, after the `read` games before it.
+fn next_pgn(
+    lines: &mut CollectionLines<impl BufRead>,
+    pgn: &mut PgnState,
+    read: &mut usize,
+) -> Result<Option<ArchiveGame>, ArchiveError> {
+    let number = *read + 1;
+    if let Some(tag) = pgn.pending.take() {
+        pgn.text.tag(&tag).map_err(|kind| error(number, kind))?;
+    }
+    loop {
+        let number = *read + 1;
+        let Some(line) = lines.next(number)? else {
+            return pgn.finish(read);
+        };
+        let line = line.trim();
+        if line.is_empty() {
+            // A blank line ends a game that has moves; one between a
+            // game's tags and its moves (the usual PGN layout) does not.
+            if pgn.text.moves.trim().is_empty() {
+                pgn.gap = !pgn.text.tags.is_empty();
+            } else if let Some(game) = pgn.finish(read)? {
+                return Ok(Some(game));
+            }
+        } else if line.starts_with('[') {
+            if !pgn.text.moves.trim().is_empty() || pgn.gap {
+                pgn.gap = false;
+                pgn.pending = Some(line.to_owned());
+                return pgn.finish(read);
+            }
+            pgn.text.tag(line).map_err(|kind| error(number, kind))?;
+        } else {
+            pgn.gap = false;
+            pgn.text.moves(line).map_err(|kind| error(number, kind))?;
+        }
+    }
+}
+
+/// The next `.gam` game of `lines`, after the `read` games before it.
+fn next_gam(
+    lines: &mut CollectionLines<impl BufRead>,
+    read: &mut usize,
+) -> Result<Option<ArchiveGame>, ArchiveError> {
+    loop {
+        let number = *read + 1;
+        let Some(line) = lines.next(number)? else {
+            return Ok(None);
+        };
+        if !line.trim().is_empty() {
+            *read = number;
+            return parse_gam_line(line)
+                .map(Some)
+                .map_err(|kind| error(number, kind));
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for TextReader<R> {
+    type Item = Result<ArchiveGame, ArchiveError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        fused(self.next_game(), &mut self.failed)
+    }
+}
+
 /// Reads a PGN file of WTHOR games: per game, header lines
 /// `[Tag "value"]` (`Event`, `Date`, `Black`, `White`, `Result` "B-W" with
 /// the final discs of each side), then numbered moves `1. F5 D6`, passes
 /// left out (a blank line between the tags and the moves allowed). Games
 /// are separated by blank lines after their moves or by the next header.
+/// [`TextReader::pgn`] reads the same form a game at a time.
 ///
 /// # Errors
 /// [`ArchiveError`] naming the game: a line that is neither a tag nor
-/// moves, a move that is not legal.
+/// moves, a move that is not legal, a line longer than
+/// [`MAX_COLLECTION_LINE`] or a game longer than [`MAX_GAME_TEXT`].
 pub fn parse_pgn(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
-    let mut games = Vec::new();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut moves = String::new();
-    let finish = |tags: &mut Vec<(String, String)>,
-                  moves: &mut String,
-                  games: &mut Vec<ArchiveGame>|
-     -> Result<(), ArchiveError> {
-        if tags.is_empty() && moves.trim().is_empty() {
-            return Ok(());
-        }
-        let number = games.len() + 1;
-        let game = pgn_game(tags, moves).map_err(|kind| error(number, kind))?;
-        games.push(game);
-        tags.clear();
-        moves.clear();
-        Ok(())
-    };
-    // A blank line ends a game that has moves; one between a game's tags
-    // and its moves (the usual PGN layout) does not.
-    let mut gap = false;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() {
-            if moves.trim().is_empty() {
-                gap = !tags.is_empty();
-            } else {
-                finish(&mut tags, &mut moves, &mut games)?;
-            }
-        } else if let Some(tag) = line.strip_prefix('[') {
-            if !moves.trim().is_empty() || gap {
-                finish(&mut tags, &mut moves, &mut games)?;
-            }
-            gap = false;
-            let parsed = tag.strip_suffix(']').and_then(|t| {
-                let (name, value) = t.split_once(' ')?;
-                let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
-                Some((name.to_owned(), value.to_owned()))
-            });
-            let Some(tag) = parsed else {
-                return Err(error(
-                    games.len() + 1,
-                    ArchiveErrorKind::Syntax(format!("{line:?} is not a PGN tag [Name \"value\"]")),
-                ));
-            };
-            tags.push(tag);
-        } else {
-            gap = false;
-            moves.push_str(line);
-            moves.push('\n');
-        }
-    }
-    finish(&mut tags, &mut moves, &mut games)?;
-    Ok(games)
-}
-
-/// One PGN game from its tags and move text.
-fn pgn_game(tags: &[(String, String)], moves: &str) -> Result<ArchiveGame, ArchiveErrorKind> {
-    // Move numbers (`12.`) and a result token (`33-31`, `1-0`, `*`) are not
-    // moves; what remains is a transcript.
-    let words: Vec<&str> = moves
-        .split_whitespace()
-        .filter(|w| {
-            let number = w.trim_end_matches('.');
-            let is_number = !number.is_empty() && number.chars().all(|c| c.is_ascii_digit());
-            let is_result = *w == "*"
-                || w.split_once('-').is_some_and(|(a, b)| {
-                    [a, b]
-                        .iter()
-                        .all(|x| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit() || c == '/'))
-                });
-            !is_number && !is_result
-        })
-        .collect();
-    let record =
-        parse_transcript(&words.join(" "), Position::start(8)).map_err(ArchiveErrorKind::Record)?;
-    let mut game = ArchiveGame::new(record);
-    for (name, value) in tags {
-        let info = &mut game.record.info;
-        let value = Some(value.clone());
-        match name.as_str() {
-            "Event" => info.place = value,
-            "Date" => info.date = value,
-            "Black" => info.black = value,
-            "White" => info.white = value,
-            "Result" => {
-                game.stated_score = value
-                    .as_deref()
-                    .and_then(|v| v.split_once('-'))
-                    .and_then(|(b, w)| Some(b.parse::<i32>().ok()? - w.parse::<i32>().ok()?));
-                game.record.info.result = value;
-            }
-            _ => {}
-        }
-    }
-    Ok(game)
+    TextReader::pgn(text.as_bytes()).collect()
 }
 
 /// Writes an 8x8 game from the standard start as one PGN game, the form
@@ -546,6 +849,48 @@ pub fn write_pgn(record: &GameRecord) -> Option<String> {
     Some(s)
 }
 
+/// One PGN game from its tags and move text.
+fn pgn_game(tags: &[(String, String)], moves: &str) -> Result<ArchiveGame, ArchiveErrorKind> {
+    // Move numbers (`12.`) and a result token (`33-31`, `1-0`, `*`) are not
+    // moves; what remains is a transcript.
+    let words: Vec<&str> = moves
+        .split_whitespace()
+        .filter(|w| {
+            let number = w.trim_end_matches('.');
+            let is_number = !number.is_empty() && number.chars().all(|c| c.is_ascii_digit());
+            let is_result = *w == "*"
+                || w.split_once('-').is_some_and(|(a, b)| {
+                    [a, b]
+                        .iter()
+                        .all(|x| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit() || c == '/'))
+                });
+            !is_number && !is_result
+        })
+        .collect();
+    let record =
+        parse_transcript(&words.join(" "), Position::start(8)).map_err(ArchiveErrorKind::Record)?;
+    let mut game = ArchiveGame::new(record);
+    for (name, value) in tags {
+        let info = &mut game.record.info;
+        let value = Some(value.clone());
+        match name.as_str() {
+            "Event" => info.place = value,
+            "Date" => info.date = value,
+            "Black" => info.black = value,
+            "White" => info.white = value,
+            "Result" => {
+                game.stated_score = value
+                    .as_deref()
+                    .and_then(|v| v.split_once('-'))
+                    .and_then(|(b, w)| Some(b.parse::<i32>().ok()? - w.parse::<i32>().ok()?));
+                game.record.info.result = value;
+            }
+            _ => {}
+        }
+    }
+    Ok(game)
+}
+
 /// Reads one line of Logistello's game file (`logbook.gam`):
 /// `+d3-c3+c4...: -04 10`, each move signed `+` for black and `-` for
 /// white (a pass shows as two moves of one sign), then `:`, black's final
@@ -591,16 +936,13 @@ pub fn parse_gam_line(line: &str) -> Result<ArchiveGame, ArchiveErrorKind> {
     Ok(game)
 }
 
-/// Reads a whole `.gam` file, a game a line (empty lines skipped).
+/// Reads a whole `.gam` file, a game a line (empty lines skipped);
+/// [`TextReader::gam`] reads it a game at a time.
 ///
 /// # Errors
 /// [`ArchiveError`] naming the game (its line among the non-empty ones).
 pub fn parse_gam(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| parse_gam_line(l).map_err(|kind| error(i + 1, kind)))
-        .collect()
+    TextReader::gam(text.as_bytes()).collect()
 }
 
 /// Whether `text` looks like a `.gam` line (a signed square first).
@@ -678,69 +1020,6 @@ mod tests {
         // The same line through the one-record reader.
         let line = GAM.lines().nth(1).unwrap();
         assert_eq!(parse_game(line, 8).unwrap(), *second);
-    }
-
-    #[test]
-    fn a_blank_line_between_a_pgn_games_tags_and_moves_keeps_one_game() {
-        let one = "[Event \"a\"]\n[Result \"*\"]\n\n1. f5 d6 2. c3 *\n";
-        let games = parse_pgn(one).unwrap();
-        assert_eq!(games.len(), 1);
-        assert_eq!(write_transcript(&games[0].record), "f5d6c3");
-        assert_eq!(games[0].record.info.place.as_deref(), Some("a"));
-        let two = format!("{one}\n{}", one.replace("f5 d6 2. c3", "f5 f6"));
-        let games = parse_pgn(&two).unwrap();
-        assert_eq!(games.len(), 2);
-        assert_eq!(write_transcript(&games[1].record), "f5f6");
-        // Without blank lines: a new header starts the next game.
-        let tight = "[Event \"a\"]\n1. f5 d6\n[Event \"b\"]\n1. f5 f6\n";
-        assert_eq!(parse_pgn(tight).unwrap().len(), 2);
-    }
-
-    #[test]
-    fn written_pgn_reads_back_to_the_same_game_and_score() {
-        for (i, g) in parse_gam(GAM).unwrap().into_iter().enumerate() {
-            let mut record = g.record;
-            record.info.black = Some(format!("Black \"{i}\"\nplayer"));
-            let text = write_pgn(&record).unwrap();
-            assert!(
-                text.contains("[Black \"Black \"0\" player\"]") || i == 1,
-                "{text}"
-            );
-            let back = parse_pgn(&text).unwrap();
-            assert_eq!(back.len(), 1, "{text}");
-            // Passes are not written; the reader puts them back.
-            assert_eq!(back[0].record.moves, record.moves, "{text}");
-            assert_eq!(back[0].stated_score, record.final_score(), "{text}");
-            assert_eq!(back[0].stated_score_agrees(), Some(true));
-            assert_eq!(parse_game(&text, 8).unwrap().moves, record.moves);
-        }
-        // A game under way: its result is `*`, its moves read back.
-        let mut on = parse_transcript("f5d6c3", Position::start(8)).unwrap();
-        on.info.place = Some("here".into());
-        let text = write_pgn(&on).unwrap();
-        assert!(
-            text.contains("[Result \"*\"]") && text.ends_with("1. f5 d6 2. c3 *\n"),
-            "{text}"
-        );
-        let back = parse_pgn(&text).unwrap();
-        assert_eq!(back[0].record.moves, on.moves);
-        assert_eq!(back[0].record.info.place.as_deref(), Some("here"));
-        assert_eq!(back[0].stated_score, None);
-        // No moves at all still reads back as the start.
-        let empty = write_pgn(&GameRecord::new(Position::start(8))).unwrap();
-        assert!(parse_game(&empty, 8).unwrap().moves.is_empty(), "{empty}");
-        // PGN holds 8x8 games from the standard start only.
-        assert_eq!(write_pgn(&GameRecord::new(Position::start(6))), None);
-        let (elsewhere, _) = crate::record::parse_board_string(
-            &format!(
-                "{}X",
-                "-".repeat(27) + "XO" + &"-".repeat(6) + "OX" + &"-".repeat(27)
-            ),
-            8,
-        )
-        .unwrap();
-        assert_ne!(elsewhere, Position::start(8));
-        assert_eq!(write_pgn(&GameRecord::new(elsewhere)), None);
     }
 
     #[test]
@@ -907,6 +1186,56 @@ mod tests {
     }
 
     #[test]
+    fn the_readers_give_a_game_at_a_time_whatever_the_reads() {
+        // Through a buffer of 3 bytes: the games of the whole-text readers.
+        let gam: Vec<ArchiveGame> =
+            TextReader::gam(io::BufReader::with_capacity(3, GAM.as_bytes()))
+                .collect::<Result<_, _>>()
+                .unwrap();
+        assert_eq!(gam, parse_gam(GAM).unwrap());
+        let crlf = GAM.replace('\n', "\r\n");
+        assert_eq!(parse_gam(&crlf).unwrap(), gam);
+        let bytes = wtb(&[(WTB_MOVES, 35, 32), (GAM_SQUARES, 30, 30)]);
+        let mut reader = WtbReader::new(
+            io::BufReader::with_capacity(5, &bytes[..]),
+            bytes.len() as u64,
+        )
+        .unwrap();
+        let (first, numbers) = reader.next_game().unwrap().unwrap();
+        assert_eq!(numbers, [0, 1, 2]);
+        assert_eq!(first, parse_wtb(&bytes).unwrap().games[0]);
+        assert!(reader.next_game().unwrap().is_ok());
+        assert!(reader.next_game().is_none());
+        // A file shorter than the length it had when its header was
+        // checked: the game cut short is named, and the reading ends.
+        let mut cut = WtbReader::new(&bytes[..bytes.len() - 1], bytes.len() as u64).unwrap();
+        assert!(cut.next().unwrap().is_ok());
+        assert_eq!(
+            cut.next().unwrap().unwrap_err(),
+            error(2, ArchiveErrorKind::Truncated)
+        );
+        assert!(cut.next().is_none());
+    }
+
+    #[test]
+    fn a_text_collection_holds_lines_and_games_of_bounded_length() {
+        let long = format!("{}\n", "x".repeat(MAX_COLLECTION_LINE + 1));
+        let e = parse_gam(&format!("{}\n{long}", GAM.lines().next().unwrap())).unwrap_err();
+        assert_eq!(e.game, 2, "{e}");
+        assert!(e.to_string().contains("longer than 65536 bytes"), "{e}");
+        // One game of many short move lines, more text than any game has.
+        let moves = "1. F5 D6\n".repeat(MAX_GAME_TEXT / 8);
+        let e = parse_pgn(&format!("[Event \"x\"]\n{moves}")).unwrap_err();
+        assert_eq!(e.game, 1, "{e}");
+        assert!(e.to_string().contains("text is longer than"), "{e}");
+        let e = TextReader::gam(&b"+d3-c3: 0 10\n+d3\xff: 0 10\n"[..])
+            .nth(1)
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(e, error(2, ArchiveErrorKind::NotText));
+    }
+
+    #[test]
     fn name_files_read_fixed_length_latin1_names() {
         let mut bytes = vec![0u8; 16];
         bytes[8] = 2;
@@ -922,5 +1251,68 @@ mod tests {
             ["Tastet Marc", "L\u{e9}on"]
         );
         assert!(parse_wthor_names(&bytes, NameFile::Tournaments).is_err());
+    }
+
+    #[test]
+    fn a_blank_line_between_a_pgn_games_tags_and_moves_keeps_one_game() {
+        let one = "[Event \"a\"]\n[Result \"*\"]\n\n1. f5 d6 2. c3 *\n";
+        let games = parse_pgn(one).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(write_transcript(&games[0].record), "f5d6c3");
+        assert_eq!(games[0].record.info.place.as_deref(), Some("a"));
+        let two = format!("{one}\n{}", one.replace("f5 d6 2. c3", "f5 f6"));
+        let games = parse_pgn(&two).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(write_transcript(&games[1].record), "f5f6");
+        // Without blank lines: a new header starts the next game.
+        let tight = "[Event \"a\"]\n1. f5 d6\n[Event \"b\"]\n1. f5 f6\n";
+        assert_eq!(parse_pgn(tight).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn written_pgn_reads_back_to_the_same_game_and_score() {
+        for (i, g) in parse_gam(GAM).unwrap().into_iter().enumerate() {
+            let mut record = g.record;
+            record.info.black = Some(format!("Black \"{i}\"\nplayer"));
+            let text = write_pgn(&record).unwrap();
+            assert!(
+                text.contains("[Black \"Black \"0\" player\"]") || i == 1,
+                "{text}"
+            );
+            let back = parse_pgn(&text).unwrap();
+            assert_eq!(back.len(), 1, "{text}");
+            // Passes are not written; the reader puts them back.
+            assert_eq!(back[0].record.moves, record.moves, "{text}");
+            assert_eq!(back[0].stated_score, record.final_score(), "{text}");
+            assert_eq!(back[0].stated_score_agrees(), Some(true));
+            assert_eq!(parse_game(&text, 8).unwrap().moves, record.moves);
+        }
+        // A game under way: its result is `*`, its moves read back.
+        let mut on = parse_transcript("f5d6c3", Position::start(8)).unwrap();
+        on.info.place = Some("here".into());
+        let text = write_pgn(&on).unwrap();
+        assert!(
+            text.contains("[Result \"*\"]") && text.ends_with("1. f5 d6 2. c3 *\n"),
+            "{text}"
+        );
+        let back = parse_pgn(&text).unwrap();
+        assert_eq!(back[0].record.moves, on.moves);
+        assert_eq!(back[0].record.info.place.as_deref(), Some("here"));
+        assert_eq!(back[0].stated_score, None);
+        // No moves at all still reads back as the start.
+        let empty = write_pgn(&GameRecord::new(Position::start(8))).unwrap();
+        assert!(parse_game(&empty, 8).unwrap().moves.is_empty(), "{empty}");
+        // PGN holds 8x8 games from the standard start only.
+        assert_eq!(write_pgn(&GameRecord::new(Position::start(6))), None);
+        let (elsewhere, _) = crate::record::parse_board_string(
+            &format!(
+                "{}X",
+                "-".repeat(27) + "XO" + &"-".repeat(6) + "OX" + &"-".repeat(27)
+            ),
+            8,
+        )
+        .unwrap();
+        assert_ne!(elsewhere, Position::start(8));
+        assert_eq!(write_pgn(&GameRecord::new(elsewhere)), None);
     }
 }

@@ -608,3 +608,214 @@ fn a_wtb_score_or_depth_its_readers_would_refuse_is_refused_at_import() {
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert!(lines.is_empty(), "{text}");
 }
+
+/// The address space (`RLIMIT_AS`) the large imports below run in: the
+/// import streams its files a game at a time, so what it needs does not
+/// grow with a file's size (the whole-file reading needed 47 times a
+/// `.wtb`'s size, 17 times a `.gam`'s and 10 times a PGN's).
+#[cfg(unix)]
+const CAPPED: u64 = 48 << 20;
+
+/// The counts of a `train import` table's `all` row: read, unfinished,
+/// duplicates, through an FFO position, kept, stated score not the moves'.
+fn all_row(table: &str) -> [u64; 6] {
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("| all |"))
+        .unwrap_or_else(|| panic!("no `all` row in {table}"));
+    let cells: Vec<u64> = row
+        .split('|')
+        .map(str::trim)
+        .filter_map(|c| c.parse().ok())
+        .collect();
+    cells.try_into().expect("six counts")
+}
+
+/// `train import` of `file` in `dir` (`--out games.txt`, and
+/// `--theoretical-labels labels.txt` and `--dropped dropped.txt` for a
+/// `.wtb`), within `cap` bytes of address space if given: its table,
+/// games file and labels file (the dropped list is left in `dir`).
+fn import_in(dir: &std::path::Path, file: &str, cap: Option<u64>) -> (String, String, String) {
+    let mut args = vec!["train", "import", "-q", "--out", "games.txt"];
+    let wtb = file.ends_with(".wtb");
+    if wtb {
+        args.extend(["--theoretical-labels", "labels.txt"]);
+        args.extend(["--dropped", "dropped.txt"]);
+    }
+    args.push(file);
+    let run = match cap {
+        #[cfg(unix)]
+        Some(bytes) => crate::robust::within_address_space(dir, &args, bytes),
+        _ => lab().current_dir(dir).args(&args).output().expect("run"),
+    };
+    assert!(
+        run.status.success(),
+        "{file} (cap {cap:?}): {:?} {}",
+        run.status,
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let read = |name: &str| fs::read_to_string(dir.join(name)).unwrap_or_default();
+    (
+        String::from_utf8(run.stdout).expect("text"),
+        read("games.txt"),
+        if wtb {
+            read("labels.txt")
+        } else {
+            String::new()
+        },
+    )
+}
+
+/// A sample collection (`tests/data/`) and the same collection repeated
+/// `copies` times in one file (a `.wtb` with its header's game count
+/// made the whole file's), imported: the large one within [`CAPPED`]
+/// bytes of address space, the sample without a cap. The large file's
+/// copies are duplicates of the first, so it keeps the sample's games and
+/// labels, byte for byte, and its counts are the sample's scaled.
+fn repeated_import_matches_the_sample(sample: &str, copies: u64) {
+    let name = sample.rsplit('/').next().expect("a name");
+    let dir = scratch_in("import", &format!("large-{name}"));
+    let (one, many) = (dir.join("one"), dir.join("many"));
+    fs::create_dir_all(&one).expect("dir");
+    fs::create_dir_all(&many).expect("dir");
+    let bytes = fs::read(data(sample)).expect("sample");
+    let big = if name.ends_with(".wtb") {
+        let games = &bytes[16..];
+        let count = (games.len() / 68) as u64 * copies;
+        let mut header = bytes[..16].to_vec();
+        header[4..8].copy_from_slice(&u32::try_from(count).expect("u32").to_le_bytes());
+        let mut big = header;
+        for _ in 0..copies {
+            big.extend_from_slice(games);
+        }
+        big
+    } else {
+        // A blank line between copies ends a PGN game; `.gam` skips it.
+        let mut copy = bytes.clone();
+        copy.push(b'\n');
+        copy.repeat(copies as usize)
+    };
+    assert!(big.len() > 12 << 20, "{name}: {} bytes", big.len());
+    fs::write(one.join(name), &bytes).expect("write");
+    fs::write(many.join(name), &big).expect("write");
+    let (table, games, labels) = import_in(&one, name, None);
+    #[cfg(unix)]
+    let cap = Some(CAPPED);
+    #[cfg(not(unix))]
+    let cap = None;
+    let (big_table, big_games, big_labels) = import_in(&many, name, cap);
+    assert_eq!(big_games, games, "{name}: the games kept");
+    assert_eq!(big_labels, labels, "{name}: the theoretical labels");
+    if name.ends_with(".wtb") {
+        dropped_lists_agree(&one.join("dropped.txt"), &many.join("dropped.txt"), copies);
+    }
+    let [read, unfinished, _, ffo, kept, disagree] = all_row(&table);
+    assert_eq!(
+        all_row(&big_table),
+        [
+            read * copies,
+            unfinished * copies,
+            (read - unfinished) * copies - ffo - kept,
+            ffo,
+            kept,
+            disagree * copies
+        ],
+        "{name}: {big_table}"
+    );
+}
+
+/// The dropped list of a `.wtb` sample (`one`) and of the sample repeated
+/// `copies` times (`many`): the first copy's lines are the sample's, and
+/// every later copy's game is dropped, as unfinished if the sample's was,
+/// else as a duplicate, with the moves the sample's game has.
+fn dropped_lists_agree(one: &std::path::Path, many: &std::path::Path, copies: u64) {
+    let sample = fs::read_to_string(one).expect("the sample's dropped list");
+    let big = fs::read_to_string(many).expect("the large file's dropped list");
+    let (sample_lines, big_lines) = (sample.lines().count(), big.lines().count());
+    assert!(big.starts_with(&sample), "the first copy's lines");
+    let unfinished = sample
+        .lines()
+        .filter(|l| l.contains("\tunfinished\t"))
+        .count();
+    let per_copy = big.lines().skip(sample_lines).take_while(|l| {
+        let n: u64 = l
+            .split('\t')
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        n <= 2 * (big_lines as u64) / copies
+    });
+    assert!(per_copy.count() > 0);
+    for line in big.lines().skip(sample_lines) {
+        let why = line.split('\t').nth(2).expect("a reason");
+        assert!(why == "duplicate" || why == "unfinished", "{line}");
+    }
+    let later_unfinished = big
+        .lines()
+        .skip(sample_lines)
+        .filter(|l| l.contains("\tunfinished\t"))
+        .count();
+    assert_eq!(later_unfinished as u64, unfinished as u64 * (copies - 1));
+}
+
+#[test]
+fn a_large_wtb_file_is_imported_a_game_at_a_time() {
+    // 16 MiB: 247,000 games.
+    repeated_import_matches_the_sample("wthor/WTH_1984-sample.wtb", 27_000);
+}
+
+#[test]
+fn a_large_pgn_file_is_imported_a_game_at_a_time() {
+    // 16 MiB: 41,600 games.
+    repeated_import_matches_the_sample("wthor/wthor-sample.pgn", 5_200);
+}
+
+#[test]
+fn a_large_gam_file_is_imported_a_game_at_a_time() {
+    // 16 MiB: 88,000 games.
+    repeated_import_matches_the_sample("wthor/logbook-sample.gam", 8_800);
+}
+
+/// A `.wtb` file beyond the 512 MiB that the whole-file reading took at
+/// most (it refused larger ones): the sample's 9 games, then 8,000,000
+/// records of zero bytes (a sparse file: no disk used), each an empty
+/// game that is dropped as unfinished. It is imported within [`CAPPED`]
+/// bytes of address space, the sample's games kept.
+#[cfg(unix)]
+#[test]
+fn a_wtb_file_beyond_the_old_cap_is_imported_not_read_whole() {
+    let dir = scratch_in("import", "beyond-cap");
+    let (one, many) = (dir.join("one"), dir.join("many"));
+    fs::create_dir_all(&one).expect("dir");
+    fs::create_dir_all(&many).expect("dir");
+    let empty = 8_000_000u64;
+    let sample = fs::read(data("wthor/WTH_1984-sample.wtb")).expect("sample");
+    fs::write(one.join("g.wtb"), &sample).expect("write");
+    let mut bytes = sample.clone();
+    let count = (sample.len() as u64 - 16) / 68 + empty;
+    bytes[4..8].copy_from_slice(&u32::try_from(count).expect("u32").to_le_bytes());
+    let path = many.join("g.wtb");
+    fs::write(&path, &bytes).expect("write");
+    let length = 16 + 68 * count;
+    assert!(length > 512 << 20);
+    fs::File::options()
+        .write(true)
+        .open(&path)
+        .and_then(|f| f.set_len(length))
+        .expect("grow");
+    let (table, games, labels) = import_in(&one, "g.wtb", None);
+    let (big_table, big_games, big_labels) = import_in(&many, "g.wtb", Some(CAPPED));
+    let [read, unfinished, duplicates, ffo, kept, disagree] = all_row(&table);
+    assert_eq!(
+        all_row(&big_table),
+        [
+            read + empty,
+            unfinished + empty,
+            duplicates,
+            ffo,
+            kept,
+            disagree
+        ]
+    );
+    assert_eq!((big_games, big_labels), (games, labels));
+}

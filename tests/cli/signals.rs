@@ -391,3 +391,61 @@ fn a_shard_stopped_and_run_again_merges_to_the_bytes_of_an_uninterrupted_run() {
         "the shard was stopped after {stopped_at} lines"
     );
 }
+
+/// `train import` writes its games and dropped list to temporary files as
+/// games come: stopped by each signal in the middle of a large `.wtb` (the
+/// 9 games of the sample repeated), it dies by the signal, removes its
+/// temporary files and leaves the outputs of an earlier import whole.
+#[test]
+fn a_stopped_import_removes_its_temporary_files_and_keeps_the_old_outputs() {
+    let dir = scratch_in("signals", "import");
+    let sample = fs::read(data("wthor/WTH_1984-sample.wtb")).expect("sample");
+    fs::write(dir.join("small.wtb"), &sample).expect("write");
+    let games = &sample[16..];
+    let copies = 150_000u32;
+    let mut big = sample[..16].to_vec();
+    let count = u32::try_from(games.len() / 68).expect("u32") * copies;
+    big[4..8].copy_from_slice(&count.to_le_bytes());
+    for _ in 0..copies {
+        big.extend_from_slice(games);
+    }
+    fs::write(dir.join("big.wtb"), &big).expect("write");
+    let outputs = ["--out", "games.txt", "--dropped", "dropped.txt"];
+    let mut args = vec!["train", "import", "-q"];
+    args.extend(outputs);
+    lab()
+        .current_dir(&dir)
+        .args(&args)
+        .arg("small.wtb")
+        .assert()
+        .success();
+    let old: Vec<Vec<u8>> = ["games.txt", "dropped.txt"]
+        .iter()
+        .map(|f| fs::read(dir.join(f)).expect("old output"))
+        .collect();
+    args.push("big.wtb");
+    for (signal, signal_name) in SIGNALS {
+        let mut child = start(&dir, &args);
+        // Busy once a temporary file holds some of the dropped list.
+        let writing = || {
+            leftovers(&dir)
+                .iter()
+                .any(|n| fs::metadata(dir.join(n)).is_ok_and(|m| m.len() > 1 << 20))
+        };
+        let (status, took) = stop(&mut child, signal, &writing);
+        let status = status.unwrap_or_else(|| panic!("import ignored {signal_name}"));
+        assert_eq!(
+            status.signal(),
+            Some(signal),
+            "{signal_name}: {status:?} after {took:?}"
+        );
+        assert_eq!(leftovers(&dir), Vec::<String>::new(), "{signal_name}");
+        for (f, bytes) in ["games.txt", "dropped.txt"].iter().zip(&old) {
+            assert_eq!(
+                &fs::read(dir.join(f)).expect("output"),
+                bytes,
+                "{signal_name}: {f}"
+            );
+        }
+    }
+}

@@ -21,7 +21,7 @@
 //!
 //! [`ImportRun`] applies the rules to every game of the collections given
 //! (their form sniffed by [`form_by_name`] and [`form_by_head`], their
-//! bytes read by [`parse_collection`]) and keeps the tally, the
+//! games read one at a time by a [`CollectionReader`]) and keeps the tally, the
 //! [`ImportReport`], the dropped games' list and the theoretical labels.
 
 use super::formats::dropped;
@@ -36,6 +36,7 @@ use crate::reversi::{Move, Position};
 use crate::units::Eval;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::io::{self, BufRead, Write};
 
 /// The FFO endgame test positions #1-#79, in order.
 const FFO_FILES: [&str; 4] = [
@@ -78,6 +79,8 @@ pub struct Importer {
     ffo: HashMap<(u64, u64), usize>,
     /// The normalised move sequences of every finished game met.
     seen: HashSet<Vec<u8>>,
+    /// Games kept so far.
+    kept: u64,
     games: Vec<TrainingGame>,
 }
 
@@ -100,6 +103,7 @@ impl Importer {
         Importer {
             ffo,
             seen: HashSet::new(),
+            kept: 0,
             games: Vec::new(),
         }
     }
@@ -116,7 +120,8 @@ impl Importer {
         if let Some(number) = record.positions().iter().find_map(|p| self.ffo_number(p)) {
             return Verdict::Ffo(number);
         }
-        let index = self.games.len() as u64;
+        let index = self.kept;
+        self.kept += 1;
         self.games.push(TrainingGame {
             index,
             solved_at: moves.len(),
@@ -267,10 +272,6 @@ pub enum Form {
     Gam,
 }
 
-/// The largest collection file read, in bytes (all WTHOR PGN files of
-/// 1977-2023 together are about 60 MB).
-pub const MAX_COLLECTION_BYTES: u64 = 512 << 20;
-
 /// The bytes of a collection's start that [`form_by_head`] looks at.
 pub const SNIFFED_BYTES: u64 = 4096;
 
@@ -319,32 +320,68 @@ pub fn form_by_head(name: &str, head: &[u8]) -> Result<Option<Form>, CollectionE
     })
 }
 
-/// Every game of the collection `name` of `form`, whose bytes are
-/// `bytes`.
-///
-/// # Errors
-/// More than [`MAX_COLLECTION_BYTES`], text that is not UTF-8 (PGN,
-/// `.gam`), or what the collection's reader finds wrong (naming the game).
-pub fn parse_collection(
-    name: &str,
-    bytes: &[u8],
-    form: Form,
-) -> Result<Vec<ArchiveGame>, CollectionError> {
-    if bytes.len() as u64 > MAX_COLLECTION_BYTES {
-        return Err(CollectionError(format!(
-            "{name} is larger than {MAX_COLLECTION_BYTES} bytes: split it"
-        )));
+/// The games of one collection read one at a time, in memory bounded
+/// whatever the file's size ([`archive::WtbReader`],
+/// [`archive::TextReader`]): an [`Iterator`] of the games that ends after
+/// the first error, each error naming the collection (and the game).
+pub struct CollectionReader<R> {
+    name: String,
+    games: Games<R>,
+}
+
+/// The reader of each form.
+enum Games<R> {
+    Wtb(archive::WtbReader<R>),
+    Text(archive::TextReader<R>),
+}
+
+impl<R: BufRead> CollectionReader<R> {
+    /// The games of the collection `name` of `form` in `reader`, whose
+    /// length is `length` bytes (a `.wtb` file's header is read and
+    /// checked against it now, before any game).
+    ///
+    /// # Errors
+    /// A `.wtb` header that is not WTHOR's or does not announce `length`
+    /// bytes of games, named as the games' errors are.
+    pub fn new(
+        name: &str,
+        reader: R,
+        length: u64,
+        form: Form,
+    ) -> Result<CollectionReader<R>, CollectionError> {
+        let games = match form {
+            Form::Wtb => Games::Wtb(
+                archive::WtbReader::new(reader, length).map_err(|e| collection_error(name, &e))?,
+            ),
+            Form::Pgn => Games::Text(archive::TextReader::pgn(reader)),
+            Form::Gam => Games::Text(archive::TextReader::gam(reader)),
+        };
+        Ok(CollectionReader {
+            name: name.to_owned(),
+            games,
+        })
     }
-    let text = || {
-        std::str::from_utf8(bytes)
-            .map_err(|_| CollectionError(format!("{name} is not text (not UTF-8)")))
-    };
-    let read = match form {
-        Form::Wtb => archive::parse_wtb(bytes).map(|f| f.games),
-        Form::Pgn => archive::parse_pgn(text()?),
-        Form::Gam => archive::parse_gam(text()?),
-    };
-    read.map_err(|e| CollectionError(format!("{name}: {e}")))
+}
+
+impl<R: BufRead> Iterator for CollectionReader<R> {
+    type Item = Result<ArchiveGame, CollectionError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let read = match &mut self.games {
+            Games::Wtb(r) => r.next(),
+            Games::Text(r) => r.next(),
+        }?;
+        Some(read.map_err(|e| collection_error(&self.name, &e)))
+    }
+}
+
+/// The error `e` of the collection `name`, naming it (text that is not
+/// UTF-8 is the whole file's fault, not a game's).
+fn collection_error(name: &str, e: &archive::ArchiveError) -> CollectionError {
+    CollectionError(match e.kind {
+        archive::ArchiveErrorKind::NotText => format!("{name} is not text (not UTF-8)"),
+        _ => format!("{name}: {e}"),
+    })
 }
 
 /// What became of one collection's games (or of all of them).
@@ -453,7 +490,7 @@ impl fmt::Display for ImportReport {
 pub struct ImportRun {
     importer: Importer,
     report: ImportReport,
-    dropped: Option<String>,
+    list_dropped: bool,
     theoretical: Vec<Label>,
     /// Each labelled position's value, `None` once two games value it
     /// differently (a header depth of 60 labels every game's start
@@ -461,15 +498,34 @@ pub struct ImportRun {
     valued: HashMap<(u64, u64), Option<Eval>>,
 }
 
-/// What an import made: the training games, the theoretical labels, the
-/// dropped-games list (header and lines, when asked) and the tally.
+/// Where an import writes as it goes: the kept games' lines
+/// ([`TrainingGame::to_line`], the games file's body) and, when asked,
+/// the dropped-games list's lines ([`dropped::line`], after its header).
+pub struct Sinks<'a> {
+    /// The kept games' lines.
+    pub games: &'a mut dyn Write,
+    /// The dropped games' lines, when listed.
+    pub dropped: Option<&'a mut dyn Write>,
+}
+
+/// Why [`ImportRun::add_file`] stopped.
+#[derive(Debug)]
+pub enum ImportError<E> {
+    /// The collection's reader failed.
+    Collection(E),
+    /// Writing a kept game failed.
+    Games(io::Error),
+    /// Writing a dropped game failed.
+    Dropped(io::Error),
+}
+
+/// What an import made besides the lines written to its [`Sinks`]: how
+/// many games were kept, the theoretical labels and the tally.
 pub struct Imported {
-    /// The kept games, numbered in the order kept.
-    pub games: Vec<TrainingGame>,
+    /// How many games were kept (and written).
+    pub kept: u64,
     /// The theoretical labels of the kept WTHOR `.wtb` games.
     pub theoretical: Vec<Label>,
-    /// The text of the dropped-games list ([`dropped`]), when asked.
-    pub dropped: Option<String>,
     /// The tally.
     pub report: ImportReport,
     /// Theoretical labels left out because games value their position
@@ -492,59 +548,87 @@ impl ImportRun {
         ImportRun {
             importer,
             report: ImportReport::default(),
-            dropped: list_dropped.then(|| dropped::header() + "\n"),
+            list_dropped,
             theoretical: Vec::new(),
             valued: HashMap::new(),
         }
     }
 
-    /// Takes every game of the collection `name`, in order; returns its
-    /// counts.
-    pub fn add_file(&mut self, name: &str, games: &[ArchiveGame]) -> FileCounts {
+    /// Takes every game of the collection `name`, in order, as `games`
+    /// reads them (one at a time: nothing of a game is kept but its
+    /// duplicates' key and its theoretical label), writing the kept and
+    /// dropped games' lines to `sinks` as they come; returns its counts.
+    ///
+    /// # Errors
+    /// The first error `games` gives or the first write that fails: the
+    /// collection's counts are then not in the report.
+    pub fn add_file<E>(
+        &mut self,
+        name: &str,
+        games: impl IntoIterator<Item = Result<ArchiveGame, E>>,
+        sinks: &mut Sinks<'_>,
+    ) -> Result<FileCounts, ImportError<E>> {
         let mut counts = FileCounts::default();
-        for (i, game) in games.iter().enumerate() {
-            counts.read += 1;
-            if game.stated_score_agrees() == Some(false) {
-                counts.score_disagrees += 1;
-            }
-            let why = match self.importer.add(&game.record) {
-                Verdict::Kept(index) => {
-                    counts.kept += 1;
-                    let item = self.theoretical.len() as u64;
-                    let label = game
-                        .theoretical_score
-                        .and_then(|t| theoretical_label(item, index, &game.record, t));
-                    if let Some(label) = label {
-                        let key = (label.position.player, label.position.opponent);
-                        let value = self.valued.entry(key).or_insert(Some(label.value));
-                        if *value != Some(label.value) {
-                            *value = None;
-                        }
-                        self.theoretical.push(label);
-                    }
-                    continue;
-                }
-                Verdict::Unfinished => {
-                    counts.unfinished += 1;
-                    "unfinished".to_owned()
-                }
-                Verdict::Duplicate => {
-                    counts.duplicate += 1;
-                    "duplicate".to_owned()
-                }
-                Verdict::Ffo(n) => {
-                    counts.ffo += 1;
-                    self.report.ffo_hits[n] += 1;
-                    format!("FFO #{n}")
-                }
-            };
-            if let Some(list) = &mut self.dropped {
-                list.push_str(&dropped::line(name, i + 1, &why, &game.record));
-                list.push('\n');
-            }
+        for (i, game) in games.into_iter().enumerate() {
+            let game = game.map_err(ImportError::Collection)?;
+            self.add_game(name, i + 1, &game, &mut counts, sinks)?;
         }
         self.report.files.push((name.to_owned(), counts));
-        counts
+        Ok(counts)
+    }
+
+    /// Takes game `number` of the collection `name` into `counts`.
+    fn add_game<E>(
+        &mut self,
+        name: &str,
+        number: usize,
+        game: &ArchiveGame,
+        counts: &mut FileCounts,
+        sinks: &mut Sinks<'_>,
+    ) -> Result<(), ImportError<E>> {
+        counts.read += 1;
+        if game.stated_score_agrees() == Some(false) {
+            counts.score_disagrees += 1;
+        }
+        let why = match self.importer.add(&game.record) {
+            Verdict::Kept(index) => {
+                counts.kept += 1;
+                if let Some(kept) = self.importer.games.pop() {
+                    writeln!(sinks.games, "{}", kept.to_line()).map_err(ImportError::Games)?;
+                }
+                let item = self.theoretical.len() as u64;
+                let label = game
+                    .theoretical_score
+                    .and_then(|t| theoretical_label(item, index, &game.record, t));
+                if let Some(label) = label {
+                    let key = (label.position.player, label.position.opponent);
+                    let value = self.valued.entry(key).or_insert(Some(label.value));
+                    if *value != Some(label.value) {
+                        *value = None;
+                    }
+                    self.theoretical.push(label);
+                }
+                return Ok(());
+            }
+            Verdict::Unfinished => {
+                counts.unfinished += 1;
+                "unfinished".to_owned()
+            }
+            Verdict::Duplicate => {
+                counts.duplicate += 1;
+                "duplicate".to_owned()
+            }
+            Verdict::Ffo(n) => {
+                counts.ffo += 1;
+                self.report.ffo_hits[n] += 1;
+                format!("FFO #{n}")
+            }
+        };
+        if let (true, Some(list)) = (self.list_dropped, &mut sinks.dropped) {
+            let line = dropped::line(name, number, &why, &game.record);
+            writeln!(list, "{line}").map_err(ImportError::Dropped)?;
+        }
+        Ok(())
     }
 
     /// The import's result: the theoretical labels of positions that games
@@ -560,10 +644,9 @@ impl ImportRun {
         }
         let contradicted = valued.values().filter(|v| v.is_none()).count();
         Imported {
-            games: self.importer.into_games(),
+            kept: self.importer.kept,
             theoretical_left_out: (labelled - theoretical.len(), contradicted),
             theoretical,
-            dropped: self.dropped,
             report: self.report,
         }
     }
@@ -761,6 +844,15 @@ mod tests {
         );
     }
 
+    /// Every game of the collection `name` whose bytes are `bytes`.
+    fn parse_collection(
+        name: &str,
+        bytes: &[u8],
+        form: Form,
+    ) -> Result<Vec<ArchiveGame>, CollectionError> {
+        CollectionReader::new(name, bytes, bytes.len() as u64, form)?.collect()
+    }
+
     #[test]
     fn collections_are_parsed_by_their_form_and_refused_with_their_name() {
         let games = parse_collection("l.gam", LINE.as_bytes(), Form::Gam).expect("a game");
@@ -783,16 +875,28 @@ mod tests {
         }
     }
 
+    /// `games` as a reader that finds nothing wrong gives them.
+    fn read(
+        games: &[ArchiveGame],
+    ) -> impl Iterator<Item = Result<ArchiveGame, CollectionError>> + '_ {
+        games.iter().cloned().map(Ok)
+    }
+
     #[test]
     fn an_import_run_tallies_lists_and_reports_every_game() {
         let finished = game(LINE);
         let mut run = ImportRun::with(Importer::new(&[]), true);
+        let (mut kept, mut dropped) = (Vec::new(), Vec::new());
+        let mut sinks = Sinks {
+            games: &mut kept,
+            dropped: Some(&mut dropped),
+        };
         // A stated score no game can end with.
         let a = [
             archived(finished.clone(), Some(100)),
             archived(game("f5d6c3"), None),
         ];
-        let counts = run.add_file("a.gam", &a);
+        let counts = run.add_file("a.gam", read(&a), &mut sinks).expect("read");
         assert_eq!(
             (
                 counts.read,
@@ -808,18 +912,18 @@ mod tests {
             .find(|&s| symmetry::image(start, s) == start)
             .expect("a symmetry of the start");
         let copy = image(&finished, s);
-        run.add_file("b.pgn", &[archived(copy.clone(), None)]);
+        run.add_file("b.pgn", read(&[archived(copy.clone(), None)]), &mut sinks)
+            .expect("read");
         let done = run.finish();
-        assert_eq!(done.games.len(), 1);
+        assert_eq!(done.kept, 1);
         assert!(done.theoretical.is_empty());
+        let kept_line = TrainingGame::parse_line(std::str::from_utf8(&kept).unwrap().trim_end());
+        assert_eq!(kept_line.expect("a game").moves, finished.move_list());
         assert_eq!(
-            done.dropped.as_deref(),
-            Some(
-                format!(
-                    "# reversi-lab train import, dropped: file, game, why, moves\na.gam\t2\tunfinished\tf5d6c3\nb.pgn\t1\tduplicate\t{}\n",
-                    crate::record::write_transcript(&copy)
-                )
-                .as_str()
+            String::from_utf8(dropped).expect("text"),
+            format!(
+                "a.gam\t2\tunfinished\tf5d6c3\nb.pgn\t1\tduplicate\t{}\n",
+                crate::record::write_transcript(&copy)
             )
         );
         assert_eq!(
@@ -832,9 +936,15 @@ mod tests {
         let p = finished.positions()[20];
         let forbidden = (p.board.discs(p.to_move), p.board.discs(p.to_move.other()));
         let mut run = ImportRun::with(Importer::new(&[(0, 0), forbidden]), false);
-        run.add_file("c.gam", &[archived(finished, None)]);
+        let (mut kept, mut dropped) = (Vec::new(), Vec::new());
+        let mut sinks = Sinks {
+            games: &mut kept,
+            dropped: Some(&mut dropped),
+        };
+        run.add_file("c.gam", read(&[archived(finished, None)]), &mut sinks)
+            .expect("read");
         let done = run.finish();
-        assert!(done.games.is_empty() && done.dropped.is_none());
+        assert!(done.kept == 0 && kept.is_empty() && dropped.is_empty());
         assert_eq!(done.report.total().ffo, 1);
         assert!(done
             .report

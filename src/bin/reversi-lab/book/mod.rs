@@ -14,7 +14,7 @@ mod convert;
 mod search;
 
 use crate::sharded::{parse_shard, Progress};
-use crate::train::import::{form_of, read_collection, Form};
+use crate::train::import::{collection_usage, form_of, read_collection, Form};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use convert::{export, export_edax, import, import_edax, Convert};
@@ -476,7 +476,8 @@ fn add(r: Add) -> Result<()> {
     let (mut games, mut added) = (0u64, 0usize);
     for path in &r.games {
         if let Some(form @ (Form::Wtb | Form::Pgn)) = form_of(path)? {
-            for (i, game) in read_collection(path, form)?.iter().enumerate() {
+            for (i, game) in read_collection(path, form)?.enumerate() {
+                let game = game.map_err(collection_usage)?;
                 added += build::plan_game(&mut book, &game.record, depth, limit)
                     .map_err(|e| UsageError(format!("{path} game {}: {e}", i + 1)))?;
                 games += 1;

@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
-use reversi::kit::input::{open_regular, read_capped};
+use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
@@ -18,15 +18,15 @@ use reversi::lab::train::formats::{dropped, games, heldout, labels};
 /// The forms of game collections (`book add` reads them too).
 pub(crate) use reversi::lab::train::import::Form;
 use reversi::lab::train::import::{
-    form_by_head, form_by_name, held_out_positions, parse_collection, ImportRun,
-    MAX_COLLECTION_BYTES, SNIFFED_BYTES,
+    form_by_head, form_by_name, held_out_positions, CollectionError, CollectionReader, ImportError,
+    ImportRun, Sinks, SNIFFED_BYTES,
 };
 use reversi::lab::train::labels::{Label, LabelSettings, LabelSource, ListedPosition};
 use reversi::lab::train::off_path;
 use reversi::lab::train::tables::TestTable;
-use reversi::record::archive::ArchiveGame;
 use reversi::units::Eval;
-use std::io::Read;
+use std::fs::File;
+use std::io::{BufReader, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -34,7 +34,7 @@ use std::time::Instant;
 /// The `import` command's arguments.
 pub(super) fn import_command() -> Command {
     Command::new("reversi-lab train import")
-        .about("Make a games file (for `train fit` and `train label`) from game collections: WTHOR's binary files (`WTH_YYYY.wtb`, by the extension), WTHOR PGN and Logistello's `.gam` lines (by their text). Passes are inferred and every game is replayed (an illegal move names its file and game). Dropped, in this order: unfinished games (no final score to label them with), games whose moves repeat an earlier game's up to symmetry (the first file given keeps it), and games through any FFO test position #1-#79 under the 8 symmetries with the same side to move. Prints a table of the games read, dropped and kept per file. Files are read whole and must not be compressed: `zcat WTH_*.pgn.gz > wthor.pgn` first")
+        .about("Make a games file (for `train fit` and `train label`) from game collections: WTHOR's binary files (`WTH_YYYY.wtb`, by the extension), WTHOR PGN and Logistello's `.gam` lines (by their text). Passes are inferred and every game is replayed (an illegal move names its file and game). Dropped, in this order: unfinished games (no final score to label them with), games whose moves repeat an earlier game's up to symmetry (the first file given keeps it), and games through any FFO test position #1-#79 under the 8 symmetries with the same side to move. Prints a table of the games read, dropped and kept per file. Files are read a game at a time, whatever their size, and must not be compressed: `zcat WTH_*.pgn.gz > wthor.pgn` first")
         .arg(Arg::new("files").value_name("FILE").num_args(1..).required(true).help("Collection files, read in this order"))
         .arg(option("out", "FILE", "The games file to write (replaced only if it is an imported games file, or with --force)").required(true))
         .arg(option("dropped", "FILE", "Also write the dropped games, one a line: file, game number, why, moves (tab-separated)"))
@@ -64,18 +64,20 @@ pub(crate) fn form_of(path: &str) -> Result<Option<Form>> {
     Ok(form_by_head(path, &head).map_err(|e| UsageError(e.0))?)
 }
 
-/// Reads every game of the collection `path` of `form` (a regular file of
-/// at most [`MAX_COLLECTION_BYTES`], [`parse_collection`]).
-pub(crate) fn read_collection(path: &str, form: Form) -> Result<Vec<ArchiveGame>> {
+/// The games of the collection `path` of `form` (a regular file), read
+/// one at a time ([`CollectionReader`]): a `.wtb` file's header is checked
+/// against its length before any game is read.
+pub(crate) fn read_collection(path: &str, form: Form) -> Result<CollectionReader<BufReader<File>>> {
     let (file, length) = open_regular(Path::new(path), path)?;
-    if length > MAX_COLLECTION_BYTES {
-        return Err(UsageError(format!(
-            "{path} is larger than {MAX_COLLECTION_BYTES} bytes: split it"
-        ))
-        .into());
-    }
-    let bytes = read_capped(file, MAX_COLLECTION_BYTES, path)?;
-    Ok(parse_collection(path, &bytes, form).map_err(|e| UsageError(e.0))?)
+    Ok(
+        CollectionReader::new(path, BufReader::new(file), length, form)
+            .map_err(collection_usage)?,
+    )
+}
+
+/// A collection's error as the one `error:` line.
+pub(crate) fn collection_usage(e: CollectionError) -> UsageError {
+    UsageError(e.0)
 }
 
 /// `reversi-lab train import`'s request.
@@ -124,9 +126,40 @@ pub(super) fn import(r: Import) -> Result<()> {
         }
     }
     let start = Instant::now();
+    // The games and the dropped list go to their temporary files as they
+    // come; the labels (one per kept .wtb game) are written at the end.
+    let mut streams = output_files::Streams::open(planned)?;
+    let cannot = |k: usize, e: std::io::Error| {
+        let path = [Some(out), r.dropped.as_ref(), r.theoretical_labels.as_ref()]
+            .into_iter()
+            .flatten()
+            .nth(k)
+            .map_or("", String::as_str);
+        UsageError(format!(
+            "cannot write output file {path}: {e}; no output file was changed"
+        ))
+    };
+    if r.dropped.is_some() {
+        writeln!(streams.writer(1), "{}", dropped::header()).map_err(|e| cannot(1, e))?;
+    }
     let mut run = ImportRun::new(r.dropped.is_some());
     for (path, form) in r.files.iter().zip(forms) {
-        let counts = run.add_file(path, &read_collection(path, form)?);
+        let mut writers = streams.writers();
+        let (games_writer, rest) = writers.split_first_mut().expect("--out is planned");
+        let mut sinks = Sinks {
+            games: &mut **games_writer,
+            dropped: match rest.first_mut() {
+                Some(w) if r.dropped.is_some() => Some(&mut **w),
+                _ => None,
+            },
+        };
+        let counts = run
+            .add_file(path, read_collection(path, form)?, &mut sinks)
+            .map_err(|e| match e {
+                ImportError::Collection(e) => collection_usage(e),
+                ImportError::Games(e) => cannot(0, e),
+                ImportError::Dropped(e) => cannot(1, e),
+            })?;
         if !quiet {
             eprintln!(
                 "import: {path}: {} games read, {} kept ({:.1} s)",
@@ -137,24 +170,23 @@ pub(super) fn import(r: Import) -> Result<()> {
         }
     }
     let done = run.finish();
-    let mut text = Vec::new();
-    let header = games::imported_header(done.games.len(), r.files.len());
-    games::write(&mut text, &header, &done.games)?;
-    let mut contents: Vec<&[u8]> = vec![&text];
-    if let Some(dropped) = &done.dropped {
-        contents.push(dropped.as_bytes());
+    let kept = usize::try_from(done.kept).unwrap_or(usize::MAX);
+    let games_head = format!("{}\n", games::imported_header(kept, r.files.len()));
+    let mut heads: Vec<Option<&[u8]>> = vec![Some(games_head.as_bytes())];
+    if r.dropped.is_some() {
+        heads.push(None);
     }
-    let mut labels_text = Vec::new();
     if r.theoretical_labels.is_some() {
+        let k = heads.len();
         let header = labels::theoretical_header(out, done.theoretical.len());
-        labels::write(&mut labels_text, &header, &done.theoretical)?;
-        contents.push(&labels_text);
+        labels::write(streams.writer(k), &header, &done.theoretical).map_err(|e| cannot(k, e))?;
+        heads.push(None);
     }
-    output_files::write(&planned, &contents)?;
+    streams.commit(&heads)?;
     if !quiet {
         eprintln!(
             "import: {} games written to {out} ({:.1} s)",
-            done.games.len(),
+            done.kept,
             start.elapsed().as_secs_f64()
         );
     }
