@@ -73,7 +73,16 @@ pub fn position_number(line: &str) -> Result<u64, String> {
 /// # Errors
 /// When the labels are fewer or more: a shard is unfinished.
 pub fn check_complete(header: &str, labels: usize) -> Result<(), FormatError> {
-    match header_number(header, "positions") {
+    // `positions N` (a stage's header) or `N positions` (the theoretical
+    // labels').
+    let before = || {
+        let words: Vec<&str> = header.split([' ', ',']).collect();
+        words
+            .windows(2)
+            .find(|w| w[1] == "positions")
+            .and_then(|w| w[0].parse().ok())
+    };
+    match header_number(header, "positions").or_else(before) {
         Some(positions) if positions != labels as u64 => Err(FormatError(format!(
             "the shards hold {labels} of the stage's {positions} positions: a shard is unfinished (run it again)"
         ))),
