@@ -248,7 +248,7 @@ pub struct WtbHeader {
 
 impl WtbHeader {
     /// Reads the header from a file's first bytes (`head`, at most
-    /// [`WTHOR_HEADER`] of them are looked at).
+    /// the 16 bytes of a header are looked at).
     ///
     /// # Errors
     /// [`ArchiveError`] (game 0): fewer than 16 bytes, a board size other
