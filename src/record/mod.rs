@@ -13,6 +13,8 @@
 //!   also reads one PGN game or one `.gam` line.
 //! - Edax's binary opening book (`book.dat`), read and written byte for
 //!   byte by [`edax_book`].
+//! - The standard names of the openings ([`openings`]: a table of named
+//!   lines, and the opening a game is in).
 //!
 //! Parsing checks every move against the rules; errors are typed
 //! ([`RecordError`]) and say where in the record the problem is (the move
@@ -21,6 +23,7 @@
 pub mod archive;
 pub mod edax_book;
 mod ggf;
+pub mod openings;
 mod transcript;
 
 pub use ggf::{parse_ggf, write_ggf};

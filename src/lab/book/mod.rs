@@ -38,6 +38,7 @@ use std::sync::atomic::AtomicBool;
 pub mod searches;
 #[cfg(test)]
 mod tests;
+pub mod world;
 
 /// The most positions a plan brings a book to unless told otherwise:
 /// about 1.1 GB of memory while planning (measured in docs/BOOK.md) and a

@@ -25,10 +25,12 @@ use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::read_book;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::book as build;
+use reversi::lab::book::world;
 use reversi::lab::shard::Shard;
 use reversi::record::{parse_game, GameRecord};
 use reversi::units::Eval;
 use search::{merge, merge_files, search, search_into, Search};
+use std::io::BufRead;
 use std::path::Path;
 
 /// Book files: their magic bytes.
@@ -108,8 +110,9 @@ fn add_command() -> Command {
         .about("Learn games: the positions of their first --depth plies join the book (the new ones searched at --level) and count each finished game's result")
         .arg(book_arg("The book to add to (default: an empty book)"))
         .arg(out_arg())
-        .arg(Arg::new("games").value_name("GAMES").num_args(1..).required(true).help("Files of games: WTHOR files (`.wtb`, PGN), or one game a line: transcripts (f5d6c3...), GGF games, Logistello .gam lines, or board strings followed by moves; `#` lines are skipped"))
+        .arg(Arg::new("games").value_name("GAMES").num_args(1..).required(true).help("Files of games: games files of `reversi-lab train import` (or generate), WTHOR files (`.wtb`, PGN), or one game a line: transcripts (f5d6c3...), GGF games, Logistello .gam lines, or board strings followed by moves; `#` lines are skipped"))
         .arg(option("depth", "PLIES", "Plies of each game learned").value_parser(value_parser!(u32).range(0..=60)).default_value("30"))
+        .arg(option("min-games", "N", "Only the positions that at least N of the games reach within --depth plies (the book's tree from the world's games: games files of `reversi-lab train import`); each position counts every game through it").value_parser(value_parser!(u64).range(1..)))
         .arg(searched_arg())
         .args(building_args())
 }
@@ -448,6 +451,7 @@ struct Add {
     book: Option<String>,
     games: Vec<String>,
     depth: u32,
+    min_games: Option<u64>,
 }
 
 impl Add {
@@ -462,8 +466,65 @@ impl Add {
                 .cloned()
                 .collect(),
             depth: value(m, "depth"),
+            min_games: m.get_one("min-games").copied(),
         })
     }
+}
+
+/// The games of `path` if it is a games file of `train import` or
+/// `generate` (known by its header line).
+fn read_games_file(path: &str) -> Result<Option<Vec<reversi::lab::train::TrainingGame>>> {
+    let (file, _) = reversi::kit::input::open_regular(Path::new(path), path)?;
+    let mut reader = std::io::BufReader::new(file);
+    let mut first = Vec::new();
+    std::io::Read::take(&mut reader, MAX_LINE as u64).read_until(b'\n', &mut first)?;
+    if !world::is_games_file(&String::from_utf8_lossy(&first)) {
+        return Ok(None);
+    }
+    let (file, _) = reversi::kit::input::open_regular(Path::new(path), path)?;
+    let games = reversi::lab::train::formats::games::read(std::io::BufReader::new(file), path)
+        .map_err(|e| UsageError(e.0))?;
+    Ok(Some(games))
+}
+
+/// `book add --min-games N`: the positions that at least N of the games
+/// reach within the depth (`lab::book::world`), their games counted.
+fn add_world(r: &Add, book: &mut Book, min_games: u64) -> Result<(usize, usize)> {
+    let mut owned: Vec<(Vec<reversi::reversi::Move>, i32)> = Vec::new();
+    let mut files = Vec::new();
+    for path in &r.games {
+        if let Some(games) = read_games_file(path)? {
+            files.push(games);
+            continue;
+        }
+        let mut take = |game: GameRecord| {
+            if let Some(score) = game
+                .final_score()
+                .filter(|_| game.start == Position::start(8))
+            {
+                owned.push((game.move_list(), score));
+            }
+        };
+        if let Some(form @ (Form::Wtb | Form::Pgn)) = form_of(path)? {
+            read_collection(path, form)?
+                .into_iter()
+                .for_each(|g| take(g.record));
+        } else {
+            each_game_line(path, |_, game| {
+                take(game);
+                Ok(())
+            })?;
+        }
+    }
+    let mut games: Vec<world::CountedGame<'_>> =
+        files.iter().flat_map(|f| world::counted(f)).collect();
+    games.extend(owned.iter().map(|(moves, black_score)| world::CountedGame {
+        moves,
+        black_score: *black_score,
+    }));
+    let added = world::plan_world(book, &games, r.depth, min_games, r.building.max_positions)
+        .or_else(|e| usage(e.to_string()))?;
+    Ok((games.len(), added))
 }
 
 fn add(r: Add) -> Result<()> {
@@ -472,6 +533,13 @@ fn add(r: Add) -> Result<()> {
         Some(path) => read_book(path)?,
         None => Book::new(),
     };
+    if let Some(min_games) = r.min_games {
+        let (games, added) = add_world(&r, &mut book, min_games)?;
+        r.building.searching.note(&format!(
+            "book: {games} finished games, {added} new positions reached by at least {min_games}"
+        ));
+        return r.building.finish(&mut book, planned);
+    }
     let (depth, limit) = (r.depth, r.building.max_positions);
     let (mut games, mut added) = (0u64, 0usize);
     for path in &r.games {
