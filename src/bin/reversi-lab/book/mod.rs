@@ -500,15 +500,15 @@ fn add_world(r: &Add, book: &mut Book, min_games: u64) -> Result<(usize, usize)>
         let mut take = |game: GameRecord| {
             if let Some(score) = game
                 .final_score()
-                .filter(|_| game.start == Position::start(8))
+                .filter(|_| game.start == reversi::reversi::Position::start(8))
             {
                 owned.push((game.move_list(), score));
             }
         };
         if let Some(form @ (Form::Wtb | Form::Pgn)) = form_of(path)? {
-            read_collection(path, form)?
-                .into_iter()
-                .for_each(|g| take(g.record));
+            for game in read_collection(path, form)? {
+                take(game.map_err(collection_usage)?.record);
+            }
         } else {
             each_game_line(path, |_, game| {
                 take(game);
