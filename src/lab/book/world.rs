@@ -61,10 +61,8 @@ fn game_positions(moves: &[Move], plies: u32) -> Vec<(RelativePosition, Color)> 
 /// whose lines [`crate::lab::train::formats::games::read`] reads.
 #[must_use]
 pub fn is_games_file(first_line: &str) -> bool {
-    ["# reversi train ", "# reversi-lab train "]
-        .iter()
-        .filter_map(|p| first_line.strip_prefix(p))
-        .any(|rest| rest.starts_with("import:") || rest.starts_with("generate:"))
+    use crate::lab::train::formats::games::{GENERATED, IMPORTED};
+    GENERATED.starts(first_line) || IMPORTED.starts(first_line)
 }
 
 /// The games of a games file as the tree counts them.
