@@ -10,12 +10,11 @@
 
 use super::labels::{Label, LabelSource, ListedPosition};
 use super::TrainingGame;
+use crate::board::bits::Bits;
 use crate::board::{symmetry, Color, Square};
 use crate::engine::analyze::MoveValue;
 use crate::engine::RelativePosition;
 use crate::eval::Eval;
-use crate::game::Game;
-use crate::reversi::Reversi;
 use crate::reversi::{Move, Position};
 use std::collections::HashMap;
 use std::collections::HashSet;
@@ -77,13 +76,7 @@ pub fn positions_after_moves(parents: &[Label]) -> Vec<ListedPosition> {
     let mut out = Vec::new();
     for parent in parents {
         let p = RelativePosition::of_8x8(parent.position.player, parent.position.opponent);
-        let mut children = Vec::new();
-        let mut moves = p.moves();
-        while moves != 0 {
-            let sq = moves.trailing_zeros() as u8;
-            moves &= moves - 1;
-            children.push(p.play(sq));
-        }
+        let mut children: Vec<RelativePosition> = Bits(p.moves()).map(|sq| p.play(sq)).collect();
         if children.is_empty() && p.pass().moves() != 0 {
             children.push(p.pass());
         }
@@ -114,48 +107,40 @@ pub fn deviation_list(
     empties: &RangeInclusive<u32>,
     every: u64,
 ) -> Vec<ListedPosition> {
-    let game = Reversi::DISC_DIFFERENCE;
-    let mut on_path = HashSet::new();
-    for g in games {
-        let mut p = Position::start(8);
-        for &mv in &g.moves {
-            p = game.play(&p, mv);
+    // Every position a game reaches before its end (its final position has
+    // no move, so no child kept below can be one).
+    let on_path: HashSet<(u64, u64)> = games
+        .iter()
+        .flat_map(|g| super::positions(&g.moves))
+        .map(|p| {
             let r = RelativePosition::from(&p);
-            on_path.insert(symmetry::canonical(r.player, r.opponent).0);
-        }
-    }
+            super::canonical(r.player, r.opponent)
+        })
+        .collect();
     let mut seen = HashSet::new();
     let mut list = Vec::new();
     for g in games {
-        let mut p = Position::start(8);
-        for (ply, &played) in g.moves.iter().enumerate() {
-            let r = RelativePosition::from(&p);
+        for (ply, (p, &played)) in super::positions(&g.moves).iter().zip(&g.moves).enumerate() {
+            let r = RelativePosition::from(p);
             // The children have one empty square fewer.
-            let child_empties = r.empties().count_ones().saturating_sub(1);
-            if empties.contains(&child_empties) {
-                let mut moves = r.moves();
-                while moves != 0 {
-                    let sq = moves.trailing_zeros() as u8;
-                    moves &= moves - 1;
-                    if played == Move::Place(Square(sq)) || !kept(g.index, ply, sq, every) {
-                        continue;
-                    }
-                    let child = r.play(sq);
-                    if child.moves() == 0 {
-                        continue;
-                    }
-                    let key = symmetry::canonical(child.player, child.opponent).0;
-                    if !on_path.contains(&key) && seen.insert(key) {
-                        list.push(ListedPosition {
-                            item: list.len() as u64,
-                            game: g.index,
-                            player: key.0,
-                            opponent: key.1,
-                        });
-                    }
+            if !empties.contains(&r.empties().count_ones().saturating_sub(1)) {
+                continue;
+            }
+            let deviations = Bits(r.moves())
+                .filter(|&sq| played != Move::Place(Square(sq)) && kept(g.index, ply, sq, every))
+                .map(|sq| r.play(sq))
+                .filter(|child| child.moves() != 0);
+            for child in deviations {
+                let key = super::canonical(child.player, child.opponent);
+                if !on_path.contains(&key) && seen.insert(key) {
+                    list.push(ListedPosition {
+                        item: list.len() as u64,
+                        game: g.index,
+                        player: key.0,
+                        opponent: key.1,
+                    });
                 }
             }
-            p = game.play(&p, played);
         }
     }
     list
@@ -343,6 +328,8 @@ fn errors_by_loss_where_known(
 mod tests {
     use super::*;
     use crate::engine::{EndgameSolver, Scoring};
+    use crate::game::Game;
+    use crate::reversi::Reversi;
 
     fn exact(item: u64, game: u64, player: u64, opponent: u64) -> Label {
         let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 16);
