@@ -8,7 +8,8 @@ use anyhow::Result;
 use clap::{Arg, ArgMatches, Command};
 use reversi::engine::analyze::{Certainty, MoveSearch, MoveValue};
 use reversi::kit::{flag, option, value, write_stdout};
-use reversi::record::write_board_string;
+use reversi::record::openings::opening_name;
+use reversi::record::{write_board_string, GameRecord};
 use reversi::reversi::Move;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -24,7 +25,8 @@ pub(super) fn certainty_text(c: Certainty) -> String {
         Certainty::Exact => "exact".to_string(),
         Certainty::WinLossDraw => "win-loss-draw".to_string(),
         Certainty::Estimate { depth } => format!("depth {depth}"),
-        Certainty::Book { level, .. } => format!("book (level {level})"),
+        Certainty::Book { level, games: 0 } => format!("book (level {level})"),
+        Certainty::Book { level, games } => format!("book (level {level}, {games} games)"),
     }
 }
 
@@ -75,6 +77,18 @@ pub(super) fn certainty_json(c: Certainty) -> String {
             format!("\"certainty\":\"book\",\"level\":{level},\"games\":{games}")
         }
     }
+}
+
+/// The name of the opening `game` is in (`reversi::record::openings`),
+/// if one is named.
+pub(super) fn opening_of(game: &GameRecord) -> Option<&'static str> {
+    opening_name(&game.positions())
+}
+
+/// The opening as a JSON value: its name (the table's names hold no
+/// quote or backslash) or `null`.
+pub(super) fn opening_json(opening: Option<&str>) -> String {
+    opening.map_or_else(|| "null".to_string(), |n| format!("\"{n}\""))
 }
 
 fn line_text(v: &MoveValue) -> String {
@@ -156,6 +170,7 @@ fn hint(r: Request) -> Result<()> {
     );
     let millis = start.elapsed().as_millis();
     let board = write_board_string(&p);
+    let opening = opening_of(&game);
     let text = if r.query.json {
         let items: Vec<String> = values
             .iter()
@@ -170,8 +185,9 @@ fn hint(r: Request) -> Result<()> {
             })
             .collect();
         format!(
-            "{{\"position\":\"{board}\",\"empties\":{},\"moves\":[{}],\"cut\":{},\"nodes\":{},\"millis\":{millis}}}\n",
+            "{{\"position\":\"{board}\",\"empties\":{},\"opening\":{},\"moves\":[{}],\"cut\":{},\"nodes\":{},\"millis\":{millis}}}\n",
             p.board.empty().count_ones(),
+            opening_json(opening),
             items.join(","),
             search.was_cut(),
             search.nodes()
@@ -180,6 +196,9 @@ fn hint(r: Request) -> Result<()> {
         format!("{board}\nthe game is over\n")
     } else {
         let mut s = format!("{board}\n");
+        if let Some(name) = opening {
+            s.push_str(&format!("opening: {name}\n"));
+        }
         for v in &values {
             let (value, certainty) = value_columns(v);
             s.push_str(&format!(
