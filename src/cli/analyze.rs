@@ -2,7 +2,7 @@
 //! played, the best move and its value, the discs lost, and the total per
 //! player.
 
-use super::hint::{move_certainty_json, name, CUT_NOTE};
+use super::hint::{move_certainty_json, name, opening_json, opening_of, CUT_NOTE};
 use super::options::{book_args, limits_args, until_arg, RecordQuery};
 use anyhow::Result;
 use clap::{Arg, Command};
@@ -60,6 +60,7 @@ fn analyze(r: RecordQuery) -> Result<()> {
     let quiet = AtomicBool::new(false);
     let mut search = r.engine.analyzer(0)?;
     let a = analyze_game(&mut search, &game, &limits, &quiet, &mut |_| {});
+    let opening = opening_of(&game);
     let mut s = String::new();
     if r.json {
         let items: Vec<String> = a
@@ -82,7 +83,8 @@ fn analyze(r: RecordQuery) -> Result<()> {
             .collect();
         let _ = writeln!(
             s,
-            "{{\"moves\":[{}],\"loss\":{{\"black\":{:.2},\"white\":{:.2}}},\"cut\":{},\"score\":{}}}",
+            "{{\"opening\":{},\"moves\":[{}],\"loss\":{{\"black\":{:.2},\"white\":{:.2}}},\"cut\":{},\"score\":{}}}",
+            opening_json(opening),
             items.join(","),
             a.total_loss[0],
             a.total_loss[1],
@@ -116,6 +118,9 @@ fn analyze(r: RecordQuery) -> Result<()> {
                 c.name(),
                 a.total_loss[i]
             );
+        }
+        if let Some(name) = opening {
+            let _ = writeln!(s, "opening: {name}");
         }
         if let Some(score) = a.final_score {
             let _ = writeln!(s, "final score (black minus white): {score:+}");

@@ -5,10 +5,11 @@
 use super::options::{read_record, record_words};
 use anyhow::Result;
 use clap::{Arg, ArgMatches, Command};
-use reversi::engine::book::{pending, ply};
+use reversi::engine::book::{pending, ply, successor, Book, Successor};
 use reversi::engine::RelativePosition;
 use reversi::kit::readers::read_book;
 use reversi::kit::{usage, value, write_stdout};
+use reversi::record::openings::opening_name;
 use reversi::record::write_board_string;
 use reversi::units::Eval;
 use std::fmt::Write as _;
@@ -39,7 +40,7 @@ fn book_arg(help: &'static str) -> Arg {
 
 fn show_command() -> Command {
     Command::new("reversi book show")
-        .about("A position's book moves with their values in discs for the side to move (`book`: the position after it is in the book, valued by negamax; `level L`: the best move leaving the book, searched), and the games through it")
+        .about("A position's opening name, its book moves with their values in discs for the side to move (`book`: the position after it is in the book, valued by negamax; `level L`: the best move leaving the book, searched) and the games through each, and the games through it")
         .arg(book_arg("The book (default: the book built in)"))
         .arg(Arg::new("position").value_name("POSITION").required(true).allow_hyphen_values(true).help("A board string (64 of -/X/O then X or O to move), optionally followed by moves; a transcript from the start (f5d6c3); a GGF game; or a file holding one"))
         .arg(Arg::new("more").value_name("MORE").num_args(0..).help("More words of the record, joined with spaces"))
@@ -110,7 +111,11 @@ fn show(request: Show) -> Result<()> {
     let game = read_record(&request.record, 8)?;
     let p = game.last();
     let mut text = format!("{}\n", write_board_string(&p));
-    match book.lookup(&RelativePosition::from(&p)) {
+    if let Some(name) = opening_name(&game.positions()) {
+        let _ = writeln!(text, "opening: {name}");
+    }
+    let position = RelativePosition::from(&p);
+    match book.lookup(&position) {
         None => text.push_str("not in the book\n"),
         Some(entry) => {
             let c = entry.counts;
@@ -132,11 +137,47 @@ fn show(request: Show) -> Result<()> {
                 } else {
                     format!("level {}", entry.level)
                 };
-                let _ = writeln!(text, "{:<4} {:>6}  {how}", r.mv.square, discs(r.mv.value));
+                let games = games_after(&book, &position, r.mv.square.0);
+                let _ = writeln!(
+                    text,
+                    "{:<4} {:>6}  {how}{games}",
+                    r.mv.square,
+                    discs(r.mv.value)
+                );
             }
         }
     }
     write_stdout(&text)
+}
+
+/// The games through the position after `square` in `position`, for the
+/// side that plays it: `  N games: W won, D drawn, L lost` (nothing when
+/// the book counts none there).
+fn games_after(book: &Book, position: &RelativePosition, square: u8) -> String {
+    let Successor::Position {
+        position: after,
+        same_side,
+    } = successor(position, square)
+    else {
+        return String::new();
+    };
+    let Some(c) = book
+        .lookup(&after)
+        .map(|e| e.counts)
+        .filter(|c| c.games() > 0)
+    else {
+        return String::new();
+    };
+    let (won, lost) = if same_side {
+        (c.wins, c.losses)
+    } else {
+        (c.losses, c.wins)
+    };
+    format!(
+        "  {} games: {won} won, {} drawn, {lost} lost",
+        c.games(),
+        c.draws
+    )
 }
 
 /// `reversi book stats --book PATH`.

@@ -8,7 +8,8 @@ use anyhow::Result;
 use clap::{Arg, ArgMatches, Command};
 use reversi::engine::analyze::{Certainty, MoveSearch, MoveValue};
 use reversi::kit::{flag, option, value, write_stdout};
-use reversi::record::write_board_string;
+use reversi::record::openings::opening_name;
+use reversi::record::{write_board_string, GameRecord};
 use reversi::reversi::Move;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -50,6 +51,18 @@ pub(super) fn certainty_json(c: Certainty) -> String {
         Certainty::Book { level, games } => format!("{kind},\"level\":{level},\"games\":{games}"),
         Certainty::Exact | Certainty::WinLossDraw => kind,
     }
+}
+
+/// The name of the opening `game` is in (`reversi::record::openings`),
+/// if one is named.
+pub(super) fn opening_of(game: &GameRecord) -> Option<&'static str> {
+    opening_name(&game.positions())
+}
+
+/// The opening as a JSON value: its name (the table's names hold no
+/// quote or backslash) or `null`.
+pub(super) fn opening_json(opening: Option<&str>) -> String {
+    opening.map_or_else(|| "null".to_string(), |n| format!("\"{n}\""))
 }
 
 fn line_text(v: &MoveValue) -> String {
@@ -136,6 +149,7 @@ fn hint(r: Request) -> Result<()> {
     );
     let millis = start.elapsed().as_millis();
     let board = write_board_string(&p);
+    let opening = opening_of(&game);
     let text = if r.query.json {
         let items: Vec<String> = values
             .iter()
@@ -150,8 +164,9 @@ fn hint(r: Request) -> Result<()> {
             })
             .collect();
         format!(
-            "{{\"position\":\"{board}\",\"empties\":{},\"moves\":[{}],\"cut\":{},\"nodes\":{},\"millis\":{millis}}}\n",
+            "{{\"position\":\"{board}\",\"empties\":{},\"opening\":{},\"moves\":[{}],\"cut\":{},\"nodes\":{},\"millis\":{millis}}}\n",
             p.board.empty().count_ones(),
+            opening_json(opening),
             items.join(","),
             search.was_cut(),
             search.nodes()
@@ -160,6 +175,9 @@ fn hint(r: Request) -> Result<()> {
         format!("{board}\nthe game is over\n")
     } else {
         let mut s = format!("{board}\n");
+        if let Some(name) = opening {
+            s.push_str(&format!("opening: {name}\n"));
+        }
         for v in &values {
             let (value, certainty) = value_columns(v);
             s.push_str(&format!(

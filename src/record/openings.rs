@@ -219,6 +219,8 @@ mod tests {
             let game = parse_transcript(&line, Position::start(8)).expect(o.name);
             assert_eq!(game.moves.len(), o.moves.len(), "{}", o.name);
             assert_eq!(o.moves[0].to_string(), "f5", "{} starts with f5", o.name);
+            // Written into JSON as they are.
+            assert!(!o.name.contains(['"', '\\']), "{}", o.name);
         }
     }
 

@@ -828,3 +828,100 @@ fn an_unfinished_book_is_said_so_and_its_waiting_positions_are_searched() {
     let json = String::from_utf8(out.stdout).unwrap();
     assert!(!json.contains("\"certainty\":\"book\""), "{json}");
 }
+
+/// A games file as `reversi-lab train import` writes it: two Tigers of
+/// WTHOR (black won by 10 and lost by 4) and a drawn diagonal opening of
+/// WTHOR turned by a half turn (c4 c3 for f5 f6).
+fn imported_games(dir: &Path) -> PathBuf {
+    let file = dir.join("world.txt");
+    fs::write(
+        &file,
+        "# reversi train import: 3 games from 1 files\n\
+         0\tf5d6c3d3c4f4e6b3c6b5c2e2c5b4e3f6a6d7f7c7e7d8f1b6f8f2g3g4e1d2a3a5a4e8d1g6c8c1b1h2g8b7h6g5f3g2h5b2a1a2h1h3g1h4a8g7h8h7a7b8\t60\t10\n\
+         1\tf5d6c3d3c4b3c6b6d7e8d2e3f4d1b4c5b5f2c2e2c7a5d8a6f8c8b8e7f7f3a3g4a4a2h4e6c1g5g3h5h6h3h2e1f6g7b2b1f1g1b7g6g8h8h7a8a7h1g2paa1\t61\t-4\n\
+         2\tc4c3d3c5d6e3f5c6b6f6f7c7e6e7c8g5g6f8f4h6g4a6h5f3d8d7h7h3g3h2b5b4a5a4a3a2b7b3f2f1e8a7g2g8h8a8d2h1g7e2g1e1b2b8h4a1c2d1b1c1\t60\t0\n",
+    )
+    .expect("games");
+    file
+}
+
+#[test]
+fn the_world_tree_counts_games_through_show_hint_and_both_exports() {
+    let dir = scratch_in("book", "world");
+    let games = imported_games(&dir);
+    let book = dir.join("world.bin");
+    let (book_s, games_s) = (path(&book), path(&games));
+    run(&[
+        "book",
+        "add",
+        "-q",
+        "--min-games",
+        "2",
+        "--depth",
+        "3",
+        "--level",
+        "1",
+        "--out",
+        book_s,
+        games_s,
+    ]);
+    let tree = read_book(&book);
+    // The start, f5 (c4 with it), f5 d6, f5 d6 c3: the positions two games reach.
+    assert_eq!(tree.len(), 4);
+    let shown = run(&["book", "show", "--book", book_s, "f5d6"]);
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(lines[1], "opening: Perpendicular Opening", "{shown}");
+    assert_eq!(
+        lines[2],
+        "games: 2 (1 won, 0 drawn, 1 lost by the side to move)"
+    );
+    let c3 = lines.iter().find(|l| l.starts_with("c3 ")).expect(&shown);
+    // Black plays c3: one game won by 10, one lost by 4.
+    assert!(
+        c3.ends_with("book  2 games: 1 won, 0 drawn, 1 lost"),
+        "{c3}"
+    );
+    let hint = run(&["hint", "--book", book_s, "--moves", "1", "f5"]);
+    assert!(hint.contains("book (level 1, 2 games)"), "{hint}");
+    let json = run(&[
+        "hint",
+        "--json",
+        "--book",
+        book_s,
+        "--moves",
+        "1",
+        "f5d6c3d3c4",
+    ]);
+    assert!(json.contains("\"opening\":\"Tiger\""), "{json}");
+    // The counts go through the text form and Edax's form and back.
+    let text = dir.join("world.txt.book");
+    run(&["book", "export", "--book", book_s, "--out", path(&text)]);
+    let back = dir.join("back.bin");
+    run(&["book", "import", path(&text), "--out", path(&back)]);
+    assert_eq!(read_book(&back), tree);
+    let edax = dir.join("world.dat");
+    run(&[
+        "book",
+        "export-edax",
+        "--book",
+        book_s,
+        "--out",
+        path(&edax),
+    ]);
+    let from_edax = dir.join("from-edax.bin");
+    run(&[
+        "book",
+        "import-edax",
+        "-q",
+        path(&edax),
+        "--out",
+        path(&from_edax),
+    ]);
+    let edax_book = read_book(&from_edax);
+    for (key, entry) in tree.sorted() {
+        let e = edax_book
+            .get(key)
+            .expect("every position back from Edax's form");
+        assert_eq!(e.counts, entry.counts);
+    }
+}

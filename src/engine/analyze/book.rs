@@ -29,6 +29,19 @@ pub fn shipped_book() -> Arc<Book> {
     }))
 }
 
+/// The weight of a book move within the randomness when one is drawn:
+/// how much of the randomness it leaves (`randomness - loss`, in 1/64
+/// disc, plus one so that a move at the limit can still be drawn) times
+/// one plus the square root of the games through it. The best move of a
+/// position no game reached is drawn 1 + 64r times as often as a move
+/// losing the whole r discs; a move 100 games played, 11 times as often
+/// as an equal move no game played.
+#[must_use]
+pub fn choice_weight(loss: Eval, randomness: Eval, games: u64) -> u64 {
+    let left = u64::try_from((randomness.0 - loss.0).max(0)).unwrap_or(0) + 1;
+    left * (1 + games.isqrt())
+}
+
 /// The longest book line given with a move (a book never reaches the end).
 const LINE_CAP: usize = 60;
 
@@ -105,19 +118,42 @@ impl BookUse {
     }
 
     /// A move to play in `p` with its value for the side to move, when
-    /// the book holds the position.
+    /// the book holds the position: the best, or with a randomness above
+    /// zero one of the moves within it of the best, drawn with the weight
+    /// of [`choice_weight`] (its loss and the games through it).
     pub fn choose(&mut self, p: &Position) -> Option<(Move, Eval)> {
-        let (_, entry) = self.entry(p)?;
+        let (position, entry) = self.entry(p)?;
         let ranked = entry.ranked();
         let best = ranked[0].mv.value;
         let close: Vec<_> = ranked
             .iter()
             .take_while(|m| m.mv.value.0 >= best.0 - self.randomness.0)
             .collect();
-        let pick = if close.len() > 1 {
+        let pick = if close.len() <= 1 {
+            &ranked[0]
+        } else if self.randomness.0 == 0 {
+            // Equal best moves: any of them.
             *self.rng.pick(&close)
         } else {
-            &ranked[0]
+            let weights: Vec<u64> = close
+                .iter()
+                .map(|m| {
+                    let loss = Eval(best.0 - m.mv.value.0);
+                    let games = self.games_after(&position, m.mv.square.0);
+                    choice_weight(loss, self.randomness, games)
+                })
+                .collect();
+            let total: u64 = weights.iter().sum();
+            let mut at = self.rng.next_u64() % total;
+            let mut chosen = close[close.len() - 1];
+            for (m, &w) in close.iter().zip(&weights) {
+                if at < w {
+                    chosen = m;
+                    break;
+                }
+                at -= w;
+            }
+            chosen
         };
         Some((Move::Place(pick.mv.square), pick.mv.value))
     }
@@ -172,10 +208,11 @@ impl BookUse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::book::BookMove;
+    use crate::engine::book::{BookMove, GameCounts};
     use crate::game::Game;
     use crate::record::parse_game;
     use crate::reversi::Reversi;
+    use std::collections::HashMap;
 
     /// A book of the position after `f5d6c3d3c4` whose moves are worth
     /// 0, -1, -2, ... discs in the order of their squares (each position
@@ -252,5 +289,57 @@ mod tests {
         assert!(BookUse::new(book, Discs(0.0), 1)
             .rank(&Position::start(6))
             .is_none());
+    }
+
+    /// How often each square is played over 1,000 seeds.
+    fn drawn(book: &Arc<Book>, p: &Position, randomness: f64) -> HashMap<Square, u32> {
+        let mut counts = HashMap::new();
+        for seed in 0..1000 {
+            let (mv, _) = BookUse::new(Arc::clone(book), Discs(randomness), seed)
+                .choose(p)
+                .unwrap();
+            let Move::Place(sq) = mv else { unreachable!() };
+            *counts.entry(sq).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    #[test]
+    fn randomness_draws_by_loss_and_games_and_the_seed_decides() {
+        assert_eq!(choice_weight(Eval(0), Eval(64), 0), 65);
+        assert_eq!(choice_weight(Eval(64), Eval(64), 0), 1);
+        assert_eq!(choice_weight(Eval(0), Eval(64), 100), 65 * 11);
+        assert_eq!(choice_weight(Eval(65), Eval(64), 0), 1);
+        let (p, mut book, squares) = graded_book();
+        let shared = Arc::new(book.clone());
+        // Within 1 disc: the best (weight 65) and the second, a disc worse
+        // (weight 1).
+        let counts = drawn(&shared, &p, 1.0);
+        assert_eq!(counts.len(), 2);
+        assert!(counts[&squares[0]] > 900, "{counts:?}");
+        assert!(counts[&squares[1]] > 0, "{counts:?}");
+        // The same seed, the same move.
+        let again = |seed| {
+            BookUse::new(Arc::clone(&shared), Discs(3.0), seed)
+                .choose(&p)
+                .unwrap()
+        };
+        assert!((0..50).all(|seed| again(seed) == again(seed)));
+        // Games through the second move: 2,500 games (weight 1 x 51)
+        // against none for the best (65): the second drawn about 44% of
+        // the time.
+        let game = Reversi::DISC_DIFFERENCE;
+        let second = RelativePosition::from(&game.play(&p, Move::Place(squares[1])));
+        book.count_game(
+            &second,
+            GameCounts {
+                wins: 2_500,
+                draws: 0,
+                losses: 0,
+            },
+        );
+        let counts = drawn(&Arc::new(book), &p, 1.0);
+        let share = f64::from(counts[&squares[1]]) / 1000.0;
+        assert!((0.38..0.50).contains(&share), "{counts:?}");
     }
 }

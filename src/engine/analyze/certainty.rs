@@ -27,12 +27,14 @@ impl Certainty {
 }
 
 /// The command line's text of a certainty: `exact`, `win-loss-draw`,
-/// `depth N` (an estimate of a search N plies deep) or `book (level L)`.
+/// `depth N` (an estimate of a search N plies deep), `book (level L)` or,
+/// for a book position that games reached, `book (level L, G games)`.
 impl fmt::Display for Certainty {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Certainty::Estimate { depth } => write!(f, "depth {depth}"),
-            Certainty::Book { level, .. } => write!(f, "book (level {level})"),
+            Certainty::Book { level, games: 0 } => write!(f, "book (level {level})"),
+            Certainty::Book { level, games } => write!(f, "book (level {level}, {games} games)"),
             c => f.write_str(c.kind()),
         }
     }
@@ -107,7 +109,15 @@ mod tests {
                     games: 3,
                 },
                 "book",
-                "book (level 16)",
+                "book (level 16, 3 games)",
+            ),
+            (
+                Certainty::Book {
+                    level: 12,
+                    games: 0,
+                },
+                "book",
+                "book (level 12)",
             ),
         ];
         for (c, kind, text) in all {

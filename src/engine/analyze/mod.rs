@@ -58,8 +58,10 @@ pub enum Certainty {
         /// Plies searched.
         depth: u32,
     },
-    /// The sign is proven (win, loss or draw with perfect play); the value
-    /// is +1, 0 or -1.
+    /// The outcome is proven (win, loss or draw with perfect play); the
+    /// value is an estimate on the proved side (positive for a win,
+    /// negative for a loss, 0 for a draw), never a count of discs:
+    /// [`Outcome::proved`] reads the outcome from it.
     WinLossDraw,
     /// The exact final disc difference with perfect play.
     Exact,

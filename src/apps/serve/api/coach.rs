@@ -1,6 +1,7 @@
 //! The play page's coach: the hint and the review of a game, in discs.
 
 use super::*;
+use crate::record::openings::opening_name;
 
 /// The engine's limits for a hint or a review: a level (which bounds the
 /// depth off 8x8: [`Limits::level_on`]) that alone decides the
@@ -42,6 +43,7 @@ pub(super) async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Param
     }
     let count = number(&q, "count", 1..=64)?.unwrap_or(64);
     let limits = coach_limits(&state, &q)?;
+    let opening = opening_name(&g.record().positions());
     let p = g.position;
     let mut engine = state.analyzer();
     let (values, nodes, took) = blocking(&state, move |cancel| {
@@ -54,6 +56,7 @@ pub(super) async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Param
     let size = p.board.size();
     Ok(Json(json!({
         "to_move": p.to_move.name(),
+        "opening": opening,
         "view": p.to_move.name(),
         "unit": "discs",
         "scoring": SCORING,
@@ -94,7 +97,9 @@ pub(super) async fn api_review(State(state): State<Arc<AppState>>, Query(q): Par
     // their values are those of the whole game's review.
     let from = number(&q, "from", 0..=g.moves.len())?.unwrap_or(0);
     let mut record = g.record();
-    record.start = record.positions()[from];
+    let positions = record.positions();
+    let opening = opening_name(&positions);
+    record.start = positions[from];
     record.moves.drain(..from);
     let mut engine = state.analyzer();
     let analysis = blocking(&state, move |cancel| {
@@ -131,6 +136,7 @@ pub(super) async fn api_review(State(state): State<Arc<AppState>>, Query(q): Par
         .collect();
     Ok(Json(json!({
         "view": "mover",
+        "opening": opening,
         "unit": "discs",
         "scoring": SCORING,
         "about": "values in discs: played and best from the mover's view, black_value_after from black's",
