@@ -22,6 +22,7 @@ const LAB_SUBCOMMANDS: &[&str] = &[
     "add",
     "search",
     "merge",
+    "check",
     "export",
     "import",
     "import-edax",

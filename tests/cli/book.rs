@@ -925,3 +925,72 @@ fn the_world_tree_counts_games_through_show_hint_and_both_exports() {
         assert_eq!(e.counts, entry.counts);
     }
 }
+
+/// `book check`: the positions drawn by the seed, one line each in the
+/// order drawn whatever the threads, the last plies' values equal to a
+/// search at the book's own level, the summary counting them; a book
+/// with no value to check is refused.
+#[test]
+fn a_check_lines_up_book_values_with_searches_at_any_thread_count() {
+    let dir = scratch_in("book", "check");
+    let book = dir.join("two.book");
+    new_book(&book, "2", "2");
+    let check = |threads: &str, seed: &str| {
+        run(&[
+            "book",
+            "check",
+            "-q",
+            "--book",
+            path(&book),
+            "--level",
+            "2",
+            "--positions",
+            "9",
+            "--seed",
+            seed,
+            "--threads",
+            threads,
+        ])
+    };
+    let text = check("1", "5");
+    assert_eq!(text, check("2", "5"));
+    let lines: Vec<&str> = text.lines().collect();
+    // The header, the book's 5 positions (fewer than asked), the summary.
+    assert_eq!(lines.len(), 7, "{text}");
+    assert!(lines[0].starts_with("5 positions of "), "{text}");
+    let mut boards = Vec::new();
+    for line in &lines[1..6] {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(
+            (words[0], words[2], words[4], words[6]),
+            ("ply", "book", "search", "difference"),
+            "{text}"
+        );
+        if words[1] == "2" {
+            assert_eq!(words[7], "+0.00", "{text}");
+        }
+        boards.push(words[8]);
+    }
+    boards.sort_unstable();
+    boards.dedup();
+    assert_eq!(boards.len(), 5, "{text}");
+    assert!(lines[6].starts_with("within 2.00 discs: "), "{text}");
+    assert!(lines[6].contains(" of 5 ("), "{text}");
+    // Another seed, another order of the same positions.
+    assert_ne!(text, check("1", "6"));
+    let planned = dir.join("planned.book");
+    run(&[
+        "book",
+        "new",
+        "-q",
+        "--depth",
+        "2",
+        "--no-search",
+        "--out",
+        path(&planned),
+    ]);
+    expect_usage_error(
+        lab().args(["book", "check", "--book", path(&planned), "--level", "2"]),
+        "no position with a value",
+    );
+}

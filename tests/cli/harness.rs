@@ -166,6 +166,7 @@ pub const LAB_BOOK_SUBCOMMANDS: &[&str] = &[
     "add",
     "search",
     "merge",
+    "check",
     "export",
     "import",
     "import-edax",

@@ -661,7 +661,12 @@ fn hint_shows_a_proof_as_its_outcome_never_as_one_disc() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let rows: Vec<&str> = text.lines().skip(1).collect();
+    // The board, the opening's name, then the moves.
+    assert!(
+        text.lines().nth(1).unwrap().starts_with("opening: "),
+        "{text}"
+    );
+    let rows: Vec<&str> = text.lines().skip(2).collect();
     assert_eq!(rows.len(), 5, "{text}");
     let mut values = Vec::new();
     for row in &rows {

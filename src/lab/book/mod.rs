@@ -35,6 +35,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
+pub mod check;
 pub mod searches;
 #[cfg(test)]
 mod tests;

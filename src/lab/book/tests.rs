@@ -453,3 +453,56 @@ fn openings_are_transcripts_from_the_start_at_least_one_and_at_most_the_cap() {
         ))
     );
 }
+
+#[test]
+fn a_check_draws_valued_positions_by_its_seed_and_finds_leaves_equal_to_their_search() {
+    let mut book = Book::new();
+    plan_new(&mut book, &[], 2, MAX_POSITIONS).expect("a small plan");
+    // Before any search no position has a value: nothing to draw.
+    assert!(check::sample(&book, 3, 7).is_empty());
+    search_and_merge(&mut book, 2, 1, &mut |_, _| {});
+    let three = check::sample(&book, 3, 7);
+    assert_eq!(three, check::sample(&book, 3, 7));
+    assert_eq!(three.iter().collect::<HashSet<_>>().len(), 3);
+    // More than the book holds: every valued position, once.
+    let all = check::sample(&book, 100, 7);
+    assert_eq!(all.iter().collect::<HashSet<_>>().len(), 5);
+    let mut results = Vec::new();
+    check::check(&book, &all, 2, 2, |r| {
+        results.push(r);
+        true
+    });
+    assert_eq!(results.iter().map(|r| r.key).collect::<Vec<_>>(), all);
+    for r in &results {
+        assert_eq!(Some(r.book), book.get(r.key).and_then(Entry::value));
+        // A position of the last ply has only unsearched moves: its book
+        // value is the level-2 search's that the check repeats.
+        if r.ply() == 2 {
+            assert_eq!(r.difference(), Eval(0), "{r:?}");
+        }
+    }
+    // Stopping early hands over no more.
+    let mut first = Vec::new();
+    check::check(&book, &all, 2, 2, |r| {
+        first.push(r);
+        false
+    });
+    assert_eq!(first, results[..1]);
+}
+
+#[test]
+fn a_check_summary_counts_the_margin_inclusively() {
+    let at = |book: i32, search: i32| check::Checked {
+        key: (0, 0),
+        book: Eval(book * Eval::PER_DISC),
+        search: Eval(search * Eval::PER_DISC),
+    };
+    let results = [at(2, 0), at(0, 3), at(-1, -1), at(5, 0)];
+    let s = check::CheckSummary::of(&results, Eval(2 * Eval::PER_DISC));
+    assert_eq!((s.positions, s.within), (4, 2));
+    assert!((s.mean_difference - 1.0).abs() < 1e-9);
+    assert!((s.mean_absolute - 2.5).abs() < 1e-9);
+    assert!((s.largest - 5.0).abs() < 1e-9);
+    assert!((s.within_percent() - 50.0).abs() < 1e-9);
+    assert_eq!(check::CheckSummary::of(&[], Eval(0)).within_percent(), 0.0);
+}

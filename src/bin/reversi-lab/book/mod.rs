@@ -1,5 +1,5 @@
-//! `reversi-lab book new|deepen|add|search|merge|export|import|import-edax|export-edax`:
-//! building the opening book and converting its forms (see `reversi-lab
+//! `reversi-lab book new|deepen|add|search|merge|check|export|import|import-edax|export-edax`:
+//! building the opening book, checking its values and converting its forms (see `reversi-lab
 //! book --help`, docs/BOOK.md; `reversi book show|stats` read a book).
 //!
 //! The rules are the library's: `reversi::lab::book` plans positions,
@@ -8,8 +8,10 @@
 //! `reversi::engine::book` is the book and its forms. This module reads the
 //! options, reads and writes the files and reports on stderr: `new`,
 //! `deepen` and `add` here, the sharded searches and their merge in
-//! [`search`](mod@search), the text and Edax forms in [`convert`].
+//! [`search`](mod@search), the check against deeper searches in
+//! [`check`](mod@check), the text and Edax forms in [`convert`].
 
+mod check;
 mod convert;
 mod search;
 
@@ -47,7 +49,7 @@ pub(super) const MAX_LINE: usize = 1 << 16;
 const ABOUT: &str = "The opening book: `new` builds one from the start (or from openings) \
 to a depth, `deepen` extends its best lines, `add` learns played games, `search` and `merge` \
 split the searches of a book planned with --no-search between runs (--shard K/N), \
-`export`/`import` convert to and from a text form, `import-edax`/`export-edax` read and \
+`check` compares the book's values with deeper searches, `export`/`import` convert to and from a text form, `import-edax`/`export-edax` read and \
 write Edax's book.dat (`reversi book show|stats` read a book)";
 
 fn out_arg() -> Arg {
@@ -183,13 +185,14 @@ fn export_edax_command() -> Command {
 
 /// The subcommands' definitions (for the consistency test).
 #[cfg(test)]
-pub(super) fn commands() -> [Command; 9] {
+pub(super) fn commands() -> [Command; 10] {
     [
         new_command(),
         deepen_command(),
         add_command(),
         search_command(),
         merge_command(),
+        check::check_command(),
         export_command(),
         import_command(),
         import_edax_command(),
@@ -215,15 +218,16 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("add") => reversi::kit::parse_and_run(add_command(), rest, Add::from_matches, add),
         Some("search") => reversi::kit::parse_and_run(search_command(), rest, Search::from_matches, search),
         Some("merge") => reversi::kit::parse_and_run(merge_command(), rest, |m| Ok(Convert::from_matches(m, "book")), merge),
+        Some("check") => reversi::kit::parse_and_run(check::check_command(), rest, check::Check::from_matches, check::check),
         Some("export") => reversi::kit::parse_and_run(export_command(), rest, |m| Ok(Convert::from_matches(m, "book")), export),
         Some("import") => reversi::kit::parse_and_run(import_command(), rest, |m| Ok(Convert::from_matches(m, "text")), import),
         Some("import-edax") => reversi::kit::parse_and_run(import_edax_command(), rest, |m| Ok(Convert::from_matches(m, "edax")), import_edax),
         Some("export-edax") => reversi::kit::parse_and_run(export_edax_command(), rest, |m| Ok(Convert::from_matches(m, "book")), export_edax),
         Some("-h" | "--help" | "help") | None => write_stdout(&format!(
-            "{ABOUT}.\n\nUsage:\n  reversi-lab book new --depth PLIES --level L --out BOOK [--openings FILE] [--book BOOK]\n  reversi-lab book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi-lab book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi-lab book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi-lab book merge --book PLANNED --out BOOK SEARCHED...\n  reversi-lab book export --book BOOK [--out TEXT]\n  reversi-lab book import TEXT --out BOOK\n  reversi-lab book import-edax EDAX_BOOK --out BOOK\n  reversi-lab book export-edax --book BOOK --out EDAX_BOOK\n\nEach has --help.\n"
+            "{ABOUT}.\n\nUsage:\n  reversi-lab book new --depth PLIES --level L --out BOOK [--openings FILE] [--book BOOK]\n  reversi-lab book deepen --book BOOK --depth PLIES --within DISCS --level L --out BOOK\n  reversi-lab book add [--book BOOK] --level L --out BOOK GAMES...\n  reversi-lab book search --book PLANNED --level L --out SEARCHED [--shard K/N]\n  reversi-lab book merge --book PLANNED --out BOOK SEARCHED...\n  reversi-lab book check --book BOOK --level L [--positions N] [--seed S] [--within DISCS]\n  reversi-lab book export --book BOOK [--out TEXT]\n  reversi-lab book import TEXT --out BOOK\n  reversi-lab book import-edax EDAX_BOOK --out BOOK\n  reversi-lab book export-edax --book BOOK --out EDAX_BOOK\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
-            "unknown book subcommand {:?}; the subcommands are new, deepen, add, search, merge, export, import, import-edax, export-edax (`show` and `stats` are `reversi book`'s; see `reversi-lab book --help`)",
+            "unknown book subcommand {:?}; the subcommands are new, deepen, add, search, merge, check, export, import, import-edax, export-edax (`show` and `stats` are `reversi book`'s; see `reversi-lab book --help`)",
             reversi::kit::escape(other)
         )),
     }
