@@ -994,3 +994,56 @@ fn a_check_lines_up_book_values_with_searches_at_any_thread_count() {
         "no position with a value",
     );
 }
+
+/// `book add --count-only`: the games counted through the positions the
+/// book holds, none added, the moves and values unchanged, so the engine
+/// plays the same moves and its hints count the games.
+#[test]
+fn counting_only_adds_games_to_a_book_and_changes_no_move() {
+    let dir = scratch_in("book", "count-only");
+    let games = imported_games(&dir);
+    let (plain, counted) = (dir.join("plain.book"), dir.join("counted.book"));
+    new_book(&plain, "2", "1");
+    run(&[
+        "book",
+        "add",
+        "-q",
+        "--count-only",
+        "--book",
+        path(&plain),
+        "--out",
+        path(&counted),
+        path(&games),
+    ]);
+    let (before, after) = (read_book(&plain), read_book(&counted));
+    assert_eq!(before.len(), after.len());
+    for (key, entry) in before.sorted() {
+        let now = after.get(key).expect("the same positions");
+        assert_eq!(
+            (&now.searched, now.unsearched, now.level),
+            (&entry.searched, entry.unsearched, entry.level)
+        );
+    }
+    // All three games start from the start position; two go through f5 d6.
+    let start = RelativePosition::start(8);
+    assert_eq!(after.lookup(&start).expect("the start").counts.games(), 3);
+    let shown = run(&["book", "show", "--book", path(&counted), "f5d6"]);
+    assert!(
+        shown.contains("games: 2 (1 won, 0 drawn, 1 lost by the side to move)"),
+        "{shown}"
+    );
+    // Counting needs a book to count into and adds nothing to search.
+    let refused = lab()
+        .args([
+            "book",
+            "add",
+            "--count-only",
+            "--out",
+            path(&dir.join("x.book")),
+            path(&games),
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(!dir.join("x.book").exists());
+}

@@ -51,6 +51,7 @@ Usage:
   reversi-lab book new --depth PLIES --level L --out BOOK   every opening to a depth
   reversi-lab book deepen|add   extend a book's best lines, learn games
   reversi-lab book search|merge   a planned book's searches split between runs
+  reversi-lab book check --book BOOK --level L   its values against deeper searches
   reversi-lab book export|import   to and from the book's text form
   reversi-lab book import-edax|export-edax   to and from Edax's book.dat
 

@@ -139,6 +139,22 @@ pub fn plan_world(
     Ok(added)
 }
 
+/// Counts `games` through the positions `book` already holds within
+/// their first `plies` plies (added to the counts they have), adding no
+/// position: the book's moves and values stay as they are. Returns how
+/// many of its positions the games reached.
+pub fn count_into(book: &mut Book, games: &[CountedGame<'_>], plies: u32) -> usize {
+    let mut reached: Vec<(Key, GameCounts)> = count_positions(games, plies)
+        .into_iter()
+        .filter(|(k, _)| book.get(*k).is_some())
+        .collect();
+    reached.sort_unstable_by_key(|&(k, _)| k);
+    for &(key, c) in &reached {
+        book.count_game(&crate::engine::book::position_of(key), c);
+    }
+    reached.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +251,40 @@ mod tests {
         let positions = game_positions(&g, 60);
         assert_eq!(positions.len(), 6, "the start and the five after");
         assert_eq!(game_positions(&g, 0).len(), 1);
+    }
+
+    #[test]
+    fn counting_only_counts_the_games_through_the_books_positions_and_adds_none() {
+        let (tiger, diagonal) = (moves("f5d6c3d3c4f4"), moves("c4c3d3c5"));
+        let games = [
+            CountedGame {
+                moves: &tiger,
+                black_score: 10,
+            },
+            CountedGame {
+                moves: &diagonal,
+                black_score: 0,
+            },
+        ];
+        let mut book = Book::new();
+        crate::lab::book::plan_new(&mut book, &[], 2, 100).unwrap();
+        search_and_merge(&mut book, 1, 1, &mut |_, _| {});
+        let before = book.clone();
+        // The start, f5 and both second plies (perpendicular f5 d6 and
+        // diagonal c4 c3) are in the book; the third plies are not.
+        assert_eq!(count_into(&mut book, &games, 10), 4);
+        assert_eq!(book.len(), before.len());
+        for (key, entry) in before.sorted() {
+            let now = book.get(key).unwrap();
+            assert_eq!(
+                (&now.searched, now.unsearched),
+                (&entry.searched, entry.unsearched)
+            );
+        }
+        assert_eq!(book.lookup(&at("")).unwrap().counts, counts(1, 1, 0));
+        assert_eq!(book.lookup(&at("f5")).unwrap().counts, counts(0, 1, 1));
+        assert_eq!(book.lookup(&at("f5d6")).unwrap().counts, counts(1, 0, 0));
+        assert_eq!(book.lookup(&at("f5f4")).unwrap().counts, counts(0, 0, 0));
+        assert_eq!(book.lookup(&at("c4c3")).unwrap().counts, counts(0, 1, 0));
     }
 }

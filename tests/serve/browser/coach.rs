@@ -318,3 +318,37 @@ fn a_book_hint_ranks_every_legal_move_and_a_bad_address_move_leaves_the_game_bef
     assert_eq!(moves, "f5 d6 c3");
     assert!(!text(&mut b, "#status").contains("Move 3 of the address"));
 }
+
+#[test]
+fn the_page_names_the_opening_while_playing_and_in_the_review() {
+    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+        return;
+    };
+    let server = ServerProcess::start();
+    b.open(&format!(
+        "{}play?size=8&black=human&white=human&level=4&coach=4&moves=f5,d6,c3,d3,c4",
+        server.url
+    ));
+    wait_turn(&mut b, 5);
+    wait_text(&mut b, "[data-testid=opening]", "Opening: Tiger");
+    // One more move: still the Tiger (the last named position it went through).
+    b.click("#board [data-square=f4]");
+    wait_turn(&mut b, 6);
+    assert_eq!(text(&mut b, "[data-testid=opening]"), "Opening: Tiger");
+    b.click("#review");
+    wait_text(
+        &mut b,
+        "[data-testid=review-opening]",
+        "The game's opening: Tiger",
+    );
+    // A 6x6 game has no opening name.
+    b.open(&format!(
+        "{}play?size=6&black=human&white=human&depth=2",
+        server.url
+    ));
+    wait_turn(&mut b, 0);
+    assert_eq!(
+        b.eval("document.querySelector('[data-testid=opening]').hidden"),
+        json!(true)
+    );
+}

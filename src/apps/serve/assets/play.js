@@ -252,6 +252,9 @@ function render() {
   const who = (c) => isEngine(c) ? (st.size === "8" && st.level ? `engine, level ${st.level} (${levelName(Number(st.level))})`
     : `engine, depth ${st.depth}, ${st.eval}`) : "person";
   $("players").textContent = `Black: ${who("black")}. White: ${who("white")}. Coach: level ${st.coach}. (See Settings.)`;
+  // Always there on 8x8 (the line does not come and go under the board).
+  $("opening").hidden = g.size !== 8;
+  $("opening").textContent = `Opening: ${g.opening || "none named"}`;
   $("black").textContent = g.black;
   $("white").textContent = g.white;
   const exported = game.export[$("export-form").value];
@@ -375,6 +378,8 @@ async function startReview(at) {
   $("review-box").hidden = false;
   if (review) return showReview(at);
   review = { data: null, at, game };
+  $("rv-opening").hidden = game.size !== 8;
+  $("rv-opening").textContent = "The game's opening: …";
   const level = reviewLevel();
   const mine = review;
   await showReview(at);
@@ -391,6 +396,7 @@ async function startReview(at) {
 
 function drawReview() {
   const d = review.data;
+  $("rv-opening").textContent = `The game's opening: ${d.opening || "none named"}`;
   $("rv-table").tBodies[0].replaceChildren(...d.moves.map((m) => el("tr", { "data-index": m.index + 1 },
     el("td", {}, el("button", { type: "button", class: "link", "aria-label": `go to move ${m.index + 1}`,
       onclick: () => showReview(m.index + 1).catch(report) }, m.index + 1)),

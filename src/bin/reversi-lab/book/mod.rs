@@ -115,6 +115,7 @@ fn add_command() -> Command {
         .arg(Arg::new("games").value_name("GAMES").num_args(1..).required(true).help("Files of games: games files of `reversi-lab train import` (or generate), WTHOR files (`.wtb`, PGN), or one game a line: transcripts (f5d6c3...), GGF games, Logistello .gam lines, or board strings followed by moves; `#` lines are skipped"))
         .arg(option("depth", "PLIES", "Plies of each game learned").value_parser(value_parser!(u32).range(0..=60)).default_value("30"))
         .arg(option("min-games", "N", "Only the positions that at least N of the games reach within --depth plies (the book's tree from the world's games: games files of `reversi-lab train import`); each position counts every game through it").value_parser(value_parser!(u64).range(1..)))
+        .arg(flag("count-only", "Add no position: count the games through the positions --book holds within --depth plies, and search nothing (the book plays as before; its hints say how many games reached each move)").requires("book").conflicts_with_all(["min-games", "level", "searched"]))
         .arg(searched_arg())
         .args(building_args())
 }
@@ -287,7 +288,11 @@ struct Building {
 impl Building {
     fn from_matches(m: &ArgMatches) -> Result<Building> {
         // The level: required unless --no-search.
-        let level = match (m.get_one::<u32>("level"), m.get_flag("no-search")) {
+        let counting = matches!(m.try_get_one::<bool>("count-only"), Ok(Some(true)));
+        let level = match (
+            m.get_one::<u32>("level"),
+            m.get_flag("no-search") || counting,
+        ) {
             (Some(&l), _) => Some(l),
             (None, true) => None,
             (None, false) => {
@@ -456,6 +461,7 @@ struct Add {
     games: Vec<String>,
     depth: u32,
     min_games: Option<u64>,
+    count_only: bool,
 }
 
 impl Add {
@@ -471,6 +477,7 @@ impl Add {
                 .collect(),
             depth: value(m, "depth"),
             min_games: m.get_one("min-games").copied(),
+            count_only: m.get_flag("count-only"),
         })
     }
 }
@@ -492,8 +499,11 @@ fn read_games_file(path: &str) -> Result<Option<Vec<reversi::lab::train::Trainin
 }
 
 /// `book add --min-games N`: the positions that at least N of the games
-/// reach within the depth (`lab::book::world`), their games counted.
-fn add_world(r: &Add, book: &mut Book, min_games: u64) -> Result<(usize, usize)> {
+/// reach within the depth (`lab::book::world`), their games counted
+/// (returns the games and the positions added); with `None`
+/// (`--count-only`) the games through the book's own positions only
+/// (returns the games and the positions they reached).
+fn add_world(r: &Add, book: &mut Book, min_games: Option<u64>) -> Result<(usize, usize)> {
     let mut owned: Vec<(Vec<reversi::reversi::Move>, i32)> = Vec::new();
     let mut files = Vec::new();
     for path in &r.games {
@@ -526,9 +536,12 @@ fn add_world(r: &Add, book: &mut Book, min_games: u64) -> Result<(usize, usize)>
         moves,
         black_score: *black_score,
     }));
-    let added = world::plan_world(book, &games, r.depth, min_games, r.building.max_positions)
-        .or_else(|e| usage(e.to_string()))?;
-    Ok((games.len(), added))
+    let changed = match min_games {
+        Some(n) => world::plan_world(book, &games, r.depth, n, r.building.max_positions)
+            .or_else(|e| usage(e.to_string()))?,
+        None => world::count_into(book, &games, r.depth),
+    };
+    Ok((games.len(), changed))
 }
 
 fn add(r: Add) -> Result<()> {
@@ -538,9 +551,16 @@ fn add(r: Add) -> Result<()> {
         None => Book::new(),
     };
     if let Some(min_games) = r.min_games {
-        let (games, added) = add_world(&r, &mut book, min_games)?;
+        let (games, added) = add_world(&r, &mut book, Some(min_games))?;
         r.building.searching.note(&format!(
             "book: {games} finished games, {added} new positions reached by at least {min_games}"
+        ));
+        return r.building.finish(&mut book, planned);
+    }
+    if r.count_only {
+        let (games, reached) = add_world(&r, &mut book, None)?;
+        r.building.searching.note(&format!(
+            "book: {games} finished games counted through {reached} of its positions"
         ));
         return r.building.finish(&mut book, planned);
     }
