@@ -686,19 +686,17 @@ fn start_board() -> String {
     format!("{0}---OX------XO---{0} X", "-".repeat(24))
 }
 
-/// Runs `reversi book new` of `depth` plies at `level` into `out`.
+/// Runs `reversi book new` of `depth` plies at `level` into `out`
+/// (`level` "none": planned only, `--no-search`).
 fn new_book(out: &Path, depth: &str, level: &str) {
-    run(&[
-        "book",
-        "new",
-        "-q",
-        "--depth",
-        depth,
-        "--level",
-        level,
-        "--out",
-        path(out),
-    ]);
+    let searching: &[&str] = if level == "none" {
+        &["--no-search"]
+    } else {
+        &["--level", level]
+    };
+    let mut args = vec!["book", "new", "-q", "--depth", depth, "--out", path(out)];
+    args.extend_from_slice(searching);
+    run(&args);
 }
 
 /// `book new` and `book add` with `--searched` and `--out` one file under
@@ -738,17 +736,7 @@ fn an_unfinished_book_is_said_so_and_its_waiting_positions_are_searched() {
     let dir = scratch_in("book", "unfinished");
     let done = dir.join("done.bin");
     let plan = dir.join("plan.bin");
-    run(&[
-        "book",
-        "new",
-        "-q",
-        "--depth",
-        "2",
-        "--level",
-        "2",
-        "--out",
-        path(&done),
-    ]);
+    new_book(&done, "2", "2");
     run(&[
         "book",
         "deepen",
@@ -979,16 +967,7 @@ fn a_check_lines_up_book_values_with_searches_at_any_thread_count() {
     // Another seed, another order of the same positions.
     assert_ne!(text, check("1", "6"));
     let planned = dir.join("planned.book");
-    run(&[
-        "book",
-        "new",
-        "-q",
-        "--depth",
-        "2",
-        "--no-search",
-        "--out",
-        path(&planned),
-    ]);
+    new_book(&planned, "2", "none");
     expect_usage_error(
         lab().args(["book", "check", "--book", path(&planned), "--level", "2"]),
         "no position with a value",
