@@ -492,9 +492,10 @@ fn read_games_file(path: &str) -> Result<Option<Vec<reversi::lab::train::Trainin
     if !world::is_games_file(&String::from_utf8_lossy(&first)) {
         return Ok(None);
     }
-    let (file, _) = reversi::kit::input::open_regular(Path::new(path), path)?;
-    let games = reversi::lab::train::formats::games::read(std::io::BufReader::new(file), path)
-        .map_err(|e| UsageError(e.0))?;
+    // The header line read, then the rest of the same file.
+    let whole = std::io::BufReader::new(std::io::Read::chain(first.as_slice(), reader));
+    let games =
+        reversi::lab::train::formats::games::read(whole, path).map_err(|e| UsageError(e.0))?;
     Ok(Some(games))
 }
 
