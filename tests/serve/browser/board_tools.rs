@@ -9,8 +9,7 @@
 //! under CI (`CI=true`), where a missing browser fails it.
 
 use super::super::cdp::Browser;
-use super::super::ServerProcess;
-use super::{set_value, text, wait_turn, WAIT};
+use super::{browser_and_server, set_value, text, wait_turn, WAIT};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -112,10 +111,9 @@ fn click_a_legal_square(b: &mut Browser) -> String {
 
 #[test]
 fn undo_then_redo_keeps_the_engine_logs_rows_and_their_numbers() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!(
         "{}play?size=6&black=human&white=engine&depth=2&eval=disc",
         server.url
@@ -181,10 +179,9 @@ fn transcript_move(b: &mut Browser, ply: usize) -> String {
 
 #[test]
 fn the_review_says_what_each_value_is_and_shows_the_best_line() {
-    let Some(mut b) = Browser::launch_or_skip(1366, 900) else {
+    let Some((mut b, server)) = browser_and_server(1366, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!(
         "{}play?size=6&black=human&white=human",
         server.url
@@ -260,10 +257,9 @@ fn the_review_says_what_each_value_is_and_shows_the_best_line() {
 
 #[test]
 fn the_board_editor_sets_up_a_position_to_play_and_analyze() {
-    let Some(mut b) = Browser::launch_or_skip(1366, 900) else {
+    let Some((mut b, server)) = browser_and_server(1366, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!(
         "{}play?size=6&black=human&white=human&coach=6",
         server.url
@@ -414,10 +410,9 @@ fn choose_file(b: &mut Browser, selector: &str, path: &std::path::Path) {
 
 #[test]
 fn a_record_saves_as_a_file_and_opens_from_one() {
-    let Some(mut b) = Browser::launch_or_skip(1366, 900) else {
+    let Some((mut b, server)) = browser_and_server(1366, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     let dir = std::env::temp_dir().join(format!("reversi-board-files-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -499,10 +494,9 @@ fn a_record_saves_as_a_file_and_opens_from_one() {
 
 #[test]
 fn the_evaluation_graph_follows_the_game_when_asked() {
-    let Some(mut b) = Browser::launch_or_skip(1366, 900) else {
+    let Some((mut b, server)) = browser_and_server(1366, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!(
         "{}play?size=6&black=human&white=human&coach=4",
         server.url
@@ -567,10 +561,9 @@ fn the_evaluation_graph_follows_the_game_when_asked() {
 
 #[test]
 fn the_coachs_level_is_set_apart_from_the_opponents() {
-    let Some(mut b) = Browser::launch_or_skip(1366, 900) else {
+    let Some((mut b, server)) = browser_and_server(1366, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     // Nine moves out of the opening book: the engine (white, level 1)
     // searches its reply.
     b.open(&format!(
@@ -623,10 +616,9 @@ fn the_coachs_level_is_set_apart_from_the_opponents() {
 
 #[test]
 fn every_setting_is_in_view_without_scrolling_on_a_laptop() {
-    let Some(mut b) = Browser::launch_or_skip(1366, 768) else {
+    let Some((mut b, server)) = browser_and_server(1366, 768) else {
         return;
     };
-    let server = ServerProcess::start();
     for size in ["8", "6"] {
         b.open(&format!("{}play?size={size}", server.url));
         wait_turn(&mut b, 0);

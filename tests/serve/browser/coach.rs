@@ -4,10 +4,9 @@ use super::*;
 
 #[test]
 fn the_coach_hints_and_reviews_every_move_of_a_finished_game() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     // Named levels with their numbers.
     b.open(&format!("{}play?size=8&level=3", server.url));
     wait_turn(&mut b, 0);
@@ -107,10 +106,9 @@ fn the_coach_hints_and_reviews_every_move_of_a_finished_game() {
 
 #[test]
 fn the_coach_shows_proved_values_one_unit_and_one_scoring_rule() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!(
         "{}play?size=6&black=human&white=human&moves={WIPEOUT_6X6}",
         server.url
@@ -238,10 +236,9 @@ fn the_coach_shows_proved_values_one_unit_and_one_scoring_rule() {
 
 #[test]
 fn a_book_hint_ranks_every_legal_move_and_a_bad_address_move_leaves_the_game_before_it() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     // A book position with 8 legal moves, fewer of them in the book.
     b.open(&format!(
         "{}play?size=8&black=human&white=human&level=12&moves=f5,d6,c4,d3,c5,f4",
@@ -321,10 +318,9 @@ fn a_book_hint_ranks_every_legal_move_and_a_bad_address_move_leaves_the_game_bef
 
 #[test]
 fn the_page_names_the_opening_while_playing_and_in_the_review() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!(
         "{}play?size=8&black=human&white=human&level=4&coach=4&moves=f5,d6,c3,d3,c4",
         server.url

@@ -16,10 +16,9 @@ fn explorer_reads_the_contract_counts_and_steps_through_alphabeta() {
     let (mm_value, mm_count) = cli("300");
     let (ab_value, ab_count) = cli("500");
     assert_eq!((mm_value.as_str(), mm_count.as_str()), ("-1", "224821"));
-    let Some(mut b) = Browser::launch_or_skip(1400, 1000) else {
+    let Some((mut b, server)) = browser_and_server(1400, 1000) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!("{}explore", server.url));
     // The contract's start position is the default; minimax first.
     set_value(&mut b, "#algorithm", "minimax");
@@ -121,10 +120,9 @@ fn explorer_reads_the_contract_counts_and_steps_through_alphabeta() {
 
 #[test]
 fn the_explorer_replays_each_cutoff_and_compares_minimax_with_alphabeta() {
-    let Some(mut b) = Browser::launch_or_skip(1366, 850) else {
+    let Some((mut b, server)) = browser_and_server(1366, 850) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!("{}explore", server.url));
     // Side by side on the contract's start: the CLI's 300 and 500 counts.
     b.click("#versus");
@@ -283,10 +281,9 @@ fn first_cutoff_by_walking(b: &mut Browser) -> u64 {
 #[test]
 fn the_explorer_draws_readable_trees_linked_to_the_replay_and_keeps_its_state_in_the_address() {
     for (width, height) in [(1366, 768), (390, 844)] {
-        let Some(mut b) = Browser::launch_or_skip(width, height) else {
+        let Some((mut b, server)) = browser_and_server(width, height) else {
             return;
         };
-        let server = ServerProcess::start();
         // It opens on the contract's position, searched by alpha-beta.
         b.open(&format!("{}explore", server.url));
         wait_text(&mut b, "[data-testid=count]", "7208");
@@ -417,10 +414,9 @@ fn the_explorer_draws_readable_trees_linked_to_the_replay_and_keeps_its_state_in
 
 #[test]
 fn explore_this_position_carries_the_games_settings() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!(
         "{}play?size=6&black=human&white=human&depth=3&eval=weights&algorithm=minimax&moves=d5",
         server.url

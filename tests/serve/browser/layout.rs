@@ -33,10 +33,9 @@ fn board_visible(b: &mut Browser, selector: &str, scroll: bool) -> (bool, Value)
 fn every_page_fits_a_phone_and_a_laptop_with_the_8x8_board_in_view() {
     let start8 = "0".repeat(27) + "21" + &"0".repeat(6) + "12" + &"0".repeat(27);
     for (width, height) in [(390, 844), (1366, 850)] {
-        let Some(mut b) = Browser::launch_or_skip(width, height) else {
+        let Some((mut b, server)) = browser_and_server(width, height) else {
             return;
         };
-        let server = ServerProcess::start();
         // Play: the 8x8 board whole on the first screen, without scrolling.
         b.open(&format!("{}play?size=8", server.url));
         b.wait_for(
@@ -148,10 +147,9 @@ fn focus_the_last_move_after_f5(b: &mut Browser, server: &ServerProcess) {
 
 #[test]
 fn every_marker_has_a_contrast_of_three_to_one_and_the_pages_have_a_favicon_and_noscript() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     // Play: after f5 (white to move, both people): the last move, a flipped
     // disc, legal-move dots, hint values and the focus ring on the felt.
     focus_the_last_move_after_f5(&mut b, &server);
@@ -223,10 +221,9 @@ fn nothing_jumps_when_results_arrive() {
     let mut moved = Vec::new();
     for (width, height) in [(390, 844), (1366, 850)] {
         let wide = width > 1000;
-        let Some(mut b) = Browser::launch_or_skip(width, height) else {
+        let Some((mut b, server)) = browser_and_server(width, height) else {
             return;
         };
-        let server = ServerProcess::start();
         // Play: the board, the status above it, the game's buttons and the
         // coach's areas (beside the board on the wide screen). The settings
         // are below the board on a phone and beside it, above the coach, on
@@ -385,10 +382,9 @@ fn nothing_jumps_when_results_arrive() {
 
 #[test]
 fn the_focus_ring_differs_from_the_last_move_frame_and_stands_out_everywhere() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     // Focus on the last move's square (f5, a black disc with its frame).
     focus_the_last_move_after_f5(&mut b, &server);
     let play = b.eval(&format!(

@@ -30,6 +30,13 @@ mod study;
 
 pub(super) const WAIT: Duration = Duration::from_secs(60);
 
+/// A headless Chromium of `width` x `height` pixels and a server of the
+/// binary, or `None` where no Chromium is found (the test is skipped).
+pub(super) fn browser_and_server(width: u32, height: u32) -> Option<(Browser, ServerProcess)> {
+    let b = Browser::launch_or_skip(width, height)?;
+    Some((b, ServerProcess::start()))
+}
+
 pub(super) fn text(b: &mut Browser, selector: &str) -> String {
     let sel = serde_json::to_string(selector).unwrap();
     b.eval(&format!(

@@ -16,10 +16,9 @@ fn square_labels(b: &mut Browser) -> Vec<String> {
 
 #[test]
 fn the_level_choice_plays_8x8_and_is_off_on_smaller_boards() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!("{}play?size=8&level=2", server.url));
     wait_text(&mut b, "#black", "2");
     // A level replaces depth, evaluation and search.
@@ -61,10 +60,9 @@ fn the_level_choice_plays_8x8_and_is_off_on_smaller_boards() {
 
 #[test]
 fn play_a_4x4_game_to_its_end_by_clicking_and_keys() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!("{}play?size=4", server.url));
     wait_text(&mut b, "#black", "2");
     // The board: 16 buttons a1..d4 whose names say what is on them.
@@ -176,10 +174,9 @@ fn history_go(b: &mut Browser, delta: i64) {
 
 #[test]
 fn a_game_survives_double_clicks_back_and_reload() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!("{}play?size=8&level=1", server.url));
     wait_turn(&mut b, 0);
     // Two clicks on f5 in a row (no time between them): one move is played,
@@ -240,10 +237,9 @@ fn a_game_survives_double_clicks_back_and_reload() {
 
 #[test]
 fn an_engine_error_leaves_a_retry_that_resumes_the_game() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     // A time of 0 ms is refused by the server: the game stops with the error.
     b.open(&format!(
         "{}play?size=4&black=engine&white=human&time=0",
@@ -276,10 +272,9 @@ fn an_engine_error_leaves_a_retry_that_resumes_the_game() {
 
 #[test]
 fn records_load_and_export_and_undo_redo_after_loading() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     // Undo after loading moves from the address: back to the person's turn.
     b.open(&format!("{}play?size=8&level=1&moves=f5,d6", server.url));
     wait_turn(&mut b, 2);
@@ -380,10 +375,9 @@ fn click_response_js(square: &str, plies: usize) -> String {
 #[test]
 #[ignore]
 fn measure_first_paint_and_click_response_at_levels_1_to_12() {
-    let Some(mut b) = Browser::launch_or_skip(1366, 850) else {
+    let Some((mut b, server)) = browser_and_server(1366, 850) else {
         return;
     };
-    let server = ServerProcess::start();
     println!("level  first paint ms  disc shown ms  engine reply ms");
     for level in 1..=12 {
         b.open(&format!("{}play?size=8&level={level}", server.url));
@@ -448,10 +442,9 @@ fn measure_first_paint_and_click_response_at_levels_1_to_12() {
 
 #[test]
 fn a_move_while_the_server_is_gone_resumes_with_retry_once_it_is_back() {
-    let Some(mut b) = Browser::launch_or_skip(1200, 900) else {
+    let Some((mut b, server)) = browser_and_server(1200, 900) else {
         return;
     };
-    let server = ServerProcess::start();
     let (url, port) = (server.url.clone(), server.port());
     b.open(&format!("{url}play?size=8&level=1"));
     wait_turn(&mut b, 0);
@@ -511,10 +504,9 @@ fn a_move_while_the_server_is_gone_resumes_with_retry_once_it_is_back() {
 
 #[test]
 fn the_play_pages_smaller_points_players_in_view_best_hint_rematch_reload_and_motion() {
-    let Some(mut b) = Browser::launch_or_skip(1366, 768) else {
+    let Some((mut b, server)) = browser_and_server(1366, 768) else {
         return;
     };
-    let server = ServerProcess::start();
     // The opponent is named in view, above the fold.
     b.open(&format!(
         "{}play?size=8&black=human&white=engine&level=10",
@@ -605,10 +597,9 @@ fn the_play_pages_smaller_points_players_in_view_best_hint_rematch_reload_and_mo
 
 #[test]
 fn on_a_phone_the_hint_comes_into_view() {
-    let Some(mut b) = Browser::launch_or_skip(390, 844) else {
+    let Some((mut b, server)) = browser_and_server(390, 844) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!(
         "{}play?size=8&black=human&white=human",
         server.url

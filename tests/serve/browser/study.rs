@@ -4,10 +4,9 @@ use super::*;
 
 #[test]
 fn study_page_runs_a_match_and_a_depth_table() {
-    let Some(mut b) = Browser::launch_or_skip(1300, 1000) else {
+    let Some((mut b, server)) = browser_and_server(1300, 1000) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!("{}study", server.url));
     set_value(&mut b, "#m-size", "6");
     set_value(&mut b, "#m-depth", "3");
@@ -49,10 +48,9 @@ fn study_page_runs_a_match_and_a_depth_table() {
 
 #[test]
 fn the_study_grid_and_plots_keep_every_series_visible_and_forms_within_the_servers_caps() {
-    let Some(mut b) = Browser::launch_or_skip(1300, 1000) else {
+    let Some((mut b, server)) = browser_and_server(1300, 1000) else {
         return;
     };
-    let server = ServerProcess::start();
     b.open(&format!("{}study", server.url));
     // The forms allow only depths the server accepts (its caps from /api/status).
     b.wait_for(
