@@ -120,7 +120,7 @@ impl BookUse {
     /// A move to play in `p` with its value for the side to move, when
     /// the book holds the position: the best, or with a randomness above
     /// zero one of the moves within it of the best, drawn with the weight
-    /// of [`choice_weight`] (its loss and the games through it).
+    /// of `choice_weight` (its loss and the games through it).
     pub fn choose(&mut self, p: &Position) -> Option<(Move, Eval)> {
         let (position, entry) = self.entry(p)?;
         let ranked = entry.ranked();
