@@ -12,14 +12,17 @@ use super::labels::{Label, LabelSource, ListedPosition};
 use super::TrainingGame;
 use crate::board::bits::Bits;
 use crate::board::{symmetry, Color, Square};
-use crate::engine::analyze::MoveValue;
+use crate::engine::analyze::{Analyzer, Limits, MoveSearch, MoveValue};
 use crate::engine::RelativePosition;
+use crate::eval::pattern::PatternWeights;
 use crate::eval::Eval;
 use crate::reversi::{Move, Position};
 use std::collections::HashMap;
 use std::collections::HashSet;
 use std::fmt;
 use std::ops::RangeInclusive;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// How many discs a move loses against the best move, in classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -272,6 +275,72 @@ pub fn errors_by_loss_of_ranking(
     ranked: &RankedChildren,
 ) -> Result<Vec<ClassError>, String> {
     errors_by_loss_where_known(parents, children, |c| ranked.get(c))
+}
+
+message_error! {
+    /// Why a held-out file cannot give the parents of `train
+    /// heldout-moves`: one of its positions is not labelled exactly (the
+    /// message names it).
+    pub struct NotExact(pub String);
+}
+
+/// The parents whose moves `train heldout-moves` measures: `count` of the
+/// exact labels `all` (all of them when `None`, never more than all),
+/// spread evenly over them in their order.
+///
+/// # Errors
+/// [`NotExact`] naming the first label of `all` that is not exact.
+pub fn spread_parents(all: &[Label], count: Option<usize>) -> Result<Vec<Label>, NotExact> {
+    if let Some(l) = all.iter().find(|l| l.source != LabelSource::Exact) {
+        return Err(NotExact(format!(
+            "position {} is not labelled exactly; give a `train heldout` file",
+            l.position.item
+        )));
+    }
+    let count = count.unwrap_or(all.len()).min(all.len());
+    Ok((0..count).map(|i| all[i * all.len() / count]).collect())
+}
+
+/// The fewest and the most empty squares of the positions of `list`
+/// (`(0, 0)` for none).
+#[must_use]
+pub fn empties_span(list: &[ListedPosition]) -> (u32, u32) {
+    let empties = |p: &ListedPosition| 64 - (p.player | p.opponent).count_ones();
+    let fewest = list.iter().map(empties).min().unwrap_or(0);
+    let most = list.iter().map(empties).max().unwrap_or(0);
+    (fewest, most)
+}
+
+/// [`errors_by_loss_of_ranking`] of the values that level `level` (with
+/// `weights`, no clock) gives every move of each parent, as `reversi hint
+/// --level L --moves 64` ranks them: a fresh [`Analyzer`] for each parent,
+/// so that no table is carried from one to the next. `ranked` hears how
+/// many parents are done after each.
+///
+/// # Errors
+/// As [`errors_by_loss_of_ranking`].
+pub fn level_errors_by_loss(
+    parents: &[Label],
+    children: &[Label],
+    weights: &Arc<PatternWeights>,
+    level: u32,
+    mut ranked: impl FnMut(usize),
+) -> Result<Vec<ClassError>, String> {
+    let limits = Limits {
+        level: Some(level),
+        time: None,
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut done = 0;
+    let ranking = RankedChildren::rank(parents, |p| {
+        let mut engine = Analyzer::new().with_weights(Arc::clone(weights));
+        let values = engine.rank_moves(p, 64, &limits, &stop, &mut |_| {});
+        done += 1;
+        ranked(done);
+        values
+    });
+    errors_by_loss_of_ranking(parents, children, &ranking)
 }
 
 fn errors_by_loss_where_known(
@@ -570,5 +639,83 @@ mod tests {
             ..children[0]
         };
         assert!(errors_by_loss(&parents, &[orphan], |c| c.value).is_err());
+    }
+
+    #[test]
+    fn parents_are_spread_evenly_and_must_be_exact() {
+        let (p, o) = late_position(12, 1);
+        let all: Vec<Label> = (0..10)
+            .map(|item| Label {
+                position: ListedPosition {
+                    item,
+                    game: 0,
+                    player: p,
+                    opponent: o,
+                },
+                value: Eval(0),
+                source: LabelSource::Exact,
+            })
+            .collect();
+        let items = |count| -> Vec<u64> {
+            spread_parents(&all, count)
+                .expect("exact")
+                .iter()
+                .map(|l| l.position.item)
+                .collect()
+        };
+        assert_eq!(items(Some(3)), [0, 3, 6]);
+        assert_eq!(items(Some(4)), [0, 2, 5, 7]);
+        assert_eq!(items(None), (0..10).collect::<Vec<_>>());
+        assert_eq!(items(Some(25)), (0..10).collect::<Vec<_>>());
+        assert_eq!(items(Some(0)), Vec::<u64>::new());
+        assert!(spread_parents(&[], None).expect("none").is_empty());
+        let mut searched = all.clone();
+        searched[7].source = LabelSource::Search(4);
+        assert_eq!(
+            spread_parents(&searched, Some(2)),
+            Err(NotExact(
+                "position 7 is not labelled exactly; give a `train heldout` file".to_owned()
+            ))
+        );
+        // The start (60 empty squares) and a position of 12.
+        let start = RelativePosition::from(&Position::start(8));
+        let list = [
+            all[0].position,
+            ListedPosition {
+                player: start.player,
+                opponent: start.opponent,
+                ..all[1].position
+            },
+        ];
+        assert_eq!(empties_span(&list), (12, 60));
+        assert_eq!(empties_span(&list[..1]), (12, 12));
+        assert_eq!(empties_span(&[]), (0, 0));
+    }
+
+    /// Level 4 solves 12 empty squares exactly: its move list errs by
+    /// nothing, and it hears of each parent once, in order.
+    #[test]
+    fn a_level_that_solves_errs_by_nothing() {
+        let parents: Vec<Label> = (0..3)
+            .map(|seed| {
+                let (p, o) = late_position(12, seed + 10);
+                exact(seed, 0, p, o)
+            })
+            .collect();
+        let children: Vec<Label> = positions_after_moves(&parents)
+            .iter()
+            .map(|c| exact(c.item, c.game, c.player, c.opponent))
+            .collect();
+        let weights = Arc::new(PatternWeights::embedded().clone());
+        let mut heard = Vec::new();
+        let rows = level_errors_by_loss(&parents, &children, &weights, 4, |done| heard.push(done))
+            .expect("every move ranked");
+        assert_eq!(heard, [1, 2, 3]);
+        assert_eq!(rows.iter().map(|r| r.moves).sum::<usize>(), children.len());
+        assert!(
+            rows.iter()
+                .all(|r| r.mean_abs_error == 0.0 && r.bias == 0.0),
+            "{rows:?}"
+        );
     }
 }

@@ -21,10 +21,9 @@ use reversi::lab::train::import::{
     form_by_head, form_by_name, held_out_positions, CollectionError, CollectionReader, ImportError,
     ImportRun, Sinks, SNIFFED_BYTES,
 };
-use reversi::lab::train::labels::{Label, LabelSettings, LabelSource, ListedPosition};
+use reversi::lab::train::labels::{Label, LabelSettings, ListedPosition};
 use reversi::lab::train::off_path;
-use reversi::lab::train::tables::TestTable;
-use reversi::units::Eval;
+use reversi::lab::train::tables::{MovesTable, TestTable};
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
 use std::path::Path;
@@ -435,22 +434,13 @@ impl HeldoutMoves {
 pub(super) fn heldout_moves(r: HeldoutMoves) -> Result<()> {
     let weights = weights_or_embedded(r.weights.as_deref())?;
     let (_, all) = super::labels::read_labels(&r.heldout)?;
-    if let Some(l) = all.iter().find(|l| l.source != LabelSource::Exact) {
-        return Err(UsageError(format!(
-            "{}: position {} is not labelled exactly; give a `train heldout` file",
-            r.heldout, l.position.item
-        ))
-        .into());
-    }
-    let count = r.positions.unwrap_or(all.len()).min(all.len());
-    let parents: Vec<Label> = (0..count).map(|i| all[i * all.len() / count]).collect();
+    let parents = off_path::spread_parents(&all, r.positions)
+        .map_err(|e| UsageError(format!("{}: {e}", r.heldout)))?;
     let list = off_path::positions_after_moves(&parents);
     if list.is_empty() {
         return Err(UsageError(format!("{}: no position with a legal move", r.heldout)).into());
     }
-    let empties = |p: &ListedPosition| 64 - (p.player | p.opponent).count_ones();
-    let fewest = list.iter().map(empties).min().unwrap_or(0);
-    let most = list.iter().map(empties).max().unwrap_or(0);
+    let (fewest, most) = off_path::empties_span(&list);
     if !r.quiet {
         eprintln!(
             "heldout-moves: {} positions after the moves of {} held-out positions ({fewest}-{most} empties)",
@@ -470,60 +460,19 @@ pub(super) fn heldout_moves(r: HeldoutMoves) -> Result<()> {
         threads: r.threads,
     };
     let children = set.solve(&header_line, &list, &settings, &weights, &check)?;
-    let samples: Vec<_> = children.iter().map(Label::sample).collect();
-    let rows = off_path::errors_by_loss(&parents, &children, |c| {
-        Eval(weights.evaluate(c.position.player, c.position.opponent))
-    })
-    .map_err(|e| UsageError(format!("{}: {e}", r.out)))?;
-    let by_loss = off_path::loss_table(
-        &format!(
-            "\nThe static evaluation's error on the moves' values (minus the positions' after them), by the move's loss ({} moves of {} positions):",
-            children.len(),
-            parents.len()
-        ),
-        &rows,
-    );
-    let mut out = TestTable::measure(&weights, &samples, &r.out).to_string() + &by_loss;
+    let in_out = |e: String| UsageError(format!("{}: {e}", r.out));
+    let mut table = MovesTable::measure(&weights, &parents, &children, &r.out).map_err(in_out)?;
     for &level in &r.levels {
-        let rows = level_errors_by_loss(&parents, &children, &weights, level, r.quiet)
-            .map_err(|e| UsageError(format!("{}: {e}", r.out)))?;
-        out += &off_path::loss_table(
-            &format!("\nLevel {level}'s move list (every move ranked as `reversi hint --level {level}` ranks them), by the move's loss:"),
-            &rows,
-        );
+        let rows = off_path::level_errors_by_loss(&parents, &children, &weights, level, |done| {
+            if !r.quiet {
+                eprintln!(
+                    "heldout-moves: level {level}: {done} of {} positions ranked",
+                    parents.len()
+                );
+            }
+        })
+        .map_err(in_out)?;
+        table.levels.push((level, rows));
     }
-    write_stdout(&out)
-}
-
-/// The errors of the values that level `level` gives every move of each
-/// parent, by the move's loss (progress on stderr unless `quiet`).
-fn level_errors_by_loss(
-    parents: &[Label],
-    children: &[Label],
-    weights: &Arc<PatternWeights>,
-    level: u32,
-    quiet: bool,
-) -> Result<Vec<off_path::ClassError>, String> {
-    use reversi::engine::analyze::{Analyzer, Limits, MoveSearch};
-    let limits = Limits {
-        level: Some(level),
-        time: None,
-        ..Limits::default()
-    };
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let mut done = 0;
-    let ranked = off_path::RankedChildren::rank(parents, |p| {
-        // A fresh engine each position: no table carried from one to the next.
-        let mut engine = Analyzer::new().with_weights(Arc::clone(weights));
-        let values = engine.rank_moves(p, 64, &limits, &stop, &mut |_| {});
-        done += 1;
-        if !quiet {
-            eprintln!(
-                "heldout-moves: level {level}: {done} of {} positions ranked",
-                parents.len()
-            );
-        }
-        values
-    });
-    off_path::errors_by_loss_of_ranking(parents, children, &ranked)
+    write_stdout(&table.to_string())
 }
