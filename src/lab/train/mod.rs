@@ -36,6 +36,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
+pub mod fits;
 pub mod formats;
 pub mod import;
 pub mod labels;

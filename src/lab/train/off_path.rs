@@ -706,9 +706,9 @@ mod tests {
             .iter()
             .map(|c| exact(c.item, c.game, c.player, c.opponent))
             .collect();
-        let weights = Arc::new(PatternWeights::embedded().clone());
+        let weights = PatternWeights::shared_embedded();
         let mut heard = Vec::new();
-        let rows = level_errors_by_loss(&parents, &children, &weights, 4, |done| heard.push(done))
+        let rows = level_errors_by_loss(&parents, &children, weights, 4, |done| heard.push(done))
             .expect("every move ranked");
         assert_eq!(heard, [1, 2, 3]);
         assert_eq!(rows.iter().map(|r| r.moves).sum::<usize>(), children.len());

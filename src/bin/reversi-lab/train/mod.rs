@@ -4,19 +4,17 @@
 use crate::sharded::{parse_shard, push_shard, signature, Resumable};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
-use reversi::eval::pattern::fit::{
-    fit_phases, phase_range, FitConfig, PartialFit, PhaseReport, Sample,
-};
+use reversi::eval::pattern::fit::{FitConfig, PhaseReport};
 use reversi::eval::Heuristic;
 use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::{read_weights, weights_or_embedded};
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
+use reversi::lab::train::fits::{self, ProbcutSettings, Refit};
 use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
-use reversi::lab::train::formats::probcut_table::{self, Fitted, PROBCUT};
+use reversi::lab::train::formats::probcut_table::PROBCUT;
 use reversi::lab::train::formats::FormatError;
-use reversi::lab::train::tables::{FitTable, TestTable};
 use reversi::lab::train::{self, GameSettings, TrainingGame};
 use std::fs::File;
 use std::io::BufReader;
@@ -104,10 +102,7 @@ struct Probcut {
     games: String,
     out: String,
     weights: Option<String>,
-    positions: usize,
-    depth: u32,
-    cell_positions: u64,
-    threads: usize,
+    settings: ProbcutSettings,
     force: bool,
     quiet: bool,
 }
@@ -118,10 +113,12 @@ impl Probcut {
             games: value(m, "games"),
             out: value(m, "out"),
             weights: m.get_one("weights").cloned(),
-            positions: value(m, "positions"),
-            depth: value(m, "depth"),
-            cell_positions: value(m, "cell-positions"),
-            threads: value(m, "threads"),
+            settings: ProbcutSettings {
+                positions: value(m, "positions"),
+                depth: value(m, "depth"),
+                cell_positions: value(m, "cell-positions"),
+                threads: value(m, "threads"),
+            },
             force: m.get_flag("force"),
             quiet: m.get_flag("quiet"),
         })
@@ -129,15 +126,13 @@ impl Probcut {
 }
 
 fn probcut(r: Probcut) -> Result<()> {
-    let out = &r.out;
     let planned = output_files::plan_output(
         "--out",
-        Path::new(out),
+        Path::new(&r.out),
         &written_by(r.force, signature(PROBCUT)),
     )?;
     let weights = weights_or_embedded(r.weights.as_deref())?;
     let games = read_games(&r.games)?;
-    let (samples, _) = train::samples(&games, false);
     let quiet = r.quiet;
     let start = Instant::now();
     let last = std::sync::Mutex::new(Instant::now());
@@ -151,28 +146,12 @@ fn probcut(r: Probcut) -> Result<()> {
             );
         }
     };
-    let depth = r.depth;
-    let cell_positions = usize::try_from(r.cell_positions).unwrap_or(usize::MAX);
-    let endgame = train::fit_endgame_sigma(&games, &weights, cell_positions);
-    let mut table =
-        train::fit_probcut(&samples, &weights, r.positions, depth, r.threads, &progress);
-    match &endgame {
-        Some(fit) => table.set_endgame(fit.model),
-        None => eprintln!(
-            "warning: no endgame model (the table has no `endgame` line, so a solver given it runs no selective passes): the games' solved lines give no cells of {cell_positions} positions with {}+ empties at two depths and two empties counts",
-            train::ENDGAME_FIT_MIN_EMPTIES
-        ),
+    let fit = fits::fit_probcut_table(&games, &weights, &r.settings, &progress);
+    if let Some(warning) = fit.missing_endgame() {
+        eprintln!("warning: {warning}");
     }
-    let fitted = Fitted {
-        games: games.len(),
-        positions: r.positions,
-        depth,
-        cell_positions,
-        endgame: endgame.as_ref(),
-    };
-    let text = probcut_table::text(&table, &fitted);
-    output_files::write(&[planned], &[text.as_bytes()])?;
-    write_stdout(&text)
+    output_files::write(&[planned], &[fit.text.as_bytes()])?;
+    write_stdout(&fit.text)
 }
 
 /// Runs `reversi-lab train ...` (`args[0]` is `train`).
@@ -372,7 +351,6 @@ fn fit_weights(r: Fit) -> Result<()> {
             held_out.len()
         );
     }
-    let config = r.config;
     let start = Instant::now();
     let progress = |r: &PhaseReport| {
         if !quiet {
@@ -389,36 +367,25 @@ fn fit_weights(r: Fit) -> Result<()> {
         Some(path) => Some(read_weights(path)?),
         None => None,
     };
-    let refit = r.refit;
-    if base.is_some() && refit.is_none() {
+    if base.is_some() && r.refit.is_none() {
         return usage("--base is for --refit: give the empty squares of the phases to refit");
     }
-    let refits = |k: usize| {
-        let (lo, hi) = phase_range(k);
-        refit
-            .as_ref()
-            .is_some_and(|r| lo <= *r.end() && *r.start() <= hi)
-    };
-    let (weights, reports) = fit_phases(
-        &train_set,
-        &held_out,
-        &config,
-        r.threads,
-        &progress,
-        base.as_ref().map(|base| PartialFit {
+    let refit = base
+        .as_ref()
+        .zip(r.refit.as_ref())
+        .map(|(base, empties)| Refit {
             base,
-            refit: &refits,
+            empties,
             toward_base: r.toward_base,
-        }),
+        });
+    let test = test
+        .as_ref()
+        .map(|(name, games)| (name.as_str(), games.as_slice()));
+    let (weights, report) = fits::fit_weights(
+        &train_set, &held_out, &r.config, r.threads, &progress, refit, test,
     );
-    let mut text = FitTable { rows: reports }.to_string();
-    if let Some((test, test_games)) = test {
-        let (a, b) = train::samples(&test_games, true);
-        let exact: Vec<Sample> = a.into_iter().chain(b).collect();
-        text.push_str(&TestTable::measure(&weights, &exact, test).to_string());
-    }
     output_files::write(&[planned], &[&weights.to_bytes()])?;
-    write_stdout(&text)
+    write_stdout(&report.to_string())
 }
 
 /// Pattern weights (`fit`).
