@@ -28,7 +28,7 @@ use reversi::kit::{usage, UsageError};
 pub use reversi::lab::shard::{parse_shard, push_shard};
 use reversi::lab::shard::{
     Continuation, FileKind, FileRefused, LineVerdict, MergeRules, Merged, Shard, ShardMerge,
-    StageFile, MAX_LINE,
+    StageFile, StageProgress, MAX_LINE,
 };
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -224,15 +224,13 @@ fn refused(e: FileRefused) -> UsageError {
     UsageError(e.0)
 }
 
-/// Progress of a long run on stderr, at most every 2 seconds.
+/// Progress of a long run on stderr, at most every 2 seconds
+/// ([`StageProgress`]'s lines).
 pub struct Progress {
-    what: &'static str,
-    unit: &'static str,
+    stage: StageProgress,
     quiet: bool,
     start: Instant,
     last: Instant,
-    done_before: u64,
-    total: u64,
 }
 
 impl Progress {
@@ -245,29 +243,27 @@ impl Progress {
     ) -> Progress {
         let now = Instant::now();
         Progress {
-            what,
-            unit,
+            stage: StageProgress {
+                what,
+                unit,
+                done_before,
+                total,
+            },
             quiet,
             start: now,
             last: now,
-            done_before,
-            total,
         }
     }
 
     /// Reports that `done` of the total are done.
     pub fn at(&mut self, done: u64) {
-        if self.quiet || (self.last.elapsed().as_secs_f64() < 2.0 && done != self.total) {
+        if self.quiet || !self.stage.is_due(done, self.last.elapsed().as_secs_f64()) {
             return;
         }
         self.last = Instant::now();
-        let rate = (done - self.done_before) as f64 / self.start.elapsed().as_secs_f64();
         eprintln!(
-            "{}: {done}/{} {}, {rate:.1}/s, about {:.0} s left",
-            self.what,
-            self.total,
-            self.unit,
-            (self.total - done) as f64 / rate
+            "{}",
+            self.stage.line(done, self.start.elapsed().as_secs_f64())
         );
     }
 }
@@ -284,16 +280,13 @@ fn append_lines(
     mut progress: Progress,
     run: impl FnOnce(&mut dyn FnMut(String) -> bool),
 ) -> Result<()> {
-    if progress.done_before >= progress.total {
+    if progress.stage.is_done() {
         if !progress.quiet {
-            eprintln!(
-                "{}: {out} already holds its {} {}",
-                progress.what, progress.done_before, progress.unit
-            );
+            eprintln!("{}", progress.stage.already_done(out));
         }
         return Ok(());
     }
-    let mut written = progress.done_before;
+    let mut written = progress.stage.done_before;
     let mut failure = None;
     run(&mut |mut line: String| {
         // One write of the whole line, which a signal does not cut.

@@ -15,14 +15,16 @@
 //! file: a header carries its shard ([`push_shard`], [`split_shard`]), a
 //! line holds the list's item of its number ([`check_listed`]), a run
 //! continues its file after the last whole line ([`Continuation`]), and a
-//! merge takes every shard of one split once ([`ShardMerge`]). The front
-//! end opens, locks, reads and writes the files.
+//! merge takes every shard of one split once ([`ShardMerge`]), and a run's
+//! progress lines say its rate ([`StageProgress`]). The front end opens,
+//! locks, reads and writes the files.
 
 use std::fmt;
 use std::str::FromStr;
 
 mod files;
 mod merge;
+mod progress;
 
 pub use files::{
     check_listed, current_spelling, header_number, parse_shard, push_shard, same_header,
@@ -30,6 +32,7 @@ pub use files::{
     FORMER_PROGRAM, MAX_LINE, PROGRAM,
 };
 pub use merge::{ItemReader, MergeRules, Merged, ShardMerge};
+pub use progress::{StageProgress, PROGRESS_EVERY};
 
 /// The items `index` modulo `count` of a numbered list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
