@@ -35,7 +35,7 @@ use crate::record::{standard_score, GameRecord};
 use crate::reversi::{Move, Position};
 use crate::units::Eval;
 use std::collections::{HashMap, HashSet};
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::io::{self, BufRead, Write};
 
 /// The FFO endgame test positions #1-#79, in order.
@@ -533,6 +533,24 @@ pub struct Imported {
     pub theoretical_left_out: (usize, usize),
 }
 
+impl Imported {
+    /// The import's table ([`ImportReport::table`]) and, when the
+    /// theoretical labels were written (`labels_written`) and some left
+    /// out, the line saying how many.
+    #[must_use]
+    pub fn table(&self, labels_written: bool) -> String {
+        let mut table = self.report.table();
+        let (left_out, positions) = self.theoretical_left_out;
+        if labels_written && left_out > 0 {
+            let _ = writeln!(
+                table,
+                "Theoretical scores left out: {left_out} games' of {positions} positions that games value differently"
+            );
+        }
+        table
+    }
+}
+
 impl ImportRun {
     /// A run dropping the games through the FFO positions; `list_dropped`:
     /// whether to list the dropped games.
@@ -950,5 +968,25 @@ mod tests {
             .report
             .table()
             .ends_with("\nGames dropped per FFO position (after duplicates): #2: 1\n"));
+    }
+
+    /// The left-out line follows the tally only when labels were written
+    /// and some were left out.
+    #[test]
+    fn the_table_says_which_theoretical_scores_were_left_out() {
+        let done = |left_out| Imported {
+            kept: 0,
+            theoretical: Vec::new(),
+            report: ImportReport::default(),
+            theoretical_left_out: left_out,
+        };
+        let tally = ImportReport::default().table();
+        assert!(tally.ends_with("(after duplicates): none\n"), "{tally}");
+        assert_eq!(done((3, 1)).table(false), tally);
+        assert_eq!(done((0, 0)).table(true), tally);
+        assert_eq!(
+            done((3, 1)).table(true),
+            format!("{tally}Theoretical scores left out: 3 games' of 1 positions that games value differently\n")
+        );
     }
 }

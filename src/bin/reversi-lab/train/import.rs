@@ -128,12 +128,9 @@ pub(super) fn import(r: Import) -> Result<()> {
     // The games and the dropped list go to their temporary files as they
     // come; the labels (one per kept .wtb game) are written at the end.
     let mut streams = output_files::Streams::open(planned)?;
+    let paths = outputs(&r);
     let cannot = |k: usize, e: std::io::Error| {
-        let path = [Some(out), r.dropped.as_ref(), r.theoretical_labels.as_ref()]
-            .into_iter()
-            .flatten()
-            .nth(k)
-            .map_or("", String::as_str);
+        let path = paths.get(k).map_or("", |&(_, path, _)| path);
         UsageError(format!(
             "cannot write output file {path}: {e}; no output file was changed"
         ))
@@ -189,54 +186,44 @@ pub(super) fn import(r: Import) -> Result<()> {
             start.elapsed().as_secs_f64()
         );
     }
-    let mut table = done.report.table();
-    let (left_out, positions) = done.theoretical_left_out;
-    if r.theoretical_labels.is_some() && left_out > 0 {
-        table.push_str(&format!(
-            "Theoretical scores left out: {left_out} games' of {positions} positions that games value differently\n"
-        ));
-    }
-    write_stdout(&table)
+    write_stdout(&done.table(r.theoretical_labels.is_some()))
 }
 
-/// Plans the import's outputs (`--out`, and `--dropped` and
-/// `--theoretical-labels` when given), each its own file.
+/// The import's outputs given: `--out`, and `--dropped` and
+/// `--theoretical-labels` when given, each its option, its path and the
+/// signature of the files it replaces, in this order.
+fn outputs(r: &Import) -> Vec<(&'static str, &str, Signature)> {
+    [
+        ("--out", Some(&r.out), IMPORTED),
+        ("--dropped", r.dropped.as_ref(), DROPPED),
+        (
+            "--theoretical-labels",
+            r.theoretical_labels.as_ref(),
+            LABELS,
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(option, path, ours)| Some((option, path?.as_str(), ours)))
+    .collect()
+}
+
+/// Plans the import's [`outputs`], each its own file (compared as files
+/// first, before any is planned or written).
 fn plan_outputs(r: &Import) -> Result<Vec<Planned>> {
+    let outputs = outputs(r);
+    let named: Vec<(&str, &Path)> = outputs.iter().map(|&(o, p, _)| (o, Path::new(p))).collect();
+    output_files::check_distinct(&named)?;
     let rule = |ours| Rule {
         ours: Some(ours),
         force: r.force,
         in_place: InPlace::Devices,
     };
-    let out = &r.out;
-    // The outputs compared as files, before any is planned or written.
-    let mut outputs = vec![("--out", Path::new(out))];
-    if let Some(path) = &r.dropped {
-        outputs.push(("--dropped", Path::new(path)));
-    }
-    if let Some(path) = &r.theoretical_labels {
-        outputs.push(("--theoretical-labels", Path::new(path)));
-    }
-    output_files::check_distinct(&outputs)?;
-    let mut planned = vec![output_files::plan_output(
-        "--out",
-        Path::new(out),
-        &rule(IMPORTED),
-    )?];
-    if let Some(path) = &r.dropped {
-        planned.push(output_files::plan_output(
-            "--dropped",
-            Path::new(path),
-            &rule(DROPPED),
-        )?);
-    }
-    if let Some(path) = &r.theoretical_labels {
-        planned.push(output_files::plan_output(
-            "--theoretical-labels",
-            Path::new(path),
-            &rule(LABELS),
-        )?);
-    }
-    Ok(planned)
+    outputs
+        .iter()
+        .map(|&(option, path, ours)| {
+            output_files::plan_output(option, Path::new(path), &rule(ours))
+        })
+        .collect()
 }
 
 /// The arguments of the commands that solve a test set exactly
