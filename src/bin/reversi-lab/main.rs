@@ -15,6 +15,7 @@ macro_rules! eprintln {
     ($($arg:tt)*) => { ::reversi::kit::write_stderr_line(::std::format_args!($($arg)*)) };
 }
 
+mod args;
 mod book;
 mod sharded;
 mod train;

@@ -4,6 +4,7 @@
 
 use super::labels::{parse_empties, LABELS};
 use super::{read_games, MAX_GAMES};
+use crate::args;
 use crate::sharded::{signature, Resumable};
 use anyhow::Result;
 use clap::value_parser;
@@ -39,7 +40,7 @@ pub(super) fn import_command() -> Command {
         .arg(option("dropped", "FILE", "Also write the dropped games, one a line: file, game number, why, moves (tab-separated)"))
         .arg(option("theoretical-labels", "FILE", "Also write a label file (as `train label` writes, for `train fit --labels`) of the kept WTHOR .wtb games' theoretical scores: each game's position at the file's depth (24 empty squares), valued exactly"))
         .arg(flag("force", "Replace --out, --dropped or --theoretical-labels even if it is another kind of file"))
-        .arg(flag("quiet", "No progress on stderr").short('q'))
+        .arg(args::quiet())
 }
 
 /// The games files `import` writes.
@@ -95,12 +96,7 @@ impl Import {
             out: value(m, "out"),
             dropped: m.get_one("dropped").cloned(),
             theoretical_labels: m.get_one("theoretical-labels").cloned(),
-            files: m
-                .get_many::<String>("files")
-                .into_iter()
-                .flatten()
-                .cloned()
-                .collect(),
+            files: args::strings(m, "files"),
             force: m.get_flag("force"),
             quiet: m.get_flag("quiet"),
         })
@@ -233,9 +229,9 @@ fn solved_set_args() -> [Arg; 5] {
     [
         option("out", "FILE", "The label file of exact scores (created, or continued if it is one of the same list)").required(true),
         option("weights", "FILE", "The weights measured, whose search also orders the solver's moves (default: the embedded ones)"),
-        option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"),
+        args::threads("Worker threads"),
         flag("force", "Start --out over if it is not a label file of this list"),
-        flag("quiet", "No progress on stderr").short('q'),
+        args::quiet(),
     ]
 }
 
@@ -321,12 +317,7 @@ impl Heldout {
         }
         Ok(Heldout {
             games: value(m, "games"),
-            training: m
-                .get_many::<String>("training")
-                .into_iter()
-                .flatten()
-                .cloned()
-                .collect(),
+            training: args::strings(m, "training"),
             out: value(m, "out"),
             empties,
             positions: value(m, "positions"),

@@ -2,7 +2,8 @@
 //! merge of sharded runs, and the labels' error against exact ones.
 
 use super::{open_lines, read_games, refused, GAMES};
-use crate::sharded::{parse_shard, push_shard, read_shards, signature, Resumable};
+use crate::args;
+use crate::sharded::{push_shard, read_shards, signature, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
@@ -36,10 +37,10 @@ pub(super) fn label_command() -> Command {
         .arg(option("selectivity", "SIGMAS", "Multi-ProbCut in that search, cutting when a shallow search predicts the result outside the window by this many standard deviations (the levels use 1.5; default: full width)").value_parser(parse_selectivity))
         .arg(option("weights", "FILE", "The pattern weights of the search (default: the embedded ones)"))
         .arg(option("off-path", "N", "Instead of the games' positions, the positions after the moves their players did not make (none a game reaches), one in N of them, the same sample on every run (1: all)").value_parser(value_parser!(u64).range(1..)))
-        .arg(option("shard", "K/N", "Label only the positions whose number is K modulo N, into this run's own --out; `reversi-lab train merge` joins the runs' files").value_parser(parse_shard))
-        .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(args::shard("Label only the positions whose number is K modulo N, into this run's own --out; `reversi-lab train merge` joins the runs' files"))
+        .arg(args::threads("Worker threads (the file is the same for any number)"))
         .arg(flag("force", "Start --out over if it is not a label file of these options"))
-        .arg(flag("quiet", "No progress on stderr").short('q'))
+        .arg(args::quiet())
 }
 
 pub(super) fn merge_command() -> Command {
@@ -108,7 +109,7 @@ impl LabelRequest {
             },
             weights: m.get_one("weights").cloned(),
             off_path: m.get_one("off-path").copied(),
-            shard: m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE),
+            shard: args::shard_of(m),
             threads: value(m, "threads"),
             force: m.get_flag("force"),
             quiet: m.get_flag("quiet"),
@@ -201,12 +202,7 @@ impl Merge {
     pub(super) fn from_matches(m: &ArgMatches) -> Result<Merge> {
         Ok(Merge {
             out: value(m, "out"),
-            shards: m
-                .get_many::<String>("shards")
-                .into_iter()
-                .flatten()
-                .cloned()
-                .collect(),
+            shards: args::strings(m, "shards"),
             force: m.get_flag("force"),
         })
     }

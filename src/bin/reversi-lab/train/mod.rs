@@ -1,7 +1,8 @@
 //! `reversi-lab train generate|fit`: the pattern evaluation's training pipeline
 //! (see `reversi-lab train --help` and the README's section on the evaluation).
 
-use crate::sharded::{parse_shard, push_shard, signature, Resumable};
+use crate::args;
+use crate::sharded::{push_shard, signature, Resumable};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::eval::pattern::fit::{FitConfig, PhaseReport};
@@ -36,7 +37,7 @@ fn generate_command() -> Command {
         .arg(option("out", "FILE", "The games file (created, or continued if it is a games file of the same options; any other file is refused without --force)").required(true))
         .arg(option("games", "N", "Games the file should hold when done (at most 2000000; the default, with the other options' defaults, is the run of the self-play weights that the shipped weights refit and keep for 46-60 empties: docs/TRAINING.md)").value_parser(value_parser!(u64).range(0..=MAX_GAMES)).default_value("100000"))
         .arg(option("seed", "SEED", "Seed of every game's randomness").value_parser(value_parser!(u64)).default_value("1"))
-        .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(args::threads("Worker threads (the file is the same for any number)"))
         .arg(option("depth", "PLIES", "Depth of the iterative search that plays after the opening").value_parser(value_parser!(u32).range(1..=8)).default_value("4"))
         .arg(option("eval", "EVAL", "Its evaluation: disc, weights, strong or pattern").default_value("strong"))
         .arg(option("solve-empties", "N", "Solve exactly once at most this many squares are empty").value_parser(value_parser!(u32).range(0..=26)).default_value("18"))
@@ -44,9 +45,9 @@ fn generate_command() -> Command {
         .arg(option("random-max", "N", "Most random opening moves").value_parser(value_parser!(u32).range(0..=60)).default_value("24"))
         .arg(option("level", "L", "Play the middle game with the midgame search at this level and the pattern evaluation, instead of --depth and --eval").value_parser(value_parser!(u32).range(1..=20)))
         .arg(option("weights", "FILE", "The pattern weights of --level's search (default: the embedded ones)"))
-        .arg(option("shard", "K/N", "Play only the games whose number is K modulo N (of the --games in all), into this run's own --out; `reversi-lab train merge` joins the runs' files").value_parser(parse_shard))
+        .arg(args::shard("Play only the games whose number is K modulo N (of the --games in all), into this run's own --out; `reversi-lab train merge` joins the runs' files"))
         .arg(flag("force", "Start --out over if it is not a games file of these options"))
-        .arg(flag("quiet", "No progress on stderr").short('q'))
+        .arg(args::quiet())
 }
 
 fn fit_command() -> Command {
@@ -62,9 +63,9 @@ fn fit_command() -> Command {
         .arg(option("lambda", "L", "Ridge penalty on the weights (30 fitted the shipped weights)").value_parser(value_parser!(f64)).default_value("30"))
         .arg(option("iterations", "N", "Conjugate gradient iterations per phase").value_parser(value_parser!(usize)).default_value("150"))
         .arg(option("margin", "EMPTIES", "Positions up to this many empty squares outside a phase's range also train it").value_parser(value_parser!(u32).range(0..=30)).default_value("2"))
-        .arg(option("threads", "N", "Phases fitted at once").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(args::threads("Phases fitted at once"))
         .arg(flag("force", "Replace --out even if it is not a weights file"))
-        .arg(flag("quiet", "No progress on stderr").short('q'))
+        .arg(args::quiet())
 }
 
 fn probcut_command() -> Command {
@@ -76,9 +77,9 @@ fn probcut_command() -> Command {
         .arg(option("positions", "N", "Positions per phase (40 fitted the shipped table)").value_parser(value_parser!(usize)).default_value("40"))
         .arg(option("depth", "PLIES", "The deepest search fitted").value_parser(value_parser!(u32).range(3..=12)).default_value("8"))
         .arg(option("cell-positions", "N", "Fewest solved positions of an (empties, depth) cell of the endgame model's fit").value_parser(value_parser!(u64).range(1..)).default_value("30"))
-        .arg(option("threads", "N", "Worker threads").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(args::threads("Worker threads"))
         .arg(flag("force", "Replace --out even if it is not a Multi-ProbCut table"))
-        .arg(flag("quiet", "No progress on stderr").short('q'))
+        .arg(args::quiet())
 }
 
 /// The subcommands' definitions (for the consistency test).
@@ -197,7 +198,7 @@ impl Generate {
             settings,
             out: value(m, "out"),
             games: value(m, "games"),
-            shard: m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE),
+            shard: args::shard_of(m),
             weights: m.get_one("weights").cloned(),
             threads: value(m, "threads"),
             force: m.get_flag("force"),
@@ -296,12 +297,7 @@ impl Fit {
     fn from_matches(m: &ArgMatches) -> Result<Fit> {
         Ok(Fit {
             games: m.get_one("games").cloned(),
-            labels: m
-                .get_many::<String>("labels")
-                .into_iter()
-                .flatten()
-                .cloned()
-                .collect(),
+            labels: args::strings(m, "labels"),
             out: value(m, "out"),
             base: m.get_one("base").cloned(),
             refit: m.get_one("refit").cloned(),
