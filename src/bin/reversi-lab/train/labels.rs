@@ -11,9 +11,9 @@ use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
-use reversi::lab::shard::{check_listed, ListNames, MergeRules, Merged};
-use reversi::lab::train::formats::games::{self, game_number};
-use reversi::lab::train::formats::labels::{self, position_number, MAX_LABELS};
+use reversi::lab::shard::{check_listed, ListNames};
+use reversi::lab::train::formats::labels::{self, MAX_LABELS};
+use reversi::lab::train::formats::merged;
 use reversi::lab::train::labels::{
     label_positions, position_list, Label, LabelSettings, ListedPosition,
 };
@@ -209,49 +209,14 @@ impl Merge {
 }
 
 pub(super) fn merge(r: Merge) -> Result<()> {
-    let out = r.out;
-    let inputs = r.shards;
-    let item = |header: &str, line: &str| {
-        let number = if games::GENERATED.starts(header) {
-            game_number
-        } else {
-            position_number
-        };
-        number(line).map(|n| (n, line.to_owned()))
-    };
-    let rules = MergeRules {
-        kinds: &[games::GENERATED, labels::LABELS],
-        kind: "a games or label file",
-        check_header: &|_, _| Ok(()),
-        again: "stage",
-        noun: "number",
-        max_items: MAX_LABELS,
-        item: &item,
-    };
-    let merged = read_shards(&rules, &inputs)?;
-    let Merged {
-        header,
-        start,
-        items,
-    } = merged.ordered().map_err(|e| UsageError(e.0))?;
-    let signature = [GAMES, LABELS][start];
-    if start == 1 {
-        labels::check_complete(&header, items.len()).map_err(refused)?;
-    }
-    let mut text =
-        String::with_capacity(items.iter().map(|(_, l)| l.len() + 1).sum::<usize>() + 200);
-    text.push_str(&header);
-    text.push('\n');
-    for (_, line) in &items {
-        text.push_str(line);
-        text.push('\n');
-    }
+    let merged = read_shards(&merged::RULES, &r.shards)?;
+    let (start, text) = merged::merged_file(merged).map_err(refused)?;
     let rule = Rule {
-        ours: Some(signature),
+        ours: Some([GAMES, LABELS][start]),
         force: r.force,
         in_place: InPlace::Refused,
     };
-    let planned = output_files::plan_output("--out", Path::new(&out), &rule)?;
+    let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
     output_files::write(&[planned], &[text.as_bytes()])?;
     Ok(())
 }

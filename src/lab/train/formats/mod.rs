@@ -10,7 +10,9 @@
 //! - [`heldout`]: the label file of `train heldout`, exact labels of the
 //!   test set;
 //! - [`dropped`]: the dropped-games list of `train import --dropped`;
-//! - [`probcut_table`]: the Multi-ProbCut table of `train probcut`.
+//! - [`probcut_table`]: the Multi-ProbCut table of `train probcut`;
+//! - [`merged`]: the games or label file that `train merge` makes of a
+//!   split stage's files.
 //!
 //! The headers name the program that writes them, `# reversi-lab train
 //! ...`. Files written before the lab had its own binary say `# reversi
@@ -27,6 +29,7 @@ pub mod dropped;
 pub mod games;
 pub mod heldout;
 pub mod labels;
+pub mod merged;
 pub mod probcut_table;
 
 /// Why a file's text is not of its format: the message names the file
