@@ -41,6 +41,7 @@ pub mod formats;
 pub mod import;
 pub mod labels;
 pub mod off_path;
+pub mod options;
 pub mod tables;
 
 /// How training games are played.

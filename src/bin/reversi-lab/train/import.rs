@@ -2,7 +2,8 @@
 //! Logistello's `.gam` file as a games file for `train fit` and `train
 //! label`; and the reading of such collections for `book add`.
 
-use super::labels::{parse_empties, LABELS};
+use super::labels::LABELS;
+use super::option_refused;
 use super::{read_games, MAX_GAMES};
 use crate::args;
 use crate::sharded::{signature, Resumable};
@@ -24,6 +25,7 @@ use reversi::lab::train::import::{
 };
 use reversi::lab::train::labels::{Label, LabelSettings, ListedPosition};
 use reversi::lab::train::off_path;
+use reversi::lab::train::options;
 use reversi::lab::train::tables::{MovesTable, TestTable};
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
@@ -281,7 +283,7 @@ pub(super) fn heldout_command() -> Command {
         .about("Build the evaluation's test set: the positions of held-out games (e.g. `train import` of WTHOR 2023) with --empties empty squares, each once up to symmetry, none that occurs in a --training game, --positions of them spread evenly, each solved exactly into a label file (resumable: run it again to continue); then print the static error of the weights on them per empties count")
         .arg(option("games", "FILE", "The held-out games file (e.g. `reversi-lab train import` of WTHOR 2023)").required(true))
         .arg(option("training", "FILE", "A games file of training (repeatable): its positions are left out").action(clap::ArgAction::Append))
-        .arg(option("empties", "A-B", "The empty squares of the positions (at most 30: each is solved exactly)").value_parser(parse_empties).default_value("20-24"))
+        .arg(option("empties", "A-B", "The empty squares of the positions (at most 30: each is solved exactly)").value_parser(options::parse_empties).default_value("20-24"))
         .arg(option("positions", "N", "How many positions (spread evenly over the list)").value_parser(value_parser!(usize)).default_value("300"))
         .args(solved_set_args())
 }
@@ -299,22 +301,10 @@ pub(super) struct Heldout {
     quiet: bool,
 }
 
-/// The most empty squares `heldout` solves exactly (as `train label
-/// --exact-empties` and the engine's `--exact`): one position of 30 can
-/// take hours.
-const MAX_HELDOUT_EMPTIES: u32 = 30;
-
 impl Heldout {
     pub(super) fn from_matches(m: &ArgMatches) -> Result<Heldout> {
         let empties: std::ops::RangeInclusive<u32> = value(m, "empties");
-        if *empties.end() > MAX_HELDOUT_EMPTIES {
-            return Err(UsageError(format!(
-                "--empties {}-{}: heldout solves every position exactly, at most {MAX_HELDOUT_EMPTIES} empty squares",
-                empties.start(),
-                empties.end()
-            ))
-            .into());
-        }
+        options::check_heldout_empties(&empties).map_err(option_refused)?;
         Ok(Heldout {
             games: value(m, "games"),
             training: args::strings(m, "training"),

@@ -18,8 +18,8 @@ use reversi::lab::train::labels::{
     label_positions, position_list, Label, LabelSettings, ListedPosition,
 };
 use reversi::lab::train::off_path;
+use reversi::lab::train::options;
 use reversi::lab::train::tables::CompareTable;
-use std::ops::RangeInclusive;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -30,11 +30,11 @@ pub(super) fn label_command() -> Command {
     Command::new("reversi-lab train label")
         .about("Label the positions of a games file with --empties empty squares (each once up to the symmetries, in the games' order) by a full-width search of the pattern evaluation, or exactly from --exact-empties; appends to --out, one per line, and continues an existing file")
         .arg(option("games", "FILE", "The games file (from `reversi-lab train generate` or `merge`)").required(true))
-        .arg(option("empties", "A-B", "The positions labelled: those with A to B empty squares (or just A)").required(true).value_parser(parse_empties))
+        .arg(option("empties", "A-B", "The positions labelled: those with A to B empty squares (or just A)").required(true).value_parser(options::parse_empties))
         .arg(option("out", "FILE", "The label file (created, or continued if it is a label file of the same options; any other file is refused without --force)").required(true))
         .arg(option("depth", "PLIES", "Plies of the search that labels the positions not solved exactly (0: the evaluation itself, to measure it against exact labels)").value_parser(value_parser!(u32).range(0..=20)).default_value("4"))
         .arg(option("exact-empties", "N", "Positions with at most N empty squares are labelled with their exact score").value_parser(value_parser!(u32).range(0..=30)).default_value("0"))
-        .arg(option("selectivity", "SIGMAS", "Multi-ProbCut in that search, cutting when a shallow search predicts the result outside the window by this many standard deviations (the levels use 1.5; default: full width)").value_parser(parse_selectivity))
+        .arg(option("selectivity", "SIGMAS", "Multi-ProbCut in that search, cutting when a shallow search predicts the result outside the window by this many standard deviations (the levels use 1.5; default: full width)").value_parser(options::parse_selectivity))
         .arg(option("weights", "FILE", "The pattern weights of the search (default: the embedded ones)"))
         .arg(option("off-path", "N", "Instead of the games' positions, the positions after the moves their players did not make (none a game reaches), one in N of them, the same sample on every run (1: all)").value_parser(value_parser!(u64).range(1..)))
         .arg(args::shard("Label only the positions whose number is K modulo N, into this run's own --out; `reversi-lab train merge` joins the runs' files"))
@@ -56,31 +56,6 @@ pub(super) fn compare_command() -> Command {
         .about("The error of labels against reference labels (e.g. exact ones) on the positions both hold, per number of empty squares, in discs")
         .arg(option("labels", "FILE", "The label file measured").required(true))
         .arg(option("reference", "FILE", "The label file taken as the truth").required(true))
-}
-
-/// Reads a number of standard deviations (0.1 to 10).
-fn parse_selectivity(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if (0.1..=10.0).contains(&s) => Ok(s),
-        _ => Err(format!(
-            "{text:?} is not a number of standard deviations from 0.1 to 10"
-        )),
-    }
-}
-
-/// Reads `A-B` or `A` (empty squares, 0 to 60).
-pub(super) fn parse_empties(text: &str) -> Result<RangeInclusive<u32>, String> {
-    let bad = || format!("{text:?} is not A-B or A with 0 <= A <= B <= 60");
-    let (a, b) = text.split_once('-').unwrap_or((text, text));
-    let number = |t: &str| {
-        (!t.is_empty() && t.len() <= 2 && t.bytes().all(|c| c.is_ascii_digit()))
-            .then(|| t.parse::<u32>().ok())
-            .flatten()
-    };
-    match (number(a), number(b)) {
-        (Some(a), Some(b)) if a <= b && b <= 60 => Ok(a..=b),
-        _ => Err(bad()),
-    }
 }
 
 /// `reversi-lab train label`'s request.

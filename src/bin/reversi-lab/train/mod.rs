@@ -6,7 +6,6 @@ use crate::sharded::{push_shard, signature, Resumable};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::eval::pattern::fit::{FitConfig, PhaseReport};
-use reversi::eval::Heuristic;
 use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::{read_weights, weights_or_embedded};
@@ -16,6 +15,7 @@ use reversi::lab::train::fits::{self, ProbcutSettings, Refit};
 use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
 use reversi::lab::train::formats::probcut_table::PROBCUT;
 use reversi::lab::train::formats::FormatError;
+use reversi::lab::train::options::{self, OptionError};
 use reversi::lab::train::{self, GameSettings, TrainingGame};
 use std::fs::File;
 use std::io::BufReader;
@@ -57,7 +57,7 @@ fn fit_command() -> Command {
         .arg(option("labels", "FILE", "A label file written by `reversi-lab train label` (repeatable; a position labelled twice keeps its first label)").action(clap::ArgAction::Append))
         .arg(option("out", "FILE", "The weights file to write (replaced only if it is a weights file, or with --force)").required(true))
         .arg(option("base", "WEIGHTS", "With --refit: the weights whose other phases are kept"))
-        .arg(option("refit", "A-B", "Fit only the phases holding positions of A to B empty squares and keep the others of --base (a stage refits the phases its labels cover)").value_parser(labels::parse_empties).requires("base"))
+        .arg(option("refit", "A-B", "Fit only the phases holding positions of A to B empty squares and keep the others of --base (a stage refits the phases its labels cover)").value_parser(options::parse_empties).requires("base"))
         .arg(flag("toward-base", "With --refit: the penalty pulls each refitted weight toward its --base value instead of toward zero (fine-tuning on new labels, for data sets too small to fit alone)").requires("refit"))
         .arg(option("test", "FILE", "A games file whose exactly solved positions measure the weights (e.g. generated with --solve-empties 24)"))
         .arg(option("lambda", "L", "Ridge penalty on the weights (30 fitted the shipped weights)").value_parser(value_parser!(f64)).default_value("30"))
@@ -190,10 +190,18 @@ struct Generate {
 
 impl Generate {
     fn from_matches(m: &ArgMatches) -> Result<Generate> {
-        let settings = settings(m)?;
-        if settings.level.is_none() && m.contains_id("weights") {
-            return usage("--weights is for --level's search: give --level too");
-        }
+        let settings = GameSettings {
+            seed: value(m, "seed"),
+            random_min: value(m, "random-min"),
+            random_max: value(m, "random-max"),
+            depth: value(m, "depth"),
+            eval: options::eval_named(&value::<String>(m, "eval")).map_err(option_refused)?,
+            solve_empties: value(m, "solve-empties"),
+            level: m.get_one::<u32>("level").copied(),
+        };
+        settings
+            .check(m.contains_id("weights"))
+            .map_err(option_refused)?;
         Ok(Generate {
             settings,
             out: value(m, "out"),
@@ -207,26 +215,9 @@ impl Generate {
     }
 }
 
-fn settings(m: &ArgMatches) -> Result<GameSettings> {
-    let name: String = value(m, "eval");
-    let Some(eval) = Heuristic::by_name(&name) else {
-        return usage(format!(
-            "--eval {name:?} is not disc, weights, strong or pattern"
-        ));
-    };
-    let (random_min, random_max) = (value(m, "random-min"), value(m, "random-max"));
-    if random_min > random_max {
-        return usage("--random-min is larger than --random-max");
-    }
-    Ok(GameSettings {
-        seed: value(m, "seed"),
-        random_min,
-        random_max,
-        depth: value(m, "depth"),
-        eval,
-        solve_empties: value(m, "solve-empties"),
-        level: m.get_one::<u32>("level").copied(),
-    })
+/// A refused option's message as the command's (exit status 2).
+pub(super) fn option_refused(e: OptionError) -> UsageError {
+    UsageError(e.0)
 }
 
 /// The files `generate` writes: a header line naming the options.
