@@ -16,6 +16,7 @@ use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
+use reversi::lab::train::formats::labels::listed_position_number;
 use reversi::lab::train::formats::{dropped, games, heldout, labels};
 /// The forms of game collections (`book add` reads them too).
 pub(crate) use reversi::lab::train::import::Form;
@@ -347,7 +348,7 @@ pub(super) fn heldout(r: Heldout) -> Result<()> {
     }
     let header_line = heldout::header(&empties, &list);
     let settings = heldout::settings(empties);
-    let check = |line: &str| super::labels::listed_position_number(line, &list);
+    let check = |line: &str| listed_position_number(line, &list);
     let threads = r.threads;
     let set = SolvedSet {
         stage: "heldout",
@@ -419,7 +420,7 @@ pub(super) fn heldout_moves(r: HeldoutMoves) -> Result<()> {
     let parent_list: Vec<ListedPosition> = parents.iter().map(|l| l.position).collect();
     let header_line = heldout::after_moves_header(&parent_list, &list);
     let settings = heldout::settings(fewest..=most);
-    let check = |line: &str| super::labels::listed_position_number(line, &list);
+    let check = |line: &str| listed_position_number(line, &list);
     let set = SolvedSet {
         stage: "heldout-moves",
         out: &r.out,

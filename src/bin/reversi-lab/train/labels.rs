@@ -3,7 +3,7 @@
 
 use super::{open_lines, read_games, refused, GAMES};
 use crate::args;
-use crate::sharded::{push_shard, read_shards, signature, Resumable};
+use crate::sharded::{read_shards, signature, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
@@ -11,13 +11,11 @@ use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
-use reversi::lab::shard::{check_listed, ListNames};
-use reversi::lab::train::formats::labels::{self, MAX_LABELS};
+use reversi::lab::train::formats::labels::{self, listed_position_number, MAX_LABELS};
 use reversi::lab::train::formats::merged;
 use reversi::lab::train::labels::{
-    label_positions, position_list, Label, LabelSettings, ListedPosition,
+    label_positions, stage_list, Label, LabelSettings, ListedPosition,
 };
-use reversi::lab::train::off_path;
 use reversi::lab::train::options;
 use reversi::lab::train::tables::CompareTable;
 use std::path::Path;
@@ -99,15 +97,8 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
     let settings = r.settings;
     let weights = weights_or_embedded(r.weights.as_deref())?;
     let games = read_games(&r.games)?;
-    let list = match r.off_path {
-        Some(every) => off_path::deviation_list(&games, &settings.empties, every),
-        None => position_list(&games, &settings.empties),
-    };
-    let mut header_line = labels::header(&settings, weights.checksum(), &list);
-    if let Some(every) = r.off_path {
-        labels::push_off_path(&mut header_line, every);
-    }
-    push_shard(&mut header_line, shard);
+    let list = stage_list(&games, &settings.empties, r.off_path);
+    let header_line = labels::run_header(&settings, weights.checksum(), &list, r.off_path, shard);
     let check = |line: &str| listed_position_number(line, &list);
     let threads = r.threads;
     let file = Resumable {
@@ -143,22 +134,6 @@ pub(super) fn label_into(
         });
     })
 }
-
-/// The number of the position a continued label file's line holds,
-/// checked by [`Label::parse_line`] and against the run's own position
-/// `list` (the line must label the list's position of its number).
-pub(super) fn listed_position_number(line: &str, list: &[ListedPosition]) -> Result<u64, String> {
-    let held = Label::parse_line(line).map_err(|e| e.to_string())?.position;
-    check_listed(list, held.item, &held, GAMES_LIST)?;
-    Ok(held.item)
-}
-
-/// How messages name the positions of the games' list.
-const GAMES_LIST: ListNames = ListNames {
-    item: "position",
-    of_list: " of the games' list",
-    all: "of the games' list",
-};
 
 /// Reads the label file `path` ([`labels::read`]): its header and its
 /// labels.

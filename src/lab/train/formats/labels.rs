@@ -4,7 +4,7 @@
 //! [`super::heldout`]), and `train import --theoretical-labels`.
 
 use super::{lines, FormatError};
-use crate::lab::shard::{header_number, FileKind};
+use crate::lab::shard::{check_listed, header_number, push_shard, FileKind, ListNames, Shard};
 use crate::lab::train::labels::{list_checksum, Label, LabelSettings, ListedPosition};
 use std::io::{self, BufRead, Write};
 
@@ -39,6 +39,25 @@ pub fn header(settings: &LabelSettings, weights: u64, list: &[ListedPosition]) -
     )
 }
 
+/// The header line of run `shard` of a `train label` stage ([`header`],
+/// then ` off-path 1/N` for `--off-path N` ([`push_off_path`]), then the
+/// shard's suffix when the stage is split).
+#[must_use]
+pub fn run_header(
+    settings: &LabelSettings,
+    weights: u64,
+    list: &[ListedPosition],
+    off_path: Option<u64>,
+    shard: Shard,
+) -> String {
+    let mut line = header(settings, weights, list);
+    if let Some(every) = off_path {
+        push_off_path(&mut line, every);
+    }
+    push_shard(&mut line, shard);
+    line
+}
+
 /// Marks the header of a `train label --off-path N` run: its positions
 /// are those after moves the players did not make, one in `every`.
 pub fn push_off_path(header: &mut String, every: u64) {
@@ -65,6 +84,26 @@ pub fn position_number(line: &str) -> Result<u64, String> {
         .map(|l| l.position.item)
         .map_err(|e| e.to_string())
 }
+
+/// The number of the position a continued label file's line holds,
+/// checked by [`Label::parse_line`] and against the run's own position
+/// `list`: the line must label the list's position of its number.
+///
+/// # Errors
+/// A line that is no label, or labels another position than the list's
+/// of its number, or one beyond the list.
+pub fn listed_position_number(line: &str, list: &[ListedPosition]) -> Result<u64, String> {
+    let held = Label::parse_line(line).map_err(|e| e.to_string())?.position;
+    check_listed(list, held.item, &held, GAMES_LIST)?;
+    Ok(held.item)
+}
+
+/// How messages name the positions of the games' list.
+const GAMES_LIST: ListNames = ListNames {
+    item: "position",
+    of_list: " of the games' list",
+    all: "of the games' list",
+};
 
 /// Checks that a label file of `header` (a stage's whole run, as a merge
 /// writes it) holds `labels` labels, the positions its header counts
@@ -269,6 +308,47 @@ mod tests {
         assert_eq!(
             refused(&format!("{head}\n{smallest}\n")),
             "l.txt line 2 value \"-2147483648\" is not within -64..64 discs"
+        );
+    }
+
+    /// A continued file's line must label the list's position of its
+    /// number; the run's header adds the off-path sample and the shard.
+    #[test]
+    fn a_line_labels_the_listed_position_of_its_number() {
+        let labels = [
+            label(0, 64, LabelSource::Exact),
+            label(1, -3, LabelSource::Search(4)),
+        ];
+        let list: Vec<ListedPosition> = labels.iter().map(|l| l.position).collect();
+        assert_eq!(listed_position_number(&labels[1].to_line(), &list), Ok(1));
+        assert_eq!(
+            listed_position_number(&labels[1].to_line(), &list[..1]),
+            Err("holds position 1, beyond the 1 of the games' list".to_owned())
+        );
+        // Position 1 after f5 instead of the start's.
+        let ((player, opponent), _) = canonical(0x0000_0010_0000_0000, 0x0000_0008_1c00_0000);
+        let mut other = labels[1];
+        (other.position.player, other.position.opponent) = (player, opponent);
+        assert_eq!(
+            listed_position_number(&other.to_line(), &list),
+            Err("holds another position than position 1 of the games' list".to_owned())
+        );
+        assert!(listed_position_number("1\tx", &list).is_err());
+        let settings = LabelSettings {
+            empties: 50..=52,
+            exact_empties: 0,
+            depth: 4,
+            selectivity: None,
+        };
+        let whole = header(&settings, 0x1234, &list);
+        assert_eq!(
+            run_header(&settings, 0x1234, &list, None, Shard::WHOLE),
+            whole
+        );
+        let shard: Shard = "2/3".parse().expect("a shard");
+        assert_eq!(
+            run_header(&settings, 0x1234, &list, Some(5), shard),
+            format!("{whole} off-path 1/5 shard 2/3")
         );
     }
 }
