@@ -183,18 +183,7 @@ mod tests {
     use super::*;
     use crate::engine::probcut::ProbCutTable;
     use crate::eval::pattern::{phase, PHASES};
-    use crate::lab::train::{GamePlayer, GameSettings};
-
-    /// Quick training games: depth 2, solved from 12 empty squares.
-    fn games(count: u64) -> Vec<TrainingGame> {
-        let settings = GameSettings {
-            depth: 2,
-            solve_empties: 12,
-            ..GameSettings::default()
-        };
-        let mut player = GamePlayer::new(settings, PatternWeights::shared_embedded());
-        (0..count).map(|i| player.play(i)).collect()
-    }
+    use crate::lab::train::test_games;
 
     /// Against the evaluation's own phase of each number of empty
     /// squares: a phase is refitted exactly when it is the phase of one of
@@ -219,7 +208,7 @@ mod tests {
     /// the test games' exact positions, printed after the fit's.
     #[test]
     fn a_refit_keeps_the_other_phases_and_the_test_table_follows() {
-        let games = games(12);
+        let games = test_games(12, 12);
         let (train, held_out) = samples(&games, false);
         let base = PatternWeights::embedded();
         let config = FitConfig {
@@ -259,7 +248,7 @@ mod tests {
     /// positions than the games hold give no endgame model, and say so.
     #[test]
     fn the_probcut_fit_writes_its_table_and_says_when_it_has_no_endgame_model() {
-        let games = games(6);
+        let games = test_games(6, 12);
         let weights = PatternWeights::shared_embedded();
         let settings = ProbcutSettings {
             positions: 10,

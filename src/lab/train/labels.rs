@@ -389,16 +389,9 @@ mod tests {
     use super::*;
     use crate::engine::{EndgameSolver, Scoring};
     use crate::eval::pattern::PatternWeights;
-    use crate::lab::train::{GamePlayer, GameSettings};
 
     fn games(n: u64) -> Vec<TrainingGame> {
-        let settings = GameSettings {
-            depth: 2,
-            solve_empties: 10,
-            ..GameSettings::default()
-        };
-        let mut player = GamePlayer::new(settings, PatternWeights::shared_embedded());
-        (0..n).map(|i| player.play(i)).collect()
+        crate::lab::train::test_games(n, 10)
     }
 
     #[test]

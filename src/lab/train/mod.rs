@@ -497,6 +497,19 @@ fn canonical(p: u64, o: u64) -> (u64, u64) {
     symmetry::canonical(p, o).0
 }
 
+/// Quick training games for the tests: games `0..count` of the default
+/// seed at depth 2, solved from `solve_empties` empty squares.
+#[cfg(test)]
+pub(crate) fn test_games(count: u64, solve_empties: u32) -> Vec<TrainingGame> {
+    let settings = GameSettings {
+        depth: 2,
+        solve_empties,
+        ..GameSettings::default()
+    };
+    let mut player = GamePlayer::new(settings, PatternWeights::shared_embedded());
+    (0..count).map(|i| player.play(i)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

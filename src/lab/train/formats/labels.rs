@@ -195,6 +195,14 @@ mod tests {
         }
     }
 
+    /// An exact label and a searched one, of items 0 and 1.
+    fn two_labels() -> [Label; 2] {
+        [
+            label(0, 64, LabelSource::Exact),
+            label(1, -3, LabelSource::Search(4)),
+        ]
+    }
+
     /// A header of settings of `empties` over `list`.
     fn a_header(list: &[ListedPosition]) -> String {
         let settings = LabelSettings {
@@ -208,10 +216,7 @@ mod tests {
 
     #[test]
     fn a_written_file_reads_back_with_its_header() {
-        let labels = [
-            label(0, 64, LabelSource::Exact),
-            label(1, -3, LabelSource::Search(4)),
-        ];
+        let labels = two_labels();
         let list: Vec<ListedPosition> = labels.iter().map(|l| l.position).collect();
         let head = a_header(&list);
         assert_eq!(
@@ -315,10 +320,7 @@ mod tests {
     /// number; the run's header adds the off-path sample and the shard.
     #[test]
     fn a_line_labels_the_listed_position_of_its_number() {
-        let labels = [
-            label(0, 64, LabelSource::Exact),
-            label(1, -3, LabelSource::Search(4)),
-        ];
+        let labels = two_labels();
         let list: Vec<ListedPosition> = labels.iter().map(|l| l.position).collect();
         assert_eq!(listed_position_number(&labels[1].to_line(), &list), Ok(1));
         assert_eq!(
