@@ -5,6 +5,7 @@
 //! the table's text: [`fit_probcut_table`]).
 
 use super::formats::probcut_table::{self, Fitted};
+use super::labels::{combined_samples, Label};
 use super::tables::{FitTable, TestTable};
 use super::{fit_endgame_sigma, fit_probcut, samples, TrainingGame, ENDGAME_FIT_MIN_EMPTIES};
 use crate::engine::probcut::{EndgameFit, ProbCutTable};
@@ -57,6 +58,29 @@ impl fmt::Display for FitReport {
             None => Ok(()),
         }
     }
+}
+
+message_error! {
+    /// Why `train fit` has nothing to fit: no game and no label given.
+    pub struct NothingToFit(pub String);
+}
+
+/// The training and held-out positions of `train fit`: the games'
+/// positions labelled by their results unless `labels` label them
+/// ([`combined_samples`]).
+///
+/// # Errors
+/// [`NothingToFit`] when there is neither a game nor a label.
+pub fn fit_samples(
+    games: &[TrainingGame],
+    labels: &[Label],
+) -> Result<(Vec<Sample>, Vec<Sample>), NothingToFit> {
+    if games.is_empty() && labels.is_empty() {
+        return Err(NothingToFit(
+            "no positions to fit: give --games or --labels with games or labels in them".to_owned(),
+        ));
+    }
+    Ok(combined_samples(games, labels))
 }
 
 /// Fits the pattern weights to `train` (measured on `held_out`) with
@@ -241,6 +265,14 @@ mod tests {
         assert_eq!(report.test.as_ref(), Some(&test));
         assert_eq!(report.to_string(), format!("{}{test}", report.fit));
         let (_, alone) = fit_weights(&train, &held_out, &config, 1, &|_| {}, None, None);
+        assert_eq!(fit_samples(&games, &[]), Ok(combined_samples(&games, &[])));
+        assert_eq!(
+            fit_samples(&[], &[]),
+            Err(NothingToFit(
+                "no positions to fit: give --games or --labels with games or labels in them"
+                    .to_owned()
+            ))
+        );
         assert_eq!(alone.to_string(), alone.fit.to_string());
     }
 

@@ -297,6 +297,19 @@ pub fn form_by_name(name: &str) -> Option<Form> {
         .then_some(Form::Wtb)
 }
 
+/// The form of the collection `name`, sniffed as `form` ([`form_by_name`]
+/// or [`form_by_head`]), which `train import` requires.
+///
+/// # Errors
+/// A file of none of the forms, named.
+pub fn known_form(name: &str, form: Option<Form>) -> Result<Form, CollectionError> {
+    form.ok_or_else(|| {
+        CollectionError(format!(
+            "{name} is not a WTHOR file (.wtb), PGN or Logistello .gam lines"
+        ))
+    })
+}
+
 /// The form of the collection `name` whose first bytes (at most
 /// [`SNIFFED_BYTES`]) are `head`: PGN, `.gam` lines (its first line that
 /// is not blank), or `None` for neither.
@@ -987,6 +1000,18 @@ mod tests {
         assert_eq!(
             done((3, 1)).table(true),
             format!("{tally}Theoretical scores left out: 3 games' of 1 positions that games value differently\n")
+        );
+    }
+
+    #[test]
+    fn an_import_requires_a_known_form() {
+        assert_eq!(known_form("a.wtb", form_by_name("a.wtb")), Ok(Form::Wtb));
+        let head = form_by_head("x.txt", b"hello\n").expect("not gzip");
+        assert_eq!(
+            known_form("x.txt", head),
+            Err(CollectionError(
+                "x.txt is not a WTHOR file (.wtb), PGN or Logistello .gam lines".to_owned()
+            ))
         );
     }
 }

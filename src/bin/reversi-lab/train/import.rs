@@ -21,8 +21,8 @@ use reversi::lab::train::formats::{dropped, games, heldout, labels};
 /// The forms of game collections (`book add` reads them too).
 pub(crate) use reversi::lab::train::import::Form;
 use reversi::lab::train::import::{
-    form_by_head, form_by_name, held_out_positions, CollectionError, CollectionReader, ImportError,
-    ImportRun, Sinks, SNIFFED_BYTES,
+    form_by_head, form_by_name, held_out_positions, known_form, CollectionError, CollectionReader,
+    ImportError, ImportRun, Sinks, SNIFFED_BYTES,
 };
 use reversi::lab::train::labels::{Label, LabelSettings, ListedPosition};
 use reversi::lab::train::off_path;
@@ -113,15 +113,7 @@ pub(super) fn import(r: Import) -> Result<()> {
     let planned = plan_outputs(&r)?;
     let mut forms = Vec::with_capacity(r.files.len());
     for path in &r.files {
-        match form_of(path)? {
-            Some(form) => forms.push(form),
-            None => {
-                return Err(UsageError(format!(
-                    "{path} is not a WTHOR file (.wtb), PGN or Logistello .gam lines"
-                ))
-                .into())
-            }
-        }
+        forms.push(known_form(path, form_of(path)?).map_err(collection_usage)?);
     }
     let start = Instant::now();
     // The games and the dropped list go to their temporary files as they

@@ -325,10 +325,7 @@ fn fit_weights(r: Fit) -> Result<()> {
         Some(path) => Some((path, read_games(path)?)),
         None => None,
     };
-    if games.is_empty() && labels.is_empty() {
-        return usage("no positions to fit: give --games or --labels with games or labels in them");
-    }
-    let (train_set, held_out) = train::labels::combined_samples(&games, &labels);
+    let (train_set, held_out) = fits::fit_samples(&games, &labels).map_err(|e| UsageError(e.0))?;
     if !quiet {
         eprintln!(
             "fit: {} games, {} labels, {} training and {} held-out positions",
