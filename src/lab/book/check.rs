@@ -10,10 +10,14 @@
 //! machine and under any load.
 
 use super::search_position;
-use crate::engine::book::{ply, Book, Key};
+use crate::board::Color;
+use crate::engine::book::{ply, position_of, Book, Key};
 use crate::lab::shard::ordered_work;
+use crate::record::write_board_string;
+use crate::reversi::Position;
 use crate::rng::Rng;
 use crate::units::Eval;
+use std::fmt;
 
 /// `count` positions of `book` that have a value, drawn at random by the
 /// generator seeded with `seed` (all of them, in a random order, if the
@@ -62,6 +66,26 @@ impl Checked {
     }
 }
 
+/// The line `book check` prints for a position: `ply P  book +V  search
+/// +V  difference +D  BOARD` (values in discs for the side to move, the
+/// position with X to move).
+impl fmt::Display for Checked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let board = write_board_string(&Position {
+            board: position_of(self.key).to_board(Color::Black),
+            to_move: Color::Black,
+        });
+        write!(
+            f,
+            "ply {:2}  book {:+6.2}  search {:+6.2}  difference {:+6.2}  {board}",
+            self.ply(),
+            self.book.discs().0,
+            self.search.discs().0,
+            self.difference().discs().0,
+        )
+    }
+}
+
 /// Values each position of `keys` (positions of `book` with a value) by
 /// a fresh search at `level` on `threads` threads and hands the results
 /// to `deliver` in the order of `keys` (`false` stops).
@@ -98,6 +122,8 @@ pub fn check(
 /// What a check found over its positions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CheckSummary {
+    /// The margin.
+    pub margin: Eval,
     /// The positions checked.
     pub positions: usize,
     /// Those whose book value is within the margin of the search's.
@@ -118,6 +144,7 @@ impl CheckSummary {
         let differences: Vec<f64> = results.iter().map(|r| r.difference().discs().0).collect();
         let n = differences.len().max(1) as f64;
         CheckSummary {
+            margin: within,
             positions: results.len(),
             within: results
                 .iter()
@@ -138,5 +165,23 @@ impl CheckSummary {
         } else {
             100.0 * self.within as f64 / self.positions as f64
         }
+    }
+}
+
+/// The summary line: `within 2.00 discs: 117 of 200 (58.5%); book less
+/// search: mean +1.29, mean absolute 1.82, largest 4.92 discs`.
+impl fmt::Display for CheckSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "within {:.2} discs: {} of {} ({:.1}%); book less search: mean {:+.2}, mean absolute {:.2}, largest {:.2} discs",
+            self.margin.discs().0,
+            self.within,
+            self.positions,
+            self.within_percent(),
+            self.mean_difference,
+            self.mean_absolute,
+            self.largest
+        )
     }
 }

@@ -504,5 +504,23 @@ fn a_check_summary_counts_the_margin_inclusively() {
     assert!((s.mean_absolute - 2.5).abs() < 1e-9);
     assert!((s.largest - 5.0).abs() < 1e-9);
     assert!((s.within_percent() - 50.0).abs() < 1e-9);
+    assert_eq!(
+        s.to_string(),
+        "within 2.00 discs: 2 of 4 (50.0%); book less search: mean +1.00, mean absolute 2.50, largest 5.00 discs"
+    );
+    // The start with X to move: ply 0, its board.
+    let start = crate::engine::book::key_of(&RelativePosition::start(8)).0;
+    let line = check::Checked {
+        key: start,
+        ..at(1, -1)
+    }
+    .to_string();
+    assert_eq!(
+        line,
+        format!(
+            "ply  0  book  +1.00  search  -1.00  difference  +2.00  {0}---OX------XO---{0} X",
+            "-".repeat(24)
+        )
+    );
     assert_eq!(check::CheckSummary::of(&[], Eval(0)).within_percent(), 0.0);
 }

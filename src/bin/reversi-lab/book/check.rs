@@ -6,12 +6,10 @@ use super::parse_discs;
 use crate::sharded::Progress;
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
-use reversi::engine::book::position_of;
 use reversi::engine::midgame::Level;
 use reversi::kit::readers::read_book;
 use reversi::kit::{flag, option, usage, value, write_stdout};
-use reversi::lab::book::check::{check as check_positions, sample, CheckSummary, Checked};
-use reversi::reversi::Position;
+use reversi::lab::book::check::{check as check_positions, sample, CheckSummary};
 use reversi::units::Eval;
 
 pub(super) fn check_command() -> Command {
@@ -51,22 +49,6 @@ impl Check {
     }
 }
 
-/// One position's line: `ply P  book +V  search +V  difference +D  BOARD`.
-fn line(r: &Checked) -> String {
-    let p = position_of(r.key);
-    let board = reversi::record::write_board_string(&Position {
-        board: p.to_board(reversi::board::Color::Black),
-        to_move: reversi::board::Color::Black,
-    });
-    format!(
-        "ply {:2}  book {:+6.2}  search {:+6.2}  difference {:+6.2}  {board}\n",
-        r.ply(),
-        r.book.discs().0,
-        r.search.discs().0,
-        r.difference().discs().0,
-    )
-}
-
 pub(super) fn check(r: Check) -> Result<()> {
     let book = read_book(&r.book)?;
     let keys = sample(&book, r.positions, r.seed);
@@ -87,7 +69,7 @@ pub(super) fn check(r: Check) -> Result<()> {
     let mut results = Vec::with_capacity(keys.len());
     let mut failed = None;
     check_positions(&book, &keys, r.level, r.threads, |c| {
-        if let Err(e) = write_stdout(&line(&c)) {
+        if let Err(e) = write_stdout(&format!("{c}\n")) {
             failed = Some(e);
             return false;
         }
@@ -98,15 +80,5 @@ pub(super) fn check(r: Check) -> Result<()> {
     if let Some(e) = failed {
         return Err(e);
     }
-    let s = CheckSummary::of(&results, r.within);
-    write_stdout(&format!(
-        "within {:.2} discs: {} of {} ({:.1}%); book less search: mean {:+.2}, mean absolute {:.2}, largest {:.2} discs\n",
-        r.within.discs().0,
-        s.within,
-        s.positions,
-        s.within_percent(),
-        s.mean_difference,
-        s.mean_absolute,
-        s.largest
-    ))
+    write_stdout(&format!("{}\n", CheckSummary::of(&results, r.within)))
 }
