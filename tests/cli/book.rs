@@ -1026,3 +1026,62 @@ fn counting_only_adds_games_to_a_book_and_changes_no_move() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(!dir.join("x.book").exists());
 }
+
+/// `book merge --odd-gain D`: every move into the book costs D discs in
+/// the negamax, 0 is plain negamax. In the book of the first two plies
+/// the last ply has only searches (unchanged), f5's three moves all lead
+/// into the book (3 discs less), and the start's moves lead to f5 (minus
+/// f5's value, less 3: the start's value again).
+#[test]
+fn a_merge_with_an_odd_gain_costs_each_move_into_the_book() {
+    let dir = scratch_in("book", "odd-gain");
+    let planned = dir.join("planned.book");
+    new_book(&planned, "2", "none");
+    let searched = dir.join("searched");
+    run(&[
+        "book",
+        "search",
+        "-q",
+        "--book",
+        path(&planned),
+        "--level",
+        "2",
+        "--out",
+        path(&searched),
+    ]);
+    let merge = |gain: Option<&str>, name: &str| {
+        let out = dir.join(name);
+        let mut args = vec![
+            "book",
+            "merge",
+            "--book",
+            path(&planned),
+            "--out",
+            path(&out),
+        ];
+        if let Some(g) = gain {
+            args.extend(["--odd-gain", g]);
+        }
+        args.push(path(&searched));
+        run(&args);
+        read_book(&out)
+    };
+    let (plain, zero, three) = (
+        merge(None, "plain.book"),
+        merge(Some("0"), "zero.book"),
+        merge(Some("3"), "three.book"),
+    );
+    assert_eq!(plain, zero);
+    let value = |b: &Book, moves: &str| {
+        let game = reversi::record::parse_transcript(moves, Position::start(8)).expect("legal");
+        let p = RelativePosition::from(&game.last());
+        b.lookup(&p).and_then(|e| e.value()).expect("valued").0
+    };
+    for (moves, lower) in [("", 0), ("f5", 3), ("f5d6", 0), ("f5f6", 0), ("f5f4", 0)] {
+        assert_eq!(
+            value(&plain, moves) - value(&three, moves),
+            lower * reversi::units::Eval::PER_DISC,
+            "{moves:?}"
+        );
+    }
+}

@@ -389,6 +389,16 @@ impl Book {
     /// the positions from the most discs to the fewest values each after
     /// all the positions its moves lead to.
     pub fn negamax(&mut self) {
+        self.negamax_with_odd_gain(Eval(0));
+    }
+
+    /// [`Book::negamax`] with the values of the evaluation's depth parity
+    /// made even: a searched move's value (minus its position's value,
+    /// an estimate one ply deeper than its position's own) loses
+    /// `odd_gain`, what a search of odd depth gives the side to move over
+    /// one of even depth (measured by `reversi-lab book check` at two
+    /// adjacent levels). With 0 this is plain negamax.
+    pub fn negamax_with_odd_gain(&mut self, odd_gain: Eval) {
         let mut keys: Vec<Key> = self.entries.keys().copied().collect();
         keys.sort_unstable_by_key(|&(p, o)| (std::cmp::Reverse((p | o).count_ones()), p, o));
         let mut values: FastHashMap<Key, Eval> = FastHashMap::default();
@@ -409,7 +419,11 @@ impl Book {
                     if let Some(&v) = values.get(&child) {
                         searched.push(BookMove {
                             square: Square(sq),
-                            value: if same_side { v } else { -v },
+                            value: if same_side {
+                                v
+                            } else {
+                                Eval(-v.0 - odd_gain.0)
+                            },
                         });
                     }
                 }

@@ -211,6 +211,17 @@ fn tree_book(plies: usize, seed: u64) -> (Book, Vec<Vec<RelativePosition>>) {
 /// unsearched move's value and minus the value of every position after a
 /// move that the book holds (found by comparing with every image).
 fn reference_value(book: &Book, all: &[RelativePosition], position: &RelativePosition) -> Eval {
+    reference_value_with(book, all, position, Eval(0))
+}
+
+/// [`reference_value`] where a move to a position of the other side to
+/// move loses `odd_gain` besides.
+fn reference_value_with(
+    book: &Book,
+    all: &[RelativePosition],
+    position: &RelativePosition,
+    odd_gain: Eval,
+) -> Eval {
     let entry = book.lookup(position).expect("in the book");
     let mut best = entry.unsearched.map(|m| m.value);
     for sq in squares(position.moves()) {
@@ -222,7 +233,8 @@ fn reference_value(book: &Book, all: &[RelativePosition], position: &RelativePos
         };
         let held = all.iter().any(|q| (0..8).any(|s| turned(q, s) == child));
         if held {
-            let v = Eval(sign * reference_value(book, all, &child).0);
+            let lost = if sign < 0 { odd_gain.0 } else { 0 };
+            let v = Eval(sign * reference_value_with(book, all, &child, odd_gain).0 - lost);
             best = Some(best.map_or(v, |b| b.max(v)));
         }
     }
@@ -256,6 +268,31 @@ fn negamax_agrees_with_a_brute_force_search_of_the_tree() {
         let once = book.to_bytes();
         book.negamax();
         assert_eq!(book.to_bytes(), once);
+    }
+}
+
+#[test]
+fn an_odd_gain_costs_every_move_into_the_book_once_and_zero_is_negamax() {
+    for seed in 1..4 {
+        let (mut book, levels) = tree_book(3, seed);
+        let all: Vec<RelativePosition> = levels.iter().flatten().copied().collect();
+        book.negamax_with_odd_gain(Eval(0));
+        let plain = book.to_bytes();
+        book.negamax();
+        assert_eq!(book.to_bytes(), plain);
+        let gain = Eval(3 * Eval::PER_DISC + 37);
+        book.negamax_with_odd_gain(gain);
+        for position in all.iter().filter(|p| book.contains(p)) {
+            let entry = book.lookup(position).expect("held");
+            assert_eq!(
+                entry.value(),
+                Some(reference_value_with(&book, &all, position, gain)),
+                "seed {seed}"
+            );
+        }
+        // Back to plain negamax: the same book as before.
+        book.negamax();
+        assert_eq!(book.to_bytes(), plain);
     }
 }
 

@@ -139,20 +139,21 @@ pub fn plan_world(
     Ok(added)
 }
 
-/// Counts `games` through the positions `book` already holds within
-/// their first `plies` plies (added to the counts they have), adding no
-/// position: the book's moves and values stay as they are. Returns how
-/// many of its positions the games reached.
+/// Makes the counts of every position `book` holds those of `games`
+/// through it within their first `plies` plies (none for a position no
+/// game reached), adding no position: the book's moves and values stay
+/// as they are, and counting the same games again changes nothing.
+/// Returns how many of its positions the games reached.
 pub fn count_into(book: &mut Book, games: &[CountedGame<'_>], plies: u32) -> usize {
-    let mut reached: Vec<(Key, GameCounts)> = count_positions(games, plies)
-        .into_iter()
-        .filter(|(k, _)| book.get(*k).is_some())
-        .collect();
-    reached.sort_unstable_by_key(|&(k, _)| k);
-    for &(key, c) in &reached {
-        book.count_game(&crate::engine::book::position_of(key), c);
+    let counts = count_positions(games, plies);
+    let keys: Vec<Key> = book.sorted().into_iter().map(|(k, _)| k).collect();
+    let mut reached = 0;
+    for key in keys {
+        let c = counts.get(&key).copied().unwrap_or_default();
+        reached += usize::from(c.games() > 0);
+        book.get_mut(key).expect("a key of the book").counts = c;
     }
-    reached.len()
+    reached
 }
 
 #[cfg(test)]
@@ -286,5 +287,13 @@ mod tests {
         assert_eq!(book.lookup(&at("f5d6")).unwrap().counts, counts(1, 0, 0));
         assert_eq!(book.lookup(&at("f5f4")).unwrap().counts, counts(0, 0, 0));
         assert_eq!(book.lookup(&at("c4c3")).unwrap().counts, counts(0, 1, 0));
+        // The same games again: the same counts (they replace, not add).
+        let once = book.clone();
+        assert_eq!(count_into(&mut book, &games, 10), 4);
+        assert_eq!(book, once);
+        // Fewer games: the counts of those only.
+        count_into(&mut book, &games[..1], 10);
+        assert_eq!(book.lookup(&at("")).unwrap().counts, counts(1, 0, 0));
+        assert_eq!(book.lookup(&at("c4c3")).unwrap().counts, counts(0, 0, 0));
     }
 }

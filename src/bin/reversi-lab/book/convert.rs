@@ -28,6 +28,8 @@ pub(super) struct Convert {
     quiet: bool,
     /// `merge`'s search files.
     pub(super) searched: Vec<String>,
+    /// `merge`'s `--odd-gain` (0 elsewhere).
+    pub(super) odd_gain: reversi::units::Eval,
 }
 
 impl Convert {
@@ -51,6 +53,12 @@ impl Convert {
                 .flatten()
                 .cloned()
                 .collect(),
+            odd_gain: m
+                .try_get_one("odd-gain")
+                .ok()
+                .flatten()
+                .copied()
+                .unwrap_or_default(),
         }
     }
 

@@ -115,7 +115,7 @@ fn add_command() -> Command {
         .arg(Arg::new("games").value_name("GAMES").num_args(1..).required(true).help("Files of games: games files of `reversi-lab train import` (or generate), WTHOR files (`.wtb`, PGN), or one game a line: transcripts (f5d6c3...), GGF games, Logistello .gam lines, or board strings followed by moves; `#` lines are skipped"))
         .arg(option("depth", "PLIES", "Plies of each game learned").value_parser(value_parser!(u32).range(0..=60)).default_value("30"))
         .arg(option("min-games", "N", "Only the positions that at least N of the games reach within --depth plies (the book's tree from the world's games: games files of `reversi-lab train import`); each position counts every game through it").value_parser(value_parser!(u64).range(1..)))
-        .arg(flag("count-only", "Add no position: count the games through the positions --book holds within --depth plies, and search nothing (the book plays as before; its hints say how many games reached each move)").requires("book").conflicts_with_all(["min-games", "level", "searched"]))
+        .arg(flag("count-only", "Add no position: each position --book holds gets the counts of the games through it within --depth plies (replacing those it had), and nothing is searched (the book plays as before; its hints say how many games reached each move)").requires("book").conflicts_with_all(["min-games", "level", "searched"]))
         .arg(searched_arg())
         .args(building_args())
 }
@@ -138,6 +138,7 @@ fn merge_command() -> Command {
         .arg(book_arg("The planned book").required(true))
         .arg(out_arg())
         .arg(Arg::new("searched").value_name("SEARCHED").num_args(1..).required(true).help("The search files, in any order"))
+        .arg(option("odd-gain", "DISCS", "Value by negamax with every move into the book losing DISCS: what the evaluation's searches of odd depth give the side to move over even ones (the difference of `book check`'s mean at levels L-1 and L, docs/BOOK.md), so that every value is an estimate of even depth; 0: plain negamax. A later build step's merge values by plain negamax again").value_parser(parse_discs).default_value("0"))
         .arg(flag("force", "Replace --out even if it is not a book"))
 }
 

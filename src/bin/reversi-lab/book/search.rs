@@ -84,6 +84,9 @@ pub(super) fn merge(r: Convert) -> Result<()> {
     let planned = r.plan_book_out()?;
     let mut book = read_book(&r.input)?;
     merge_files(&mut book, &r.searched)?;
+    if r.odd_gain.0 != 0 {
+        book.negamax_with_odd_gain(r.odd_gain);
+    }
     output_files::write(&[planned], &[&book.to_bytes()])
 }
 
