@@ -95,6 +95,9 @@ fn the_coach_hints_and_reviews_every_move_of_a_finished_game() {
     );
     set_value(&mut b, "#black-player", "human");
     set_value(&mut b, "#white-player", "human");
+    // Each change restarts the game's fetch; under load its render could
+    // land between the click's aim and the click: wait for the page first.
+    b.wait_for("busy === false", WAIT, "the players' change to settle");
     b.click("#rv-continue");
     let two = wait_turn(&mut b, 2);
     assert_eq!(two, moves[..2].join(" "));
