@@ -2,7 +2,7 @@
 //! played, the best move and its value, the discs lost, and the total per
 //! player.
 
-use super::hint::{move_certainty_json, name, opening_json, opening_of, CUT_NOTE};
+use super::hint::{move_certainty_json, name, opening_json, CUT_NOTE};
 use super::options::{book_args, limits_args, until_arg, RecordQuery};
 use anyhow::Result;
 use clap::{Arg, Command};
@@ -60,7 +60,7 @@ fn analyze(r: RecordQuery) -> Result<()> {
     let quiet = AtomicBool::new(false);
     let mut search = r.engine.analyzer(0)?;
     let a = analyze_game(&mut search, &game, &limits, &quiet, &mut |_| {});
-    let opening = opening_of(&game);
+    let opening = game.opening();
     let mut s = String::new();
     if r.json {
         let items: Vec<String> = a

@@ -9,7 +9,6 @@ use reversi::engine::book::{pending, ply, successor, Book, Successor};
 use reversi::engine::RelativePosition;
 use reversi::kit::readers::read_book;
 use reversi::kit::{usage, value, write_stdout};
-use reversi::record::openings::opening_name;
 use reversi::record::write_board_string;
 use reversi::units::Eval;
 use std::fmt::Write as _;
@@ -112,7 +111,7 @@ fn show(request: Show) -> Result<()> {
     let game = read_record(&request.record, 8)?;
     let p = game.last();
     let mut text = format!("{}\n", write_board_string(&p));
-    if let Some(name) = opening_name(&game.positions()) {
+    if let Some(name) = game.opening() {
         let _ = writeln!(text, "opening: {name}");
     }
     let position = RelativePosition::from(&p);

@@ -8,8 +8,7 @@ use anyhow::Result;
 use clap::{Arg, ArgMatches, Command};
 use reversi::engine::analyze::{Certainty, MoveSearch, MoveValue};
 use reversi::kit::{flag, option, value, write_stdout};
-use reversi::record::openings::opening_name;
-use reversi::record::{write_board_string, GameRecord};
+use reversi::record::write_board_string;
 use reversi::reversi::Move;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -51,12 +50,6 @@ pub(super) fn certainty_json(c: Certainty) -> String {
         Certainty::Book { level, games } => format!("{kind},\"level\":{level},\"games\":{games}"),
         Certainty::Exact | Certainty::WinLossDraw => kind,
     }
-}
-
-/// The name of the opening `game` is in (`reversi::record::openings`),
-/// if one is named.
-pub(super) fn opening_of(game: &GameRecord) -> Option<&'static str> {
-    opening_name(&game.positions())
 }
 
 /// The opening as a JSON value: its name (the table's names hold no
@@ -149,7 +142,7 @@ fn hint(r: Request) -> Result<()> {
     );
     let millis = start.elapsed().as_millis();
     let board = write_board_string(&p);
-    let opening = opening_of(&game);
+    let opening = game.opening();
     let text = if r.query.json {
         let items: Vec<String> = values
             .iter()

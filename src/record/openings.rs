@@ -189,6 +189,15 @@ pub fn opening_name(positions: &[Position]) -> Option<&'static str> {
     openings().of_game(positions).map(|o| o.name)
 }
 
+impl super::GameRecord {
+    /// The name of the opening the game is in ([`opening_name`] of its
+    /// positions), if one is named.
+    #[must_use]
+    pub fn opening(&self) -> Option<&'static str> {
+        opening_name(&self.positions())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

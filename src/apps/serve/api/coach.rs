@@ -43,7 +43,7 @@ pub(super) async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Param
     }
     let count = number(&q, "count", 1..=64)?.unwrap_or(64);
     let limits = coach_limits(&state, &q)?;
-    let opening = opening_name(&g.record().positions());
+    let opening = g.record().opening();
     let p = g.position;
     let mut engine = state.analyzer();
     let (values, nodes, took) = blocking(&state, move |cancel| {

@@ -150,7 +150,7 @@ pub(super) fn game_json(g: &GameState) -> JsonValue {
         })),
         "export": export_json(g),
         // The name of the opening the game is in (8x8 from the start), or null.
-        "opening": crate::record::openings::opening_name(&g.record().positions()),
+        "opening": g.record().opening(),
     })
 }
 
