@@ -679,12 +679,19 @@ message_error! {
 }
 
 /// Stores the search `results` of the pending positions `list` of `book`
-/// (every item once, in any order) and values the book by negamax.
+/// (every item once, in any order) and values the book by negamax, each
+/// move into the book losing `odd_gain`
+/// ([`Book::negamax_with_odd_gain`]; 0: plain negamax).
 ///
 /// # Errors
 /// When an item is missing, doubled, not of the list or not of its
 /// position.
-pub fn merge(book: &mut Book, list: &[Key], results: &[Searched]) -> Result<(), MergeError> {
+pub fn merge(
+    book: &mut Book,
+    list: &[Key],
+    results: &[Searched],
+    odd_gain: Eval,
+) -> Result<(), MergeError> {
     let mut have = vec![false; list.len()];
     for r in results {
         let index = usize::try_from(r.item)
@@ -723,7 +730,7 @@ pub fn merge(book: &mut Book, list: &[Key], results: &[Searched]) -> Result<(), 
             "pending position {missing} has no result: a search is unfinished"
         )));
     }
-    book.negamax();
+    book.negamax_with_odd_gain(odd_gain);
     Ok(())
 }
 
@@ -743,5 +750,5 @@ pub fn search_and_merge(
         progress(results.len() as u64, total);
         true
     });
-    merge(book, &list, &results).expect("every pending position searched once");
+    merge(book, &list, &results, Eval(0)).expect("every pending position searched once");
 }

@@ -109,11 +109,11 @@ fn search_lines_round_trip_and_merges_refuse_wrong_results() {
     assert_eq!(Searched::parse_line(&r.to_line()), Ok(r));
     assert!(Searched::parse_line("0\t1\t2\td3\t0\t1").is_err());
     let mut twice = book.clone();
-    assert!(merge(&mut twice, &list, &[r, r]).is_err());
-    assert!(merge(&mut book.clone(), &list, &[]).is_err());
+    assert!(merge(&mut twice, &list, &[r, r], Eval(0)).is_err());
+    assert!(merge(&mut book.clone(), &list, &[], Eval(0)).is_err());
     let beyond = Searched { item: 1, ..r };
-    assert!(merge(&mut book.clone(), &list, &[beyond]).is_err());
-    assert!(merge(&mut book, &list, &[r]).is_ok());
+    assert!(merge(&mut book.clone(), &list, &[beyond], Eval(0)).is_err());
+    assert!(merge(&mut book, &list, &[r], Eval(0)).is_ok());
 }
 
 #[test]

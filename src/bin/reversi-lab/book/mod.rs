@@ -327,7 +327,7 @@ impl Building {
         match (self.level, &self.searched) {
             (Some(level), Some(file)) => {
                 search_into(self.searching, book, level, file, Shard::WHOLE)?;
-                merge_files(book, std::slice::from_ref(file))?;
+                merge_files(book, std::slice::from_ref(file), Eval(0))?;
             }
             (Some(level), None) => search_in_process(self.searching, book, level),
             (None, _) => {}

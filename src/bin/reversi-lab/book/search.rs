@@ -15,6 +15,7 @@ use reversi::kit::{usage, value};
 use reversi::lab::book::searches::{self, SearchFile};
 use reversi::lab::book::{self as build, Searched};
 use reversi::lab::shard::{MergeRules, Shard};
+use reversi::units::Eval;
 
 /// The search files of `reversi-lab book search`: a header line.
 const SEARCHED: Signature = signature(searches::SEARCHES);
@@ -83,16 +84,14 @@ pub(super) fn search_into(
 pub(super) fn merge(r: Convert) -> Result<()> {
     let planned = r.plan_book_out()?;
     let mut book = read_book(&r.input)?;
-    merge_files(&mut book, &r.searched)?;
-    if r.odd_gain.0 != 0 {
-        book.negamax_with_odd_gain(r.odd_gain);
-    }
+    merge_files(&mut book, &r.searched, r.odd_gain)?;
     output_files::write(&[planned], &[&book.to_bytes()])
 }
 
 /// Stores the results of the search files `inputs` (every shard of one
-/// split of `book`'s pending positions) in `book` and values it.
-pub(super) fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
+/// split of `book`'s pending positions) in `book` and values it, each
+/// move into the book losing `odd_gain` (0: plain negamax).
+pub(super) fn merge_files(book: &mut Book, inputs: &[String], odd_gain: Eval) -> Result<()> {
     let searched = SearchFile::of(book);
     let check_header = |path: &str, header: &str| searched.check_header(path, header);
     let item = |header: &str, line: &str| searched.read_line(header, line);
@@ -107,5 +106,5 @@ pub(super) fn merge_files(book: &mut Book, inputs: &[String]) -> Result<()> {
     };
     let merged = read_shards(&rules, inputs)?;
     let results: Vec<Searched> = merged.items.into_iter().map(|(_, r)| r).collect();
-    build::merge(book, searched.list(), &results).or_else(|e| usage(e.to_string()))
+    build::merge(book, searched.list(), &results, odd_gain).or_else(|e| usage(e.to_string()))
 }
