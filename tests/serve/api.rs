@@ -950,16 +950,7 @@ fn a_review_from_move_k_gives_the_whole_reviews_rows_and_each_values_kind() {
         let mut played: Vec<String> = Vec::new();
         for _ in 0..10 {
             let (_, g) = json(&s, &format!("/api/game?size=6&moves={}", played.join(","))).await;
-            played.push(
-                g["legal"]
-                    .as_array()
-                    .unwrap()
-                    .last()
-                    .unwrap()
-                    .as_str()
-                    .unwrap()
-                    .into(),
-            );
+            played.push(crate::last_legal(&g));
         }
         let moves = played.join(",");
         let (status, whole) = json(&s, &format!("/api/review?size=6&moves={moves}&level=4")).await;

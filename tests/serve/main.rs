@@ -11,6 +11,17 @@ mod robust;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
+/// The last legal move in reading order of a position as `/api/game`
+/// answers it (the games the tests walk take it each time).
+pub fn last_legal(game: &serde_json::Value) -> String {
+    game["legal"]
+        .as_array()
+        .and_then(|legal| legal.last())
+        .and_then(serde_json::Value::as_str)
+        .expect("a legal move")
+        .to_string()
+}
+
 /// `reversi serve --port 0` running as a child process.
 pub struct ServerProcess {
     child: Child,

@@ -83,16 +83,7 @@ fn some_game(b: &mut Browser, size: u8, n: usize) -> Vec<String> {
             b,
             &format!("/api/game?size={size}&moves={}", moves.join(",")),
         );
-        moves.push(
-            g["legal"]
-                .as_array()
-                .unwrap()
-                .last()
-                .unwrap()
-                .as_str()
-                .unwrap()
-                .into(),
-        );
+        moves.push(crate::last_legal(&g));
     }
     moves
 }
