@@ -312,12 +312,18 @@ impl Browser {
     /// Clicks the centre of the element `selector` with real mouse events.
     pub fn click(&mut self, selector: &str) {
         let sel = serde_json::to_string(selector).expect("json");
-        // Scroll it into view, let the page lay out, and check that the
-        // centre really hits it (nothing drawn over it).
+        // Scroll it into view, let the page lay out until the element stays
+        // where it is for two frames (a render still settling would move it
+        // between the aim and the click: under load the click then lands
+        // on its neighbour), and check that the centre really hits it
+        // (nothing drawn over it).
         let rect = self.eval(&format!(
             "(async () => {{ const e = document.querySelector({sel}); if (!e) return null; \
              e.scrollIntoView({{block: 'center', inline: 'center'}}); \
-             await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); \
+             const frame = () => new Promise(r => requestAnimationFrame(r)); \
+             const at = () => {{ const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(); }}; \
+             await frame(); let last = at(); \
+             for (let still = 0, n = 0; still < 2 && n < 60; n++) {{ await frame(); const now = at(); still = now === last ? still + 1 : 0; last = now; }} \
              const r = e.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2; \
              const hit = document.elementFromPoint(x, y); \
              return [x, y, !!hit && (hit === e || e.contains(hit))]; }})()"
