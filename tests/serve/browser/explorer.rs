@@ -435,3 +435,60 @@ fn explore_this_position_carries_the_games_settings() {
     );
     assert_eq!(form, json!([game[0], game[1], "minimax", "3", "weights"]));
 }
+
+/// A node clicked while the chosen line opens (its button) stays
+/// selected: the line's own selection at its end does not take it back.
+/// The node answers are slowed down in the page so that the line is
+/// still opening when the click comes.
+#[test]
+fn a_node_clicked_while_the_line_opens_stays_selected() {
+    let Some((mut b, server)) = browser_and_server(1366, 850) else {
+        return;
+    };
+    b.open(&format!("{}explore", server.url));
+    b.wait_for(
+        "document.readyState === 'complete' && !!document.querySelector('#preset option')",
+        WAIT,
+        "the page",
+    );
+    b.eval(
+        "(() => { const f = window.fetch; window.fetch = (u, o) => /\\/node\\//.test(String(u)) \
+         ? new Promise(r => setTimeout(r, 400)).then(() => f(u, o)) : f(u, o); return true; })()",
+    );
+    set_value(&mut b, "#preset", "small");
+    b.wait_for(
+        "document.querySelector('#title-a').textContent.includes('depth 3') && \
+         document.querySelectorAll('#drawn-a .dnode').length > 0",
+        WAIT,
+        "the drawn tree",
+    );
+    // A node of the drawing off the chosen line (the line ends at another).
+    let off = b.eval(
+        "[...document.querySelectorAll('#drawn-a .dnode')].map(n => Number(n.dataset.index)) \
+         .filter(k => k > 0 && !views.a.line.has(k)).pop()",
+    );
+    let off = off.as_u64().expect("a node off the line");
+    // Open the chosen line (node by node, each answer slowed), and click
+    // that node while it opens.
+    b.click("#line-a");
+    b.click(&format!(
+        "#drawn-a .dnode[data-index='{off}'] > :is(rect, circle)"
+    ));
+    assert_eq!(
+        b.eval("document.querySelector('#tree-a').dataset.lineOpen || ''"),
+        json!(""),
+        "the line is still opening"
+    );
+    b.wait_for(
+        "document.querySelector('#tree-a').dataset.lineOpen === 'true'",
+        WAIT,
+        "the line opened",
+    );
+    b.wait_for(
+        "document.querySelector('#node-info').textContent.startsWith('node #')",
+        WAIT,
+        "a node shown",
+    );
+    let info = text(&mut b, "#node-info");
+    assert!(info.starts_with(&format!("node #{off} ")), "{info}");
+}

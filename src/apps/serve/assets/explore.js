@@ -13,6 +13,7 @@ let stepWanted = null; // {ticket, k}
 let stepTickets = 0;
 let timer = null;
 let runs = 0; // bumped by every run: answers for an older run are dropped
+let selections = 0; // bumped by every node selected: an older selection's answer is dropped
 let mode = false; // the last run: false (one tree), true (natural vs best) or "versus"
 
 function bound(v) { return v === "-inf" ? "−∞" : v === "+inf" ? "+∞" : String(v); }
@@ -272,11 +273,13 @@ async function reveal(v, path) {
 }
 
 async function select(v, k, row, jump) {
+  const my = ++selections;
   document.querySelectorAll(".node.selected").forEach((r) => r.classList.remove("selected"));
   if (row) row.classList.add("selected");
   if (row) for (const r of row.closest("ul.tree").querySelectorAll('.node[tabindex="0"]')) if (r !== row) r.tabIndex = -1;
   if (row) row.tabIndex = 0;
   const d = await detail(v, k);
+  if (my !== selections) return; // a node selected since wins
   if (jump && views[$("step-tree").value] === v) { stopPlaying(); await showStep(d.event, true); }
   drawBoard($("node-board"), d.position.board, { small: true, label: "board of node " + k });
   const n = d.node;
@@ -294,11 +297,14 @@ async function openLine(which) {
   const tree = $("tree-" + which);
   delete tree.dataset.lineOpen;
   let li = tree.firstElementChild;
+  // The line's last node is selected unless a node was selected meanwhile
+  // (the line opens node by node; a click during it is not taken back).
+  const before = selections;
   for (const k of [...v.line].sort((x, y) => x - y)) {
     if (!li || Number(li.dataset.index) !== k) break;
     if (li.getAttribute("aria-expanded") === "false") await li.expand();
     const next = [...li.querySelectorAll(":scope > ul > li")].find((c) => v.line.has(Number(c.dataset.index)));
-    if (!next) { await select(v, k, li.firstElementChild); break; }
+    if (!next) { if (selections === before) await select(v, k, li.firstElementChild); break; }
     li = next;
   }
   if (views[which] === v) tree.dataset.lineOpen = "true"; // done (tests wait for it)
