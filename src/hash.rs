@@ -13,6 +13,25 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+/// FNV-1a's starting state (64 bits).
+pub const FNV_OFFSET: u64 = 0xCBF2_9CE4_8422_2325;
+
+/// FNV-1a, 64 bits: the checksum of the files the project writes (books,
+/// weights, games indexes) and a stable hash of bytes.
+#[must_use]
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    fnv1a_continue(FNV_OFFSET, bytes)
+}
+
+/// FNV-1a from the state `h` (of the bytes before) over `bytes`: a file's
+/// checksum computed as it is written.
+#[must_use]
+pub fn fnv1a_continue(h: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3))
+}
+
 /// The multiplier of each step (as in rustc's `FxHasher` on 64-bit targets).
 const SEED: u64 = 0x517c_c1b7_2722_0a95;
 

@@ -89,12 +89,7 @@ impl fmt::Display for BookFileError {
 
 impl std::error::Error for BookFileError {}
 
-/// FNV-1a, 64 bits.
-pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
-    })
-}
+pub(super) use crate::hash::fnv1a;
 
 /// A little-endian reader of a byte slice whose length was checked.
 struct Reader<'a> {

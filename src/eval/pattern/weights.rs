@@ -78,12 +78,7 @@ impl fmt::Display for WeightsError {
 
 impl std::error::Error for WeightsError {}
 
-/// FNV-1a, 64 bits.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
-    })
-}
+use crate::hash::fnv1a;
 
 /// A checksum of the pattern list: names and squares.
 fn layout_id() -> u32 {
