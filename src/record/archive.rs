@@ -457,14 +457,27 @@ impl WthorFile {
     /// [`parse_wthor_names`] (a number past a list's end leaves the name
     /// unset).
     pub fn name_games(&mut self, tournaments: &[String], players: &[String]) {
-        for (game, [t, b, w]) in self.games.iter_mut().zip(&self.numbers) {
-            let name = |list: &[String], n: u16| list.get(usize::from(n)).cloned();
-            let info = &mut game.record.info;
-            info.place = name(tournaments, *t);
-            info.black = name(players, *b);
-            info.white = name(players, *w);
+        for (game, &numbers) in self.games.iter_mut().zip(&self.numbers) {
+            name_game(game, numbers, tournaments, players);
         }
     }
+}
+
+/// Writes the tournament of a `.wtb` game whose tournament, black and
+/// white player numbers are `numbers` into its `place`, and its players
+/// into `black` and `white`, from the lists read by [`parse_wthor_names`]
+/// (a number past a list's end leaves the name unset).
+pub fn name_game(
+    game: &mut ArchiveGame,
+    [t, b, w]: [u16; 3],
+    tournaments: &[String],
+    players: &[String],
+) {
+    let name = |list: &[String], n: u16| list.get(usize::from(n)).cloned();
+    let info = &mut game.record.info;
+    info.place = name(tournaments, t);
+    info.black = name(players, b);
+    info.white = name(players, w);
 }
 
 /// Which WTHOR name file.

@@ -21,6 +21,7 @@
 //! number and the character).
 
 pub mod archive;
+pub mod collection;
 pub mod edax_book;
 mod ggf;
 pub mod openings;

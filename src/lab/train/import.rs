@@ -28,15 +28,21 @@ use super::formats::dropped;
 use super::labels::{position_list, Label, LabelSource, ListedPosition};
 use super::{canonical, TrainingGame};
 use crate::board::symmetry;
-use crate::board::{Color, Square};
+use crate::board::Color;
 use crate::engine::{parse_obf_file, RelativePosition};
-use crate::record::archive::{self, ArchiveGame, TheoreticalScore};
+use crate::record::archive::{ArchiveGame, TheoreticalScore};
+use crate::record::collection::normalised_moves;
+/// The collections' forms and readers, the product's
+/// ([`crate::record::collection`]), named here for the lab's callers.
+pub use crate::record::collection::{
+    form_by_head, form_by_name, known_form, CollectionError, CollectionReader, Form, SNIFFED_BYTES,
+};
 use crate::record::{standard_score, GameRecord};
-use crate::reversi::{Move, Position};
+use crate::reversi::Position;
 use crate::units::Eval;
 use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Write as _};
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
 /// The FFO endgame test positions #1-#79, in order.
 const FFO_FILES: [&str; 4] = [
@@ -114,7 +120,7 @@ impl Importer {
             return Verdict::Unfinished;
         }
         let moves = record.move_list();
-        if !self.seen.insert(normalised(&moves)) {
+        if !self.seen.insert(normalised_moves(&moves)) {
             return Verdict::Duplicate;
         }
         if let Some(number) = record.positions().iter().find_map(|p| self.ffo_number(p)) {
@@ -190,32 +196,6 @@ pub fn theoretical_label(
     })
 }
 
-/// The moves of a game from the start as square numbers (64 for a pass),
-/// under the symmetry of the start position that makes the first move f5:
-/// one key for a game and its three images that start the same way.
-fn normalised(moves: &[Move]) -> Vec<u8> {
-    let start = Position::start(8).board;
-    let (black, white) = (start.discs(Color::Black), start.discs(Color::White));
-    let f5 = Square::new(4, 5).0;
-    let s = match moves.first() {
-        Some(Move::Place(first)) => (0..8)
-            .find(|&s| {
-                symmetry::image(black, s) == black
-                    && symmetry::image(white, s) == white
-                    && symmetry::square_image(first.0, s) == f5
-            })
-            .unwrap_or(0),
-        _ => 0,
-    };
-    moves
-        .iter()
-        .map(|m| match m {
-            Move::Place(sq) => symmetry::square_image(sq.0, s),
-            Move::Pass => 64,
-        })
-        .collect()
-}
-
 /// The held-out test positions: the positions of `held_out` games with
 /// `empties` empty squares whose side to move has a move, each once up to
 /// the symmetries, none that occurs (under a symmetry) in any of the
@@ -259,142 +239,6 @@ pub fn held_out_positions(
         })
         .collect();
     (list, in_training.len())
-}
-
-/// The forms of game collections.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Form {
-    /// WTHOR's binary `.wtb`.
-    Wtb,
-    /// PGN (WTHOR's conversion).
-    Pgn,
-    /// Logistello's `.gam`, a game a line.
-    Gam,
-}
-
-/// The bytes of a collection's start that [`form_by_head`] looks at.
-pub const SNIFFED_BYTES: u64 = 4096;
-
-/// Why a collection cannot be read: the message names the file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CollectionError(pub String);
-
-impl fmt::Display for CollectionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for CollectionError {}
-
-/// The form the file name `name` gives: `.wtb` (any case) is WTHOR's
-/// binary form; any other name is told by its bytes ([`form_by_head`]).
-#[must_use]
-pub fn form_by_name(name: &str) -> Option<Form> {
-    std::path::Path::new(name)
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
-        .then_some(Form::Wtb)
-}
-
-/// The form of the collection `name`, sniffed as `form` ([`form_by_name`]
-/// or [`form_by_head`]), which `train import` requires.
-///
-/// # Errors
-/// A file of none of the forms, named.
-pub fn known_form(name: &str, form: Option<Form>) -> Result<Form, CollectionError> {
-    form.ok_or_else(|| {
-        CollectionError(format!(
-            "{name} is not a WTHOR file (.wtb), PGN or Logistello .gam lines"
-        ))
-    })
-}
-
-/// The form of the collection `name` whose first bytes (at most
-/// [`SNIFFED_BYTES`]) are `head`: PGN, `.gam` lines (its first line that
-/// is not blank), or `None` for neither.
-///
-/// # Errors
-/// A gzip file, with the way to read it.
-pub fn form_by_head(name: &str, head: &[u8]) -> Result<Option<Form>, CollectionError> {
-    if head.starts_with(&[0x1f, 0x8b]) {
-        return Err(CollectionError(format!(
-            "{name} is gzip-compressed: decompress it first (zcat {name} > FILE)"
-        )));
-    }
-    let text = String::from_utf8_lossy(head);
-    let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    Ok(if archive::is_pgn(&text) {
-        Some(Form::Pgn)
-    } else if archive::is_gam_line(first_line) {
-        Some(Form::Gam)
-    } else {
-        None
-    })
-}
-
-/// The games of one collection read one at a time, in memory bounded
-/// whatever the file's size ([`archive::WtbReader`],
-/// [`archive::TextReader`]): an [`Iterator`] of the games that ends after
-/// the first error, each error naming the collection (and the game).
-pub struct CollectionReader<R> {
-    name: String,
-    games: Games<R>,
-}
-
-/// The reader of each form.
-enum Games<R> {
-    Wtb(archive::WtbReader<R>),
-    Text(archive::TextReader<R>),
-}
-
-impl<R: BufRead> CollectionReader<R> {
-    /// The games of the collection `name` of `form` in `reader`, whose
-    /// length is `length` bytes (a `.wtb` file's header is read and
-    /// checked against it now, before any game).
-    ///
-    /// # Errors
-    /// A `.wtb` header that is not WTHOR's or does not announce `length`
-    /// bytes of games, named as the games' errors are.
-    pub fn new(
-        name: &str,
-        reader: R,
-        length: u64,
-        form: Form,
-    ) -> Result<CollectionReader<R>, CollectionError> {
-        let games = match form {
-            Form::Wtb => Games::Wtb(
-                archive::WtbReader::new(reader, length).map_err(|e| collection_error(name, &e))?,
-            ),
-            Form::Pgn => Games::Text(archive::TextReader::pgn(reader)),
-            Form::Gam => Games::Text(archive::TextReader::gam(reader)),
-        };
-        Ok(CollectionReader {
-            name: name.to_owned(),
-            games,
-        })
-    }
-}
-
-impl<R: BufRead> Iterator for CollectionReader<R> {
-    type Item = Result<ArchiveGame, CollectionError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let read = match &mut self.games {
-            Games::Wtb(r) => r.next(),
-            Games::Text(r) => r.next(),
-        }?;
-        Some(read.map_err(|e| collection_error(&self.name, &e)))
-    }
-}
-
-/// The error `e` of the collection `name`, naming it (text that is not
-/// UTF-8 is the whole file's fault, not a game's).
-fn collection_error(name: &str, e: &archive::ArchiveError) -> CollectionError {
-    CollectionError(match e.kind {
-        archive::ArchiveErrorKind::NotText => format!("{name} is not text (not UTF-8)"),
-        _ => format!("{name}: {e}"),
-    })
 }
 
 /// What became of one collection's games (or of all of them).
@@ -686,7 +530,9 @@ impl ImportRun {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
     use crate::record::parse_game;
+    use crate::reversi::Move;
 
     fn game(text: &str) -> GameRecord {
         parse_game(text, 8).unwrap()
@@ -854,49 +700,6 @@ mod tests {
         assert_eq!(three.iter().map(|l| l.item).collect::<Vec<_>>(), [0, 1, 2]);
     }
 
-    #[test]
-    fn collections_are_told_by_name_then_by_their_first_bytes() {
-        assert_eq!(form_by_name("dir/WTH_2001.WTB"), Some(Form::Wtb));
-        assert_eq!(form_by_name("wthor.pgn"), None);
-        assert_eq!(form_by_name("wtb"), None);
-        let head = |bytes: &[u8]| form_by_head("f", bytes);
-        assert_eq!(head(b"[Event \"x\"]\n1. f5 d6"), Ok(Some(Form::Pgn)));
-        assert_eq!(
-            head(format!("\n  \n{LINE}\n").as_bytes()),
-            Ok(Some(Form::Gam))
-        );
-        assert_eq!(head(b"f5d6c3\n"), Ok(None));
-        assert_eq!(head(b""), Ok(None));
-        assert_eq!(
-            form_by_head("g.pgn.gz", &[0x1f, 0x8b, 8, 0]),
-            Err(CollectionError(
-                "g.pgn.gz is gzip-compressed: decompress it first (zcat g.pgn.gz > FILE)".into()
-            ))
-        );
-    }
-
-    /// Every game of the collection `name` whose bytes are `bytes`.
-    fn parse_collection(
-        name: &str,
-        bytes: &[u8],
-        form: Form,
-    ) -> Result<Vec<ArchiveGame>, CollectionError> {
-        CollectionReader::new(name, bytes, bytes.len() as u64, form)?.collect()
-    }
-
-    #[test]
-    fn collections_are_parsed_by_their_form_and_refused_with_their_name() {
-        let games = parse_collection("l.gam", LINE.as_bytes(), Form::Gam).expect("a game");
-        assert_eq!(games.len(), 1);
-        assert_eq!(games[0].record, game(LINE));
-        assert_eq!(
-            parse_collection("l.gam", b"+d3\xff", Form::Gam),
-            Err(CollectionError("l.gam is not text (not UTF-8)".into()))
-        );
-        let e = parse_collection("w.wtb", b"short", Form::Wtb).expect_err("truncated");
-        assert!(e.0.starts_with("w.wtb: "), "{e}");
-    }
-
     /// An archive game of `record` stating `stated`.
     fn archived(record: GameRecord, stated: Option<i32>) -> ArchiveGame {
         ArchiveGame {
@@ -1000,18 +803,6 @@ mod tests {
         assert_eq!(
             done((3, 1)).table(true),
             format!("{tally}Theoretical scores left out: 3 games' of 1 positions that games value differently\n")
-        );
-    }
-
-    #[test]
-    fn an_import_requires_a_known_form() {
-        assert_eq!(known_form("a.wtb", form_by_name("a.wtb")), Ok(Form::Wtb));
-        let head = form_by_head("x.txt", b"hello\n").expect("not gzip");
-        assert_eq!(
-            known_form("x.txt", head),
-            Err(CollectionError(
-                "x.txt is not a WTHOR file (.wtb), PGN or Logistello .gam lines".to_owned()
-            ))
         );
     }
 }

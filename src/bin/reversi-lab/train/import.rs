@@ -11,25 +11,19 @@ use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
-use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
+use reversi::kit::readers::{collection_usage, form_of, read_collection};
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::train::formats::labels::listed_position_number;
 use reversi::lab::train::formats::{dropped, games, heldout, labels};
-/// The forms of game collections (`book add` reads them too).
-pub(crate) use reversi::lab::train::import::Form;
-use reversi::lab::train::import::{
-    form_by_head, form_by_name, held_out_positions, known_form, CollectionError, CollectionReader,
-    ImportError, ImportRun, Sinks, SNIFFED_BYTES,
-};
+use reversi::lab::train::import::{held_out_positions, known_form, ImportError, ImportRun, Sinks};
 use reversi::lab::train::labels::{Label, LabelSettings, ListedPosition};
 use reversi::lab::train::off_path;
 use reversi::lab::train::options;
 use reversi::lab::train::tables::{MovesTable, TestTable};
-use std::fs::File;
-use std::io::{BufReader, Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -51,37 +45,6 @@ const IMPORTED: Signature = signature(games::IMPORTED);
 
 /// The dropped-games lists `import` writes.
 const DROPPED: Signature = signature(dropped::DROPPED);
-
-/// The form of the collection in `path`, by its extension (`.wtb`) or its
-/// first bytes ([`form_by_head`]), or `None` for a file of none of these
-/// forms. A gzip file is refused with the way to read it.
-pub(crate) fn form_of(path: &str) -> Result<Option<Form>> {
-    if let Some(form) = form_by_name(path) {
-        return Ok(Some(form));
-    }
-    let (file, _) = open_regular(Path::new(path), path)?;
-    let mut head = Vec::new();
-    file.take(SNIFFED_BYTES)
-        .read_to_end(&mut head)
-        .map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
-    Ok(form_by_head(path, &head).map_err(|e| UsageError(e.0))?)
-}
-
-/// The games of the collection `path` of `form` (a regular file), read
-/// one at a time ([`CollectionReader`]): a `.wtb` file's header is checked
-/// against its length before any game is read.
-pub(crate) fn read_collection(path: &str, form: Form) -> Result<CollectionReader<BufReader<File>>> {
-    let (file, length) = open_regular(Path::new(path), path)?;
-    Ok(
-        CollectionReader::new(path, BufReader::new(file), length, form)
-            .map_err(collection_usage)?,
-    )
-}
-
-/// A collection's error as the one `error:` line.
-pub(crate) fn collection_usage(e: CollectionError) -> UsageError {
-    UsageError(e.0)
-}
 
 /// `reversi-lab train import`'s request.
 pub(super) struct Import {
