@@ -12,6 +12,7 @@
 
 mod analyze;
 mod book;
+mod games;
 mod gtp;
 mod hint;
 mod memory;
@@ -71,6 +72,11 @@ Usage:
  The opening book (each has --help; see docs/BOOK.md):
   reversi book show [--book BOOK] POSITION   a position's book moves and values
   reversi book stats --book BOOK   what a book holds
+
+ The world's games as a database of positions (each has --help):
+  reversi games index FILE...   index WTHOR (.wtb, PGN) and Logistello .gam games
+  reversi games POSITION        the games through a position: results, moves
+                                played next, the games themselves
 
  The lab, a binary of its own (see docs/LAB.md): reversi-lab --help
   reversi-lab train ...   the pattern evaluation's training
@@ -144,6 +150,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         Some("analyze") => analyze::run(&args),
         Some("book") if book::is_lab_subcommand(&args) => moved_to_the_lab(&args),
         Some("book") => book::run(&args),
+        Some("games") => games::run(&args),
         #[cfg(feature = "serve")]
         Some("serve") => serve::run(&args),
         #[cfg(not(feature = "serve"))]
@@ -193,6 +200,7 @@ const SUBCOMMANDS: &[&str] = &[
     "hint",
     "analyze",
     "book",
+    "games",
     #[cfg(feature = "serve")]
     "serve",
     "help",
@@ -231,6 +239,7 @@ mod tests {
         .into_iter()
         .chain(super::study::commands())
         .chain(super::book::commands())
+        .chain(super::games::commands())
         {
             command.debug_assert();
         }

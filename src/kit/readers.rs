@@ -1,6 +1,7 @@
 //! The readers of the files that the lab makes and the product reads:
 //! pattern weights and opening books; and of the world's game collections
-//! (WTHOR, Logistello's), which the lab trains and builds books on. Reading is the
+//! (WTHOR, Logistello's), which the product indexes (`reversi games
+//! index`) and the lab trains and builds books on. Reading is the
 //! product's (`hint --weights`, `--book`, `book show`); the lab reads them
 //! too, to build on them.
 
@@ -12,6 +13,7 @@ use crate::eval::pattern::{PatternWeights, WeightsError, FILE_BYTES};
 use crate::record::collection::{
     form_by_head, form_by_name, CollectionError, CollectionReader, Form, SNIFFED_BYTES,
 };
+use crate::record::games::GamesIndex;
 use anyhow::Result;
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -124,3 +126,20 @@ pub fn collection_usage(e: CollectionError) -> UsageError {
     UsageError(e.0)
 }
 
+/// The largest games index read (the world's 250,000 games take about a
+/// tenth of it).
+const MAX_GAMES_INDEX_BYTES: u64 = 1 << 32;
+
+/// Reads the games index `path` (`reversi games index`'s): a regular file,
+/// checked whole ([`GamesIndex::from_bytes`]).
+pub fn read_games_index(path: &str) -> Result<GamesIndex> {
+    let what = format!("games index {path}");
+    let (file, _) = open_regular(Path::new(path), &what)?;
+    let bytes = read_capped(file, MAX_GAMES_INDEX_BYTES, &what)?;
+    if bytes.len() as u64 > MAX_GAMES_INDEX_BYTES {
+        return usage(format!(
+            "{what} is larger than {MAX_GAMES_INDEX_BYTES} bytes"
+        ));
+    }
+    GamesIndex::from_bytes(bytes).or_else(|e| usage(format!("{what} {e}")))
+}

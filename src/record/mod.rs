@@ -11,6 +11,9 @@
 //! - Game collections ([`archive`]): the WTHOR database (binary `.wtb` with
 //!   its name files, and PGN) and Logistello's `.gam` lines; [`parse_game`]
 //!   also reads one PGN game or one `.gam` line.
+//! - Collections as files ([`collection`]: the form of a file, its games
+//!   read one at a time) and the world's games as a database of positions
+//!   ([`games`]: an index built once, asked about any position).
 //! - Edax's binary opening book (`book.dat`), read and written byte for
 //!   byte by [`edax_book`].
 //! - The standard names of the openings ([`openings`]: a table of named
@@ -23,6 +26,7 @@
 pub mod archive;
 pub mod collection;
 pub mod edax_book;
+pub mod games;
 mod ggf;
 pub mod openings;
 mod transcript;

@@ -3,6 +3,7 @@
 
 mod book;
 mod engine;
+mod games;
 mod harness;
 mod import;
 mod lab_files;
