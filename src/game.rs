@@ -92,6 +92,15 @@ pub trait Game {
 pub trait Evaluator<G: Game> {
     /// The heuristic value of `state`.
     fn evaluate(&self, game: &G, state: &G::State) -> Value;
+
+    /// The value of the finished game `state` as a search that evaluates
+    /// with this evaluator counts it: by default the game's utility (the
+    /// contracts' and the study's searches); an analysis counts it in its
+    /// evaluation's unit instead, so that a final score and an estimate
+    /// compare.
+    fn finished(&self, game: &G, state: &G::State) -> Value {
+        game.utility(state)
+    }
 }
 
 /// The evaluator that scores every state with the game's utility; with it a

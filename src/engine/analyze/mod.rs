@@ -28,7 +28,7 @@
 //!   moves where it holds the position.
 
 use crate::board::Color;
-use crate::engine::iterative::{IterativeSearch, MoveOrder};
+use crate::engine::iterative::{IterativeSearch, MoveOrder, SearchMemory};
 use crate::engine::midgame::{Level, MidgameSearch};
 use crate::eval::pattern::PatternWeights;
 use crate::eval::{Discs, Evaluation, Heuristic};
@@ -291,6 +291,9 @@ impl std::fmt::Display for BlackValue {
 /// searches reuse what earlier ones learned.
 pub struct Analyzer {
     iterative: IterativeSearch<Evaluation>,
+    /// What the iterative search of the moves chosen remembers between
+    /// them (its own: the analysis counts finished games another way).
+    memory: SearchMemory,
     standard: StandardSearch,
     midgame: Option<Box<MidgameSearch>>,
     /// The pattern weights of the levels, of `pattern` in the iterative
@@ -338,6 +341,7 @@ impl Analyzer {
         };
         Analyzer {
             standard: StandardSearch::new(iterative.clone()),
+            memory: SearchMemory::default(),
             iterative,
             midgame: None,
             weights: None,
@@ -356,6 +360,7 @@ impl Analyzer {
     pub fn with_weights(mut self, weights: Arc<PatternWeights>) -> Analyzer {
         self.midgame = None;
         self.iterative.eval.weights = Arc::clone(&weights);
+        self.memory = SearchMemory::default();
         self.standard.set_weights(Arc::clone(&weights));
         self.weights = Some(weights);
         self
@@ -427,7 +432,7 @@ impl Analyzer {
                 book: false,
             });
         }
-        let memory = self.standard.memory();
+        let memory = &mut self.memory;
         let depth = limits.iterative_depth();
         let found = match (limits.time, depth) {
             // A fixed depth: one ordered search (deepening would only add nodes).
@@ -484,6 +489,7 @@ impl MoveSearch for Analyzer {
 
     fn clear(&mut self) {
         self.midgame = None;
+        self.memory = SearchMemory::default();
         self.standard.clear();
     }
 }

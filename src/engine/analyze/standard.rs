@@ -8,6 +8,8 @@ use crate::engine::iterative::{IterativeSearch, SearchMemory};
 use crate::engine::{EndgameSolver, RelativePosition, Scoring};
 use crate::eval::pattern::PatternWeights;
 use crate::eval::{Discs, Evaluation};
+use crate::game::{Evaluator, Value};
+use crate::reversi::Reversi;
 use crate::reversi::{Move, Position};
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
@@ -21,6 +23,26 @@ use std::time::{Duration, Instant};
 /// 11.6 discs; 8 (one move of mobility) errs by 11.8, 6 by 12.1, 4 by 20.7.
 pub(super) const EVAL_PER_DISC: f64 = 8.0;
 
+/// The evaluation of the analysis's iterative search: the study's
+/// evaluation at the horizon, and a finished game counted in its points
+/// too, as its final score (standard scoring) times [`EVAL_PER_DISC`], so
+/// that a line ending the game compares with the estimates (the study's
+/// searches count its disc difference, which a wipeout's 13 discs made
+/// 1.6 discs of points).
+#[derive(Clone, Debug)]
+struct AnalysisEval(Evaluation);
+
+impl Evaluator<Reversi> for AnalysisEval {
+    fn evaluate(&self, game: &Reversi, state: &Position) -> Value {
+        self.0.evaluate(game, state)
+    }
+
+    fn finished(&self, _game: &Reversi, state: &Position) -> Value {
+        // Black's view, as the iterative search's values are.
+        crate::record::standard_score(&state.board) * EVAL_PER_DISC as Value
+    }
+}
+
 /// How often the watcher of a proof reads the caller's stop flag and the
 /// clock (see [`StandardSearch::stoppable`]).
 const WATCH_EVERY: Duration = Duration::from_millis(10);
@@ -28,7 +50,7 @@ const WATCH_EVERY: Duration = Duration::from_millis(10);
 /// The iterative search, then the exact solver near the end (see the
 /// module documentation).
 pub(super) struct StandardSearch {
-    engine: IterativeSearch<Evaluation>,
+    engine: IterativeSearch<AnalysisEval>,
     memory: SearchMemory,
     solver: Option<EndgameSolver>,
     /// The solver's stop flag, set by the watcher of a proof when the
@@ -42,7 +64,11 @@ impl StandardSearch {
     /// table (24 MiB) is made when first needed.
     pub(super) fn new(engine: IterativeSearch<Evaluation>) -> StandardSearch {
         StandardSearch {
-            engine,
+            engine: IterativeSearch {
+                order: engine.order,
+                prune: engine.prune,
+                eval: AnalysisEval(engine.eval),
+            },
             memory: SearchMemory::default(),
             solver: None,
             solver_stop: Arc::new(AtomicBool::new(false)),
@@ -50,24 +76,18 @@ impl StandardSearch {
         }
     }
 
-    /// The iterative search's memory (shared with the moves the analyzer
-    /// chooses, whose search has the same settings).
-    pub(super) fn memory(&mut self) -> &mut SearchMemory {
-        &mut self.memory
-    }
-
     /// Evaluates (`pattern`) and orders the solver's moves with `weights`.
     pub(super) fn set_weights(&mut self, weights: Arc<PatternWeights>) {
         if let Some(solver) = &mut self.solver {
             solver.set_weights(Arc::clone(&weights));
         }
-        self.engine.eval.weights = weights;
+        self.engine.eval.0.weights = weights;
         self.memory = SearchMemory::default();
     }
 
     fn solver(&mut self) -> &mut EndgameSolver {
         let stop = &self.solver_stop;
-        let weights = &self.engine.eval.weights;
+        let weights = &self.engine.eval.0.weights;
         self.solver.get_or_insert_with(|| {
             let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, 20);
             solver.set_stop(Some(Arc::clone(stop)));
@@ -129,6 +149,18 @@ fn discs_for(p: &Position, black_value: i32) -> Discs {
     let squares = f64::from(p.board.size()).powi(2);
     let v = Discs::from_black_points(black_value, EVAL_PER_DISC, p.to_move);
     Discs(v.0.clamp(-squares, squares))
+}
+
+/// What a value of the iterative search is: an estimate `depth` plies
+/// deep, or exact where every line of the search reached the end of the
+/// game (`ended`: it stopped before its depth), its finished games
+/// counted at their final scores ([`AnalysisEval`]).
+fn searched(depth: u32, ended: bool) -> Certainty {
+    if ended {
+        Certainty::Exact
+    } else {
+        Certainty::Estimate { depth }
+    }
 }
 
 /// The value of a move that ends the game: its final score `v`, exact.
@@ -274,7 +306,7 @@ impl StandardSearch {
             let mut value = MoveValue {
                 mv,
                 value: discs_for(position, f.value),
-                certainty: Certainty::Estimate { depth: f.depth },
+                certainty: searched(f.depth, f.depth < depth),
                 line: vec![mv],
             };
             // A move that ends the game is worth its final score (the
@@ -311,11 +343,12 @@ impl StandardSearch {
                 }
                 break;
             }
-            complete &= f.depth + 1 < depth;
+            let ended = f.depth + 1 < depth;
+            complete &= ended;
             values.push(MoveValue {
                 mv: *mv,
                 value: discs_for(position, f.value),
-                certainty: Certainty::Estimate { depth: f.depth + 1 },
+                certainty: searched(f.depth + 1, ended),
                 line: vec![*mv],
             });
         }

@@ -617,3 +617,32 @@ fn a_move_that_ends_the_game_is_valued_at_its_final_score() {
         }
     }
 }
+
+/// The 6x6 position after d5 e5 f5 c5 b3 b4 b5, white to move:
+/// b2 and d2 each let black take every white disc (the solver: -36 for
+/// white), which the search found inside its depth but counted as a
+/// disc difference in its evaluation's points (13 discs / 8 = -1.6).
+#[test]
+fn a_wipeout_inside_the_search_is_valued_at_its_final_score() {
+    let p = crate::record::parse_game("d5e5f5c5b3b4b5", 6)
+        .unwrap()
+        .last();
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        level: Some(8),
+        time: None,
+        ..Limits::default()
+    };
+    let v = Analyzer::new().rank_moves(&p, 64, &limits, &stop, &mut |_| {});
+    let mut solver = crate::engine::EndgameSolver::new(crate::engine::Scoring::Standard);
+    for name in ["b2", "d2"] {
+        let mv: Move = name.parse().unwrap();
+        let child = Reversi::DISC_DIFFERENCE.play(&p, mv);
+        let exact = -solver.solve(&RelativePosition::from(&child)).score.0;
+        assert_eq!(exact, -36, "{name}: the solver's value for white");
+        let m = v.iter().find(|m| m.mv == mv).expect("ranked");
+        assert_eq!(m.value, Discs(-36.0), "{name}");
+    }
+    // The moves that lose everything are ranked last.
+    assert!(v[v.len() - 2..].iter().all(|m| m.value == Discs(-36.0)));
+}

@@ -289,7 +289,7 @@ impl<E: Evaluator<Reversi>> Run<'_, E> {
         }
         let mut moves = self.game.moves(p).peekable();
         if moves.peek().is_none() {
-            return (self.game.utility(p), None);
+            return (self.engine.eval.finished(&self.game, p), None);
         }
         if ply == self.depth {
             self.horizon = true;
