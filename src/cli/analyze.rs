@@ -2,12 +2,12 @@
 //! played, the best move and its value, the discs lost, and the total per
 //! player.
 
-use super::hint::{move_certainty_json, name, opening_json, CUT_NOTE};
+use super::hint::{move_certainty_json, name, opening_json, value_columns, CUT_NOTE};
 use super::options::{book_args, limits_args, until_arg, RecordQuery};
 use anyhow::Result;
 use clap::{Arg, Command};
 use reversi::board::Color;
-use reversi::engine::analyze::analyze_game;
+use reversi::engine::analyze::{analyze_game, MoveValue};
 use reversi::kit::{flag, write_stdout};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
@@ -97,25 +97,33 @@ fn analyze(r: RecordQuery) -> Result<()> {
             "  #  colour  played   value   best   value    loss  certainty"
         );
         for x in &a.moves {
+            // A proof of win/loss/draw as `hint` shows it: the estimate
+            // that agrees, marked `~`, and the outcome proved.
+            let played = MoveValue {
+                mv: x.played,
+                value: x.played_value,
+                certainty: x.played_certainty,
+                line: Vec::new(),
+            };
+            let (played_value, _) = value_columns(&played);
+            let (best_value, certainty) = value_columns(&x.best);
             let _ = writeln!(
                 s,
-                "{:>3}  {:<6}  {:<5} {:>+7.2}   {:<5} {:>+7.2}  {:>6.2}  {}",
+                "{:>3}  {:<6}  {:<5} {played_value:>7}   {:<5} {best_value:>7}  {:>6.2}  {certainty}",
                 x.index + 1,
                 x.position.to_move.name(),
                 name(x.played),
-                x.played_value,
                 name(x.best.mv),
-                x.best.value,
                 x.loss,
-                x.best.certainty
             );
         }
         for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
             let n = a.moves.iter().filter(|x| x.position.to_move == c).count();
             let _ = writeln!(
                 s,
-                "{}: {n} moves, total loss {:.2} discs",
+                "{}: {n} move{}, total loss {:.2} discs",
                 c.name(),
+                if n == 1 { "" } else { "s" },
                 a.total_loss[i]
             );
         }

@@ -23,7 +23,7 @@ pub(super) fn name(m: Move) -> String {
 /// proof of win/loss/draw the estimate that agrees with it, marked `~`, and
 /// the outcome proved (`~-22.00  proved loss`): a proof is never shown as
 /// a count of discs.
-fn value_columns(v: &MoveValue) -> (String, String) {
+pub(super) fn value_columns(v: &MoveValue) -> (String, String) {
     match v.proved_outcome() {
         Some(outcome) => (format!("~{:+.2}", v.value), format!("proved {outcome}")),
         None => (format!("{:+.2}", v.value), v.certainty.to_string()),

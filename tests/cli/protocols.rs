@@ -1163,3 +1163,39 @@ fn nboard_hints_from_the_book_are_book_lines() {
     let lines = searching.until("status");
     assert!(lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
 }
+
+/// A level-4 game (`reversi match --size 8 --level 4 --record transcript`).
+const LEVEL_4_GAME: &str = "d3c5e6f5f6e3c3f3c4b4b5c2a3b3d2c1e1e2g4d6c6g5f4g6h5h6h4h3g3f2g1f7f1e7d7b2d1c8e8h1a1a2f8g7b1a6h8a5a4c7h7g8h2g2b8d8b6a7a8b7";
+
+/// `analyze` proves as `hint` does at 19-20 empty squares: its best move
+/// after 41 moves is the hint's, with the hint's value and certainty (it
+/// gave a level's estimate, +0.11, where the hint proved a win).
+#[test]
+fn analyze_proves_what_hint_proves_near_the_end() {
+    let run = |args: &[&str]| {
+        let out = reversi().args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let hint = run(&["hint", "--json", "--until", "41", LEVEL_4_GAME]);
+    let analysis = run(&["analyze", "--json", "--until", "42", LEVEL_4_GAME]);
+    let row = &analysis["moves"][41];
+    let best = &hint["moves"][0];
+    assert_eq!(row["number"], 42);
+    assert_eq!(row["best"], best["move"]);
+    assert_eq!(row["best_value"], best["value"]);
+    assert_eq!(row["certainty"], best["certainty"]);
+    assert_ne!(row["certainty"], "estimate", "{row}");
+    // Its text says how many moves each side made, one or more.
+    let out = reversi()
+        .args(["analyze", "--until", "1", LEVEL_4_GAME])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("black: 1 move, total loss"), "{text}");
+    assert!(text.contains("white: 0 moves, total loss"), "{text}");
+}

@@ -667,10 +667,11 @@ pub struct GameAnalysis {
 /// last to the first, each within `limits`. `on_move` is called after each.
 /// Stops early (returning the moves done) once `stop` is set.
 ///
-/// Every value is in discs: the values are proved exact up to
-/// [`Limits::exact_empties`] and estimated beyond, never proved
-/// win/loss/draw only (whose +1/0/-1 is no count of discs, so a loss
-/// against it would mean nothing).
+/// Every value is in discs, as a hint gives it: exact up to
+/// [`Limits::exact_empties`], proved win/loss/draw up to
+/// [`Limits::wld_empties`] (the outcome with the estimate that agrees
+/// with it, so a loss between two proofs is one between their estimates),
+/// estimated beyond.
 pub fn analyze_game(
     search: &mut dyn MoveSearch,
     game: &GameRecord,
@@ -678,10 +679,6 @@ pub fn analyze_game(
     stop: &AtomicBool,
     on_move: &mut dyn FnMut(&MoveAnalysis),
 ) -> GameAnalysis {
-    let limits = &Limits {
-        wld_empties: limits.wld_empties.min(limits.exact_empties),
-        ..*limits
-    };
     let positions = game.positions();
     let mut out = Vec::new();
     for (index, m) in game.moves.iter().enumerate().rev() {

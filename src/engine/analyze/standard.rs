@@ -394,17 +394,40 @@ impl StandardSearch {
         // play must not give discs away among them: a won or lost best
         // move is replaced by the exact best (the proven move solved
         // first, the others tested against it), if that finishes in time.
-        // A draw ties nothing: no other move draws by more.
-        if wld && wanted == 1 && proven.first().is_some_and(|v| v.value != Discs(0.0)) {
+        // A draw ties nothing: no other move draws by more. A list of
+        // moves gets the exact best at its head too, the others' agreeing
+        // estimates held at or below it (they were tested against it), so
+        // that no estimate claims more than the best move's exact score.
+        let mut exact_best = None;
+        if wld && draw == Discs(0.0) && proven.first().is_some_and(|v| v.value != Discs(0.0)) {
             let mut exact_order = vec![proven[0].mv];
             exact_order.extend(order.iter().filter(|m| **m != proven[0].mv));
-            if let Some(exact) = self.stoppable(stop, deadline, |s| {
-                s.solve_moves(kids, &exact_order, 1, threads, stop)
-            }) {
-                proven = exact;
-            }
+            exact_best = self
+                .stoppable(stop, deadline, |s| {
+                    s.solve_moves(kids, &exact_order, 1, threads, stop)
+                })
+                .and_then(|exact| exact.into_iter().next());
+        }
+        if let (1, Some(best)) = (wanted, &exact_best) {
+            proven = vec![best.clone()];
         }
         agree_with_estimates(&mut proven, estimate, position.board.size());
+        if let Some(best) = exact_best.filter(|_| wanted > 1) {
+            for v in &mut proven {
+                if v.mv == best.mv {
+                    v.clone_from(&best);
+                } else if v.value > best.value {
+                    v.value = best.value;
+                }
+            }
+            // The exact best first among the moves its value ties.
+            proven.sort_by(|a, b| {
+                b.value
+                    .partial_cmp(&a.value)
+                    .unwrap_or(Ordering::Equal)
+                    .then((b.mv == best.mv).cmp(&(a.mv == best.mv)))
+            });
+        }
         if draw != Discs(0.0) {
             // A draw worth something is no exact score.
             for v in proven.iter_mut().filter(|v| v.value == Discs(0.0)) {

@@ -97,6 +97,11 @@ fn contempt_makes_a_draw_worth_it_for_black() {
 /// of squares, a loss at most -2), whose sign is that of the exact value.
 fn assert_agrees_with_proof(v: &MoveValue, exact: i32) {
     let d = v.value.0;
+    if v.certainty == Certainty::Exact {
+        // A list's head is solved exactly (the best of the best outcome).
+        assert_eq!(d, f64::from(exact), "{v:?}");
+        return;
+    }
     // A proved draw is exact; a proved win or loss is no count of discs.
     let want = if exact == 0 {
         Certainty::Exact
@@ -194,28 +199,42 @@ fn analysis_losses_are_best_minus_played() {
 }
 
 #[test]
-fn analysis_values_are_discs_never_a_win_loss_draw_sign() {
-    // Proofs of win/loss/draw give +1/0/-1, no discs: a game's analysis
-    // (losses in discs, a graph of discs) proves exact values or none.
+fn analysis_values_are_discs_and_its_proofs_agree_with_brute_force() {
+    // Proofs of win/loss/draw are shown as the outcome with an estimate
+    // that agrees (never +1/0/-1 taken for discs), as a hint shows them.
     let stop = AtomicBool::new(false);
     let g = random_game_from_10_empties(6);
     let mut s = Analyzer::new();
     let a = analyze_game(&mut s, &g, &limits(8, 10), &stop, &mut |_| {});
     assert_eq!(a.moves.len(), g.moves.len());
     let positions = g.positions();
+    let mut proofs = 0;
     for m in &a.moves {
-        assert_ne!(m.best.certainty, Certainty::WinLossDraw, "move {}", m.index);
-        assert_ne!(
-            m.played_certainty,
-            Certainty::WinLossDraw,
-            "move {}",
-            m.index
-        );
-        let empties = positions[m.index].board.empty().count_ones();
+        let p = &positions[m.index];
+        let empties = p.board.empty().count_ones();
+        let exact = brute(p);
         if empties <= 8 {
-            assert_eq!(m.best.value, Discs(f64::from(brute(&positions[m.index]))));
+            assert_eq!(m.best.value, Discs(f64::from(exact)));
+            continue;
+        }
+        if exact == 0 || m.best.certainty == Certainty::Exact {
+            proofs += usize::from(exact != 0);
+            // A proved draw is the exact score 0; a won or lost best move
+            // is solved exactly.
+            assert_eq!(m.best.value, Discs(f64::from(exact)), "move {}", m.index);
+        } else {
+            assert_eq!(m.best.certainty, Certainty::WinLossDraw, "move {}", m.index);
+            assert_eq!(
+                m.best.value.0.signum(),
+                f64::from(exact.signum()),
+                "move {}",
+                m.index
+            );
+            assert!(m.best.value.0.abs() >= 2.0, "{:?}", m.best);
+            proofs += 1;
         }
     }
+    assert!(proofs > 0, "the game's first positions are proved");
 }
 
 /// The pattern evaluation's negamax of `p` for the side to move, `depth`
@@ -645,4 +664,43 @@ fn a_wipeout_inside_the_search_is_valued_at_its_final_score() {
     }
     // The moves that lose everything are ranked last.
     assert!(v[v.len() - 2..].iter().all(|m| m.value == Discs(-36.0)));
+}
+
+/// Win/loss/draw proofs tie the moves of one outcome; a list's head is
+/// the exact best (solved), and no other move's agreeing estimate claims
+/// more than it: the hint listed a -4 ahead of estimates of -2
+/// that were worse, all proved losses.
+#[test]
+fn a_list_of_proofs_is_headed_by_the_exact_best_and_no_estimate_beats_it() {
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        level: Some(4),
+        time: None,
+        exact_empties: 16,
+        wld_empties: 19,
+        ..Limits::default()
+    };
+    let mut solver = crate::engine::EndgameSolver::new(crate::engine::Scoring::Standard);
+    let mut decided = 0;
+    for p in late_positions(18, 6) {
+        let v = Analyzer::new().rank_moves(&p, 64, &limits, &stop, &mut |_| {});
+        let exact: Vec<(Move, i32)> = children(&p)
+            .iter()
+            .map(|(m, c)| (*m, -solver.solve(&RelativePosition::from(c)).score.0))
+            .collect();
+        let best = exact.iter().map(|e| e.1).max().unwrap();
+        if best == 0 {
+            continue;
+        }
+        decided += 1;
+        assert_eq!(v[0].certainty, Certainty::Exact, "{v:?}");
+        assert_eq!(v[0].value, Discs(f64::from(best)));
+        assert!(v.windows(2).all(|w| w[0].value >= w[1].value), "{v:?}");
+        for m in &v[1..] {
+            let e = exact.iter().find(|e| e.0 == m.mv).unwrap().1;
+            let sign = i32::from(m.value.0 > 0.0) - i32::from(m.value.0 < 0.0);
+            assert_eq!(sign, e.signum(), "{m:?}");
+        }
+    }
+    assert!(decided >= 3, "{decided}");
 }

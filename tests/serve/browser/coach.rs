@@ -140,7 +140,7 @@ fn the_coach_shows_proved_values_one_unit_and_one_scoring_rule() {
         text(&mut b, "#end").contains("empty squares going to the winner"),
         "the rule is named on the end screen"
     );
-    // The review: every value in discs, none a proof's sign; the final
+    // The review: every value in discs, no proof's sign taken for discs; the final
     // score and the graph's last bar equal the end screen's.
     b.click("#review-end");
     let moves = WIPEOUT_6X6.split(',').count();
@@ -168,7 +168,11 @@ fn the_coach_shows_proved_values_one_unit_and_one_scoring_rule() {
         .unzip();
     assert_eq!(*bars.last().unwrap(), standard as f64);
     for (i, m) in review["moves"].as_array().unwrap().iter().enumerate() {
-        assert_ne!(m["certainty"]["kind"], json!("win-loss-draw"), "{m}");
+        // A proof of win/loss/draw is its outcome with an agreeing
+        // estimate (a win at least 2 discs), never a sign taken for discs.
+        if m["certainty"]["kind"] == json!("win-loss-draw") {
+            assert!(m["best_value"].as_f64().unwrap().abs() >= 2.0, "{m}");
+        }
         // From 16 empty squares on, each position's best value is the
         // exact one the hint proves there (its own solve).
         let prefix: Vec<&str> = WIPEOUT_6X6.split(',').take(i).collect();

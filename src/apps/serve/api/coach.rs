@@ -75,8 +75,9 @@ pub(super) async fn api_hint(State(state): State<Arc<AppState>>, Query(q): Param
     .into_response())
 }
 
-/// Empty squares up to which a review's values are exact (above them they
-/// are estimates: a review never shows a win/loss/draw sign as discs).
+/// Empty squares up to which a review's values are exact; two more are
+/// proved win/loss/draw (each the outcome with the estimate that agrees),
+/// above them they are estimates.
 const REVIEW_EXACT_EMPTIES: u32 = 16;
 
 /// `/api/review`: every move of the game with the value of the move played
@@ -91,7 +92,7 @@ pub(super) async fn api_review(State(state): State<Arc<AppState>>, Query(q): Par
     let g = game_param(&q)?;
     let mut limits = coach_limits(&state, &q)?;
     limits.exact_empties = REVIEW_EXACT_EMPTIES;
-    limits.wld_empties = REVIEW_EXACT_EMPTIES;
+    limits.wld_empties = REVIEW_EXACT_EMPTIES + 2;
     // `from=K`: the moves after the first K only (a graph that follows the
     // game asks for its new moves); each position is searched alone, so
     // their values are those of the whole game's review.
