@@ -57,7 +57,7 @@ impl SideMemory {
         &mut self,
         settings: IterativeSearch<Heuristic>,
         weights: Option<&Arc<PatternWeights>>,
-        book: Option<BookUse>,
+        book: impl FnOnce() -> Option<BookUse>,
     ) -> &mut Analyzer {
         let same = self.0.as_ref().is_some_and(|(s, _)| {
             (s.order, s.prune, s.eval) == (settings.order, settings.prune, settings.eval)
@@ -68,7 +68,7 @@ impl SideMemory {
                 Some(w) => analyzer.with_weights(Arc::clone(w)),
                 None => analyzer,
             };
-            let analyzer = analyzer.with_book(book);
+            let analyzer = analyzer.with_book(book());
             self.0 = Some((settings, analyzer));
         }
         &mut self.0.as_mut().expect("just made").1
@@ -142,11 +142,15 @@ impl Player {
         // The book's random choices are seeded by the first position the
         // side meets, so that games from different openings vary. (The
         // engine consults it at a level only.)
-        let book = self.book.as_ref().map(|(book, randomness)| {
-            let r = RelativePosition::from(p);
-            let seed = r.player ^ r.opponent.rotate_left(32);
-            BookUse::new(Arc::clone(book), *randomness, seed)
-        });
+        // (Made with the side's engine, at its first move: a book is read
+        // by the engine of a whole game.)
+        let book = || {
+            self.book.as_ref().map(|(book, randomness)| {
+                let r = RelativePosition::from(p);
+                let seed = r.player ^ r.opponent.rotate_left(32);
+                BookUse::new(Arc::clone(book), *randomness, seed)
+            })
+        };
         let c = memory
             .analyzer(settings, self.weights.as_ref(), book)
             .choose(p, &limits, None)
