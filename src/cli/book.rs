@@ -2,13 +2,13 @@
 //! --help`, docs/BOOK.md). Building books is the lab's (`reversi-lab
 //! book ...`); the reader is [`reversi::kit::readers::read_book`].
 
-use super::options::{read_record, record_words};
+use super::options::{read_book_warning, read_record, record_words};
 use anyhow::Result;
 use clap::{Arg, ArgMatches, Command};
-use reversi::engine::book::{pending, ply, successor, Book, Successor};
+use reversi::engine::book::{key_of, pending, ply, successor, unfinished, Book, Successor};
 use reversi::engine::RelativePosition;
 use reversi::kit::readers::read_book;
-use reversi::kit::{usage, value, write_stdout};
+use reversi::kit::{usage, write_stdout};
 use reversi::record::write_board_string;
 use reversi::units::Eval;
 use std::fmt::Write as _;
@@ -49,7 +49,7 @@ fn show_command() -> Command {
 fn stats_command() -> Command {
     Command::new("reversi book stats")
         .about("What a book holds: positions per ply, their levels, games, and the positions waiting for a search")
-        .arg(book_arg("The book").required(true))
+        .arg(book_arg("The book (default: the book built in)"))
 }
 
 /// The subcommands' definitions (for the consistency test).
@@ -67,11 +67,11 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("stats") => reversi::kit::parse_and_run(
             stats_command(),
             rest,
-            |m| Ok(value::<String>(m, "book")),
+            |m| Ok(m.get_one::<String>("book").cloned()),
             stats,
         ),
         Some("-h" | "--help" | "help") | None => write_stdout(
-            "The opening book: `show` prints a position's book moves, `stats` describes a book. Books are built by the lab: see `reversi-lab book --help`.\n\nUsage:\n  reversi book show [--book BOOK] POSITION\n  reversi book stats --book BOOK\n\nEach has --help.\n",
+            "The opening book: `show` prints a position's book moves, `stats` describes a book. Books are built by the lab: see `reversi-lab book --help`.\n\nUsage:\n  reversi book show [--book BOOK] POSITION\n  reversi book stats [--book BOOK]\n\nEach has --help.\n",
         ),
         Some(other) => usage(format!(
             "unknown book subcommand {:?}; the subcommands are show and stats (and the lab's {}: see `reversi-lab book --help`)",
@@ -105,7 +105,7 @@ impl Show {
 
 fn show(request: Show) -> Result<()> {
     let book = match &request.book {
-        Some(path) => std::sync::Arc::new(read_book(path)?),
+        Some(path) => std::sync::Arc::new(read_book_warning(path)?),
         None => reversi::engine::analyze::shipped_book(),
     };
     let game = read_record(&request.record, 8)?;
@@ -130,6 +130,13 @@ fn show(request: Show) -> Result<()> {
             let ranked = entry.ranked();
             if ranked.is_empty() {
                 text.push_str("no move valued yet (waiting for a search)\n");
+            } else if unfinished(&book).contains(&key_of(&position).0) {
+                // The engine does not read these: they count a waiting
+                // position's moves alone.
+                text.push_str(
+                    "unfinished: this position waits for a search or leads to one; \
+                     the engine searches it instead of reading these values\n",
+                );
             }
             for r in ranked {
                 let how = if r.searched {
@@ -180,9 +187,15 @@ fn games_after(book: &Book, position: &RelativePosition, square: u8) -> String {
     )
 }
 
-/// `reversi book stats --book PATH`.
-fn stats(path: String) -> Result<()> {
-    let book = read_book(&path)?;
+/// `reversi book stats [--book PATH]` (the built-in book by default).
+fn stats(path: Option<String>) -> Result<()> {
+    let (book, path) = match path {
+        Some(path) => (std::sync::Arc::new(read_book(&path)?), path),
+        None => (
+            reversi::engine::analyze::shipped_book(),
+            "the built-in book".to_owned(),
+        ),
+    };
     let sorted = book.sorted();
     let mut per_ply = std::collections::BTreeMap::<u32, (u64, u64, u64)>::new();
     let mut levels = std::collections::BTreeMap::<u8, u64>::new();

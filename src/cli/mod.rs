@@ -71,7 +71,7 @@ Usage:
 
  The opening book (each has --help; see docs/BOOK.md):
   reversi book show [--book BOOK] POSITION   a position's book moves and values
-  reversi book stats --book BOOK   what a book holds
+  reversi book stats [--book BOOK] what a book holds (the built-in book by default)
 
  The world's games as a database of positions (each has --help):
   reversi games index FILE...   index WTHOR (.wtb, PGN) and Logistello .gam games

@@ -179,6 +179,23 @@ pub struct BookOptions {
     pub randomness: f64,
 }
 
+/// Reads the book `path`, with a warning on stderr when it is unfinished:
+/// a stopped `reversi-lab book deepen` leaves each round's plan, whose
+/// waiting positions (and those leading to them) the engine searches
+/// instead of reading.
+pub fn read_book_warning(path: &str) -> Result<Book> {
+    let book = reversi::kit::readers::read_book(path)?;
+    let waiting = reversi::engine::book::pending(&book).len();
+    if waiting > 0 {
+        eprintln!(
+            "warning: book {path} is unfinished: {waiting} positions wait for a \
+             search (`reversi-lab book search` or `deepen` finishes it); they and \
+             the positions leading to them are searched, not read"
+        );
+    }
+    Ok(book)
+}
+
 impl BookOptions {
     /// Reads the options of [`book_args`].
     pub fn from_matches(m: &ArgMatches) -> BookOptions {
@@ -195,20 +212,7 @@ impl BookOptions {
             return Ok(None);
         }
         let book = match &self.book {
-            Some(path) => {
-                let book = reversi::kit::readers::read_book(path)?;
-                let waiting = reversi::engine::book::pending(&book).len();
-                if waiting > 0 {
-                    // A stopped `reversi-lab book deepen` leaves each
-                    // round's plan: the engine searches those positions.
-                    eprintln!(
-                        "warning: book {path} is unfinished: {waiting} positions wait for a \
-                         search (`reversi-lab book search` or `deepen` finishes it); they and \
-                         the positions leading to them are searched, not read"
-                    );
-                }
-                Arc::new(book)
-            }
+            Some(path) => Arc::new(read_book_warning(path)?),
             None => shipped_book(),
         };
         Ok(Some((book, Discs(self.randomness))))

@@ -19,6 +19,8 @@ struct Args {
     host: IpAddr,
     port: u16,
     allow_hosts: Vec<String>,
+    /// `--games FILE`: the games index.
+    games: Option<String>,
 }
 
 /// `reversi serve`'s options.
@@ -58,6 +60,11 @@ pub(super) fn command() -> Command {
             )
             .action(ArgAction::Append),
         )
+        .arg(option(
+            "games",
+            "FILE",
+            "A games index (`reversi games index`'s): the pages' explorer of masters' games and /api/games",
+        ))
         .args(crate::cli::options::book_args())
 }
 
@@ -71,6 +78,7 @@ impl Args {
                 .get_many::<String>("allow-host")
                 .map(|v| v.cloned().collect())
                 .unwrap_or_default(),
+            games: m.get_one("games").cloned(),
         }
     }
 }
@@ -83,6 +91,12 @@ pub fn run(args: &[String]) -> Result<()> {
 /// Runs `reversi serve` as asked.
 fn serve(a: Args) -> Result<()> {
     let book = a.book.book_and_randomness()?;
+    let games = match &a.games {
+        Some(path) => Some(std::sync::Arc::new(
+            reversi::kit::readers::read_games_index(path)?,
+        )),
+        None => None,
+    };
     // An address that is taken or not this machine's is the user's to
     // change: exit status 2 like any bad argument.
     let server = Server::bind(Config {
@@ -91,6 +105,7 @@ fn serve(a: Args) -> Result<()> {
         allowed_hosts: a.allow_hosts,
         book_randomness: book.as_ref().map_or(Discs(0.0), |b| b.1),
         book: book.map(|b| b.0),
+        games,
         ..Config::default()
     })
     .map_err(|e| match e {

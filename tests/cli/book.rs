@@ -815,6 +815,48 @@ fn an_unfinished_book_is_said_so_and_its_waiting_positions_are_searched() {
         .unwrap();
     let json = String::from_utf8(out.stdout).unwrap();
     assert!(!json.contains("\"certainty\":\"book\""), "{json}");
+    // `book show` says so too (it read the plan silently, its values
+    // looking like a finished book's).
+    let out = reversi()
+        .args(["book", "show", "--book", path(&plan), start])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let (shown, warned) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert!(
+        warned.starts_with(&format!("warning: book {} is unfinished", path(&plan))),
+        "{warned}"
+    );
+    assert!(
+        shown.contains("unfinished: this position waits for a search or leads to one"),
+        "{shown}"
+    );
+    let out = reversi()
+        .args(["book", "show", "--book", path(&done), start])
+        .output()
+        .unwrap();
+    assert!(out.stderr.is_empty() && !String::from_utf8_lossy(&out.stdout).contains("unfinished"));
+}
+
+/// `book stats` reads the built-in book when no `--book` is given (it
+/// required naming data/opening-book.bin).
+#[test]
+fn book_stats_describes_the_built_in_book_by_default() {
+    let built_in = read_book(&crate::harness::data("../../data/opening-book.bin"));
+    let out = reversi().args(["book", "stats"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!("the built-in book: {} positions,", built_in.len())),
+        "{text}"
+    );
 }
 
 /// A games file as `reversi-lab train import` writes it: two Tigers of
