@@ -21,7 +21,8 @@
 //! nodes, at most [`ServerLimits::max_searches`] run at once, and a search stops
 //! when its client goes away; request lines, headers and bodies are
 //! size-limited; idle and slow connections give way to new ones
-//! ([`connections`]); nothing is read from or written to files.
+//! ([`connections`]); nothing is read from or written to files (the games
+//! index, `--games`, is read whole before the server starts).
 //!
 //! The module never prints: the command line ([`Server::url`],
 //! [`Server::is_loopback`]) says what it wants.
@@ -33,6 +34,7 @@ pub mod play;
 pub mod study;
 
 use crate::engine::book::Book;
+use crate::record::games::GamesIndex;
 use crate::units::Discs;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
@@ -108,6 +110,9 @@ pub struct Config {
     /// How far from the book's best the engine's book moves may be
     /// (0: the best).
     pub book_randomness: Discs,
+    /// The world's games by position, for `/api/games` and the pages'
+    /// explorer of masters' games (`None`: not offered).
+    pub games: Option<Arc<GamesIndex>>,
 }
 
 impl Default for Config {
@@ -119,6 +124,7 @@ impl Default for Config {
             limits: ServerLimits::default(),
             book: None,
             book_randomness: Discs(0.0),
+            games: None,
         }
     }
 }
@@ -221,7 +227,8 @@ impl Server {
                 self.config.allowed_hosts.clone(),
                 self.config.limits,
             )
-            .with_book(self.config.book.clone(), self.config.book_randomness),
+            .with_book(self.config.book.clone(), self.config.book_randomness)
+            .with_games(self.config.games.clone()),
         );
         let (listener, limits) = (self.listener, self.config.limits);
         let result = runtime.block_on(async {

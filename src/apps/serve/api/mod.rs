@@ -17,6 +17,7 @@
 //! | `/api/tree/ID/event/E` | replay event `E`: a node entered (counted) or a cutoff (not counted: its window, the value that closed it, the moves pruned and why), with the events of the cutoffs before and after it |
 //! | `/api/study/match?size=N&depth=D&eval=E` | server-sent events: one `move` per move (both node counts), then `done` |
 //! | `/api/study/table?size=N&max_depth=D&eval=E` | server-sent events: one `cell` per game, then `done` |
+//! | `/api/games?size=8&moves=M&games=N` | the world's games through the position (the server's games index): how many, how they ended, each next move with its games and results, the latest `N` games with their moves |
 //! | `/api/status` | running searches, kept trees and the server's limits |
 //!
 //! Errors are JSON `{"error": "..."}` with a 4xx status (503 when all search
@@ -33,6 +34,7 @@ use crate::engine::book::Book;
 use crate::engine::midgame::Level;
 use crate::eval::Heuristic;
 use crate::record;
+use crate::record::games::GamesIndex;
 use crate::reversi::{Move, Position};
 use crate::search::Algorithm;
 use crate::units::Discs;
@@ -56,6 +58,7 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
 mod coach;
 mod game;
+mod games_api;
 mod pages;
 mod params;
 mod streams;
@@ -63,6 +66,7 @@ mod tiny_api;
 mod tree;
 use coach::{api_hint, api_review};
 use game::{api_engine, api_game, api_record, api_record_file};
+use games_api::api_games;
 use pages::{asset, favicon, page_explore, page_play, page_study};
 use params::*;
 use streams::{api_match, api_table};
@@ -86,6 +90,8 @@ pub struct AppState {
     trees: Mutex<TreeStore>,
     book: Option<Arc<Book>>,
     book_randomness: Discs,
+    /// The world's games by position (`/api/games`; `None`: none loaded).
+    games: Option<Arc<GamesIndex>>,
 }
 
 #[derive(Debug, Default)]
@@ -114,7 +120,15 @@ impl AppState {
             trees: Mutex::new(TreeStore::default()),
             book: None,
             book_randomness: Discs(0.0),
+            games: None,
         }
+    }
+
+    /// The same state answering `/api/games` from `games`.
+    #[must_use]
+    pub fn with_games(mut self, games: Option<Arc<GamesIndex>>) -> AppState {
+        self.games = games;
+        self
     }
 
     /// The same state with `book` answering the levels' moves (any book
@@ -311,6 +325,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/record", get(api_record).post(api_record_file))
         .route("/api/hint", get(api_hint))
         .route("/api/review", get(api_review))
+        .route("/api/games", get(api_games))
         .route("/favicon.ico", get(favicon))
         .route("/api/search", get(api_search))
         .route("/api/tree/{id}/node/{k}", get(api_node))
