@@ -91,6 +91,11 @@ pub fn run(args: &[String]) -> Result<()> {
 /// Runs `reversi serve` as asked.
 fn serve(a: Args) -> Result<()> {
     let book = a.book.book_and_randomness()?;
+    // Started with SIGHUP ignored (`nohup`): it stays ignored.
+    #[cfg(unix)]
+    let stop_on_hangup = !reversi::kit::signals::ignored(libc::SIGHUP);
+    #[cfg(not(unix))]
+    let stop_on_hangup = true;
     let games = match &a.games {
         Some(path) => Some(std::sync::Arc::new(
             reversi::kit::readers::read_games_index(path)?,
@@ -106,6 +111,7 @@ fn serve(a: Args) -> Result<()> {
         book_randomness: book.as_ref().map_or(Discs(0.0), |b| b.1),
         book: book.map(|b| b.0),
         games,
+        stop_on_hangup,
         ..Config::default()
     })
     .map_err(|e| match e {

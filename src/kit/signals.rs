@@ -14,6 +14,9 @@
 //! left, and a resumable file (games, labels, searches) keeps whole lines:
 //! running the same command again continues it.
 //!
+//! A signal the program was started with ignored (SIGHUP under `nohup`)
+//! stays ignored: no handler is installed for it ([`ignored`]).
+//!
 //! The standard library and the default dispositions would leave a signal
 //! acting anywhere, mid-line; the earlier scheme (handlers registered
 //! around each write and unregistered after) left the signals caught and
@@ -90,12 +93,40 @@ fn start_watcher() -> std::io::Result<()> {
             end_if_arrived();
         })?;
     for signal in STOP_SIGNALS {
+        // A signal ignored when the program started stays ignored, as
+        // `nohup` and a shell's background jobs expect (POSIX leaves an
+        // ignored signal ignored across exec).
+        if ignored(signal) {
+            continue;
+        }
         // Which signal, recorded before the watcher is woken (a signal's
         // actions run in the order they were registered).
         signal_hook::flag::register_usize(signal, ARRIVED.clone(), signal as usize)?;
         signal_hook::low_level::pipe::register(signal, sender.try_clone()?)?;
     }
     Ok(())
+}
+
+/// Whether `signal` is ignored now (its disposition `SIG_IGN`): one the
+/// program was started with ignored (`nohup` ignores SIGHUP) is left so.
+/// `false` where it cannot be told.
+#[cfg(unix)]
+#[must_use]
+pub fn ignored(signal: i32) -> bool {
+    // SAFETY: sigaction(2) with a null new action only reads the current
+    // disposition into `old`, a zeroed plain-data struct of ours.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
+    }
+}
+
+/// Whether `signal` is ignored now (never, off Unix).
+#[cfg(not(unix))]
+#[must_use]
+pub fn ignored(_signal: i32) -> bool {
+    false
 }
 
 /// The signal that has arrived, if any (the process is about to end).

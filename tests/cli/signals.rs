@@ -449,3 +449,70 @@ fn a_stopped_import_removes_its_temporary_files_and_keeps_the_old_outputs() {
         }
     }
 }
+
+/// `reversi ARGS` started with SIGHUP ignored, as `nohup` starts it.
+fn start_ignoring_hangup(dir: &Path, args: &[&str]) -> Child {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(binary_of(args));
+    cmd.current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    // SAFETY: signal(2) between fork and exec, async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    cmd.spawn().expect("spawn")
+}
+
+/// A command started with SIGHUP ignored (`nohup reversi-lab train label
+/// ... &`) keeps running when it arrives (every command installed a
+/// handler for it, so closing the terminal ended a nohup'd job), and
+/// still stops on SIGTERM.
+#[test]
+fn a_hangup_ignored_at_start_stays_ignored() {
+    let dir = scratch_in("signals", "nohup");
+    for args in [
+        &["perft", "--size", "8", "14"][..],
+        &[
+            "train", "generate", "-q", "--games", "100000", "--out", "g.txt",
+        ][..],
+        &["serve", "--port", "0"][..],
+    ] {
+        let mut child = start_ignoring_hangup(&dir, args);
+        // Read to its end (a closed pipe would end the server's last line).
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        if args[0] == "serve" {
+            // Its banner: the signals are listened for.
+            use std::io::BufRead;
+            let mut line = String::new();
+            out.read_line(&mut line).unwrap();
+            assert!(line.starts_with("reversi serve: listening"), "{line}");
+        } else {
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGHUP);
+        }
+        std::thread::sleep(Duration::from_millis(1000));
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{args:?} ended on SIGHUP though started with it ignored"
+        );
+        let reader = std::thread::spawn(move || {
+            let _ = std::io::Read::read_to_end(&mut out, &mut Vec::new());
+        });
+        let (status, _) = stop(&mut child, libc::SIGTERM, &|| true);
+        let _ = reader.join();
+        assert_eq!(
+            status.and_then(|s| s.signal()),
+            Some(libc::SIGTERM),
+            "{args:?}"
+        );
+    }
+}

@@ -113,6 +113,9 @@ pub struct Config {
     /// The world's games by position, for `/api/games` and the pages'
     /// explorer of masters' games (`None`: not offered).
     pub games: Option<Arc<GamesIndex>>,
+    /// Whether SIGHUP stops the server (a front end started with it
+    /// ignored, as under `nohup`, leaves it ignored).
+    pub stop_on_hangup: bool,
 }
 
 impl Default for Config {
@@ -125,6 +128,7 @@ impl Default for Config {
             book: None,
             book_randomness: Discs(0.0),
             games: None,
+            stop_on_hangup: true,
         }
     }
 }
@@ -232,7 +236,7 @@ impl Server {
         );
         let (listener, limits) = (self.listener, self.config.limits);
         let result = runtime.block_on(async {
-            let stop = stop_signal().map_err(ServeError::Io)?;
+            let stop = stop_signal(self.config.stop_on_hangup).map_err(ServeError::Io)?;
             ready().map_err(ServeError::Io)?;
             serve(listener, state.clone(), limits, stop).await
         });
@@ -242,17 +246,18 @@ impl Server {
     }
 }
 
-/// Listens for SIGINT, SIGTERM and SIGHUP: the first to arrive, its
-/// number, comes through the receiver.
+/// Listens for SIGINT, SIGTERM and (with `hangup`) SIGHUP: the first to
+/// arrive, its number, comes through the receiver.
 #[cfg(unix)]
-fn stop_signal() -> std::io::Result<tokio::sync::mpsc::Receiver<i32>> {
+fn stop_signal(hangup: bool) -> std::io::Result<tokio::sync::mpsc::Receiver<i32>> {
     use tokio::signal::unix::{signal, SignalKind};
     let (sender, first) = tokio::sync::mpsc::channel(3);
-    for kind in [
+    let kinds = [
         SignalKind::interrupt(),
         SignalKind::terminate(),
         SignalKind::hangup(),
-    ] {
+    ];
+    for kind in kinds.into_iter().take(if hangup { 3 } else { 2 }) {
         let mut arrivals = signal(kind)?;
         let sender = sender.clone();
         tokio::spawn(async move {
@@ -266,7 +271,7 @@ fn stop_signal() -> std::io::Result<tokio::sync::mpsc::Receiver<i32>> {
 
 /// Listens for Ctrl-C, reported as SIGINT's number.
 #[cfg(not(unix))]
-fn stop_signal() -> std::io::Result<tokio::sync::mpsc::Receiver<i32>> {
+fn stop_signal(_hangup: bool) -> std::io::Result<tokio::sync::mpsc::Receiver<i32>> {
     let (sender, first) = tokio::sync::mpsc::channel(1);
     tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {
