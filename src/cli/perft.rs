@@ -17,6 +17,7 @@ struct Args {
     board: Option<String>,
     player: Option<u8>,
     divide: bool,
+    max_leaves: u64,
 }
 
 /// `reversi perft`'s arguments.
@@ -41,6 +42,18 @@ pub(super) fn command() -> Command {
             "divide",
             "Print the count under each first move, then the total",
         ))
+        .arg(
+            option(
+                "max-leaves",
+                "N",
+                "Refuse a depth whose count is estimated (from the shallower counts' growth) above N leaves (about 3e8 are counted a second)",
+            )
+            .value_parser(value_parser!(u64))
+            // At about 3e8 leaves a second (`reversi perft --size 8 11`:
+            // 212,258,800 in 0.7 s), a few minutes: 8x8 depth 13
+            // (18,429,641,748) is within it, 14 is not.
+            .default_value("50000000000"),
+        )
 }
 
 impl Args {
@@ -51,6 +64,7 @@ impl Args {
             board: m.get_one("board").cloned(),
             player: m.get_one("player").copied(),
             divide: m.get_flag("divide"),
+            max_leaves: value(m, "max-leaves"),
         }
     }
 }
@@ -110,9 +124,45 @@ pub fn run(args: &[String]) -> Result<()> {
     )
 }
 
+/// The leaves of `pos` at `depth`, counted when a count of a shallower
+/// depth takes no time; else `Err` with an estimate: the last count that
+/// took a few milliseconds times its growth over the depth before it, for
+/// every ply left.
+fn count_or_estimate(pos: &RelativePosition, depth: u32) -> std::result::Result<u64, f64> {
+    let mut previous = 1u64;
+    for k in 1..=depth {
+        let started = std::time::Instant::now();
+        let count = perft(pos, k);
+        if k == depth {
+            return Ok(count);
+        }
+        if started.elapsed() > std::time::Duration::from_millis(20) {
+            let growth = (count as f64 / previous.max(1) as f64).max(1.0);
+            return Err(count as f64 * growth.powi((depth - k) as i32));
+        }
+        previous = count;
+    }
+    Ok(1)
+}
+
 /// Runs `reversi perft` as asked.
 fn perft_as_asked(a: Args) -> Result<()> {
     let (pos, _) = position_of(a.size, a.board.as_deref(), a.player)?;
+    // Work that cannot finish (or whose count a u64 cannot hold) is
+    // refused, as `tree` and `tournament` refuse theirs.
+    let counted = match count_or_estimate(&pos, a.depth) {
+        Ok(n) => Some(n),
+        Err(estimate) if estimate <= a.max_leaves as f64 && estimate < u64::MAX as f64 / 4.0 => {
+            None
+        }
+        Err(estimate) => {
+            return usage(format!(
+                "perft {} would count about {estimate:.1e} leaves, more than --max-leaves {} \
+                 (about 3e8 are counted a second); give a larger --max-leaves to run it anyway",
+                a.depth, a.max_leaves
+            ))
+        }
+    };
     let mut out = String::new();
     if a.divide {
         let parts = perft_divide(&pos, a.depth);
@@ -122,9 +172,13 @@ fn perft_as_asked(a: Args) -> Result<()> {
                 None => writeln!(out, "pass {n}")?,
             }
         }
-        writeln!(out, "total {}", perft(&pos, a.depth))?;
+        writeln!(
+            out,
+            "total {}",
+            counted.unwrap_or_else(|| perft(&pos, a.depth))
+        )?;
     } else {
-        writeln!(out, "{}", perft(&pos, a.depth))?;
+        writeln!(out, "{}", counted.unwrap_or_else(|| perft(&pos, a.depth)))?;
     }
     write_stdout(&out)
 }

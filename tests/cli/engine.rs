@@ -39,6 +39,24 @@ fn perft_divide_and_board() {
     assert_eq!(stdout_of(&["perft", "0"]), "1\n");
 }
 
+/// Work that cannot finish is refused before it starts, as `tree` and
+/// `tournament` refuse theirs (`perft 99` ran without end, its count past
+/// what a u64 holds); a deep count that ends early (4x4) is counted.
+#[test]
+fn perft_refuses_a_count_that_cannot_finish() {
+    expect_usage_error(reversi().args(["perft", "99"]), "--max-leaves");
+    expect_usage_error(
+        reversi().args(["perft", "--size", "6", "40"]),
+        "--max-leaves",
+    );
+    // Every 4x4 game ends within 16 plies (and passes): a finished game is
+    // one leaf at every deeper depth.
+    assert_eq!(
+        stdout_of(&["perft", "--size", "4", "99"]),
+        stdout_of(&["perft", "--size", "4", "30"])
+    );
+}
+
 #[test]
 fn solve_4x4_start() {
     // A start position (--size) prints its principal line after the score.

@@ -176,7 +176,7 @@ fn cases() -> Vec<Case> {
             output: None,
             busy_lines: 0,
         },
-        case("perft", "perft 14", None, 0),
+        case("perft", "perft 13", None, 0),
         case(
             "tournament",
             "tournament --size 8 --plies 4 --level 12",
@@ -208,14 +208,14 @@ fn every_long_command_stops_on_each_signal_leaving_its_files_whole() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The quick case: `perft 14` (no file written) stopped by each signal
+/// The quick case: `perft 13` (no file written) stopped by each signal
 /// dies by that signal, so a shell's `for` loop or a scheduler sees the
 /// stop instead of an ordinary exit.
 #[test]
 fn a_stopped_command_dies_by_the_signal_it_was_sent() {
     let dir = scratch_in("signals", "death");
     for (signal, signal_name) in SIGNALS {
-        let mut child = start(&dir, &["perft", "14"]);
+        let mut child = start(&dir, &["perft", "13"]);
         let begun = Instant::now();
         let (status, took) = stop(&mut child, signal, &|| {
             begun.elapsed() > Duration::from_millis(300)
@@ -477,7 +477,7 @@ fn start_ignoring_hangup(dir: &Path, args: &[&str]) -> Child {
 fn a_hangup_ignored_at_start_stays_ignored() {
     let dir = scratch_in("signals", "nohup");
     for args in [
-        &["perft", "--size", "8", "14"][..],
+        &["perft", "--size", "8", "13"][..],
         &[
             "train", "generate", "-q", "--games", "100000", "--out", "g.txt",
         ][..],
