@@ -799,7 +799,8 @@ pub fn parse_pgn(text: &str) -> Result<Vec<ArchiveGame>, ArchiveError> {
 /// where the record does not say), `Result` (each side's discs with the
 /// empty squares to the winner, split on a draw, so that black minus white
 /// is the standard final score; `*` while the game goes on), then the
-/// numbered moves, ten to a line, passes left out.
+/// numbered moves, ten to a line, passes left out, each variation in
+/// parentheses after the move it replaces.
 ///
 /// `None` for another board size or start position: PGN has no way to
 /// write them.
@@ -838,50 +839,27 @@ pub fn write_pgn(record: &GameRecord) -> Option<String> {
         s.push_str(&format!("[{tag} \"{v}\"]\n"));
     }
     s.push('\n');
-    let discs: Vec<String> = record
-        .moves
-        .iter()
-        .filter_map(|m| match m.mv {
-            Move::Place(sq) => Some(sq.to_string()),
-            Move::Pass => None,
-        })
-        .collect();
-    for (i, pair) in discs.chunks(2).enumerate() {
-        let sep = if i == 0 {
-            ""
-        } else if i % 5 == 0 {
-            "\n"
-        } else {
-            " "
-        };
-        s.push_str(&format!("{sep}{}. {}", i + 1, pair.join(" ")));
-    }
-    s.push_str(if discs.is_empty() { "" } else { " " });
-    s.push_str(&result);
+    s.push_str(&super::pgn::write_move_text(record, &result));
     s.push('\n');
     Some(s)
 }
 
 /// One PGN game from its tags and move text.
 fn pgn_game(tags: &[(String, String)], moves: &str) -> Result<ArchiveGame, ArchiveErrorKind> {
-    // Move numbers (`12.`) and a result token (`33-31`, `1-0`, `*`) are not
-    // moves; what remains is a transcript.
-    let words: Vec<&str> = moves
-        .split_whitespace()
-        .filter(|w| {
-            let number = w.trim_end_matches('.');
-            let is_number = !number.is_empty() && number.chars().all(|c| c.is_ascii_digit());
-            let is_result = *w == "*"
-                || w.split_once('-').is_some_and(|(a, b)| {
-                    [a, b]
-                        .iter()
-                        .all(|x| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit() || c == '/'))
-                });
-            !is_number && !is_result
-        })
-        .collect();
-    let record =
-        parse_transcript(&words.join(" "), Position::start(8)).map_err(ArchiveErrorKind::Record)?;
+    // Move numbers, a result, comments and glyphs are not moves; the main
+    // line and each variation are transcripts from the start.
+    let text = super::pgn::read_move_text(moves).map_err(ArchiveErrorKind::Syntax)?;
+    let line = |names: &[String]| {
+        parse_transcript(&names.join(" "), Position::start(8)).map_err(ArchiveErrorKind::Record)
+    };
+    let mut record = line(&text.main)?;
+    let main = record.move_list();
+    for names in &text.variations {
+        let v = line(names)?.move_list();
+        record
+            .variations
+            .extend(super::pgn::variation_of(&main, &v));
+    }
     let mut game = ArchiveGame::new(record);
     for (name, value) in tags {
         let info = &mut game.record.info;
@@ -1327,5 +1305,44 @@ mod tests {
         .unwrap();
         assert_ne!(elsewhere, Position::start(8));
         assert_eq!(write_pgn(&GameRecord::new(elsewhere)), None);
+    }
+
+    /// A game's variations are written in parentheses after the move each
+    /// replaces and read back as they were, passes and all; comments and
+    /// glyphs are read past (a PGN game with a `{comment}` was refused).
+    #[test]
+    fn pgn_variations_round_trip_and_comments_are_read_past() {
+        let mut g = parse_transcript(WTB_MOVES, Position::start(8)).unwrap();
+        let line = |t: &str| parse_transcript(t, Position::start(8)).unwrap().move_list();
+        let main = g.move_list();
+        // Late in the game: another legal move at move 41, then two more.
+        let mut late = main[..40].to_vec();
+        let mut p = g.positions()[40];
+        let rules = crate::reversi::Reversi::DISC_DIFFERENCE;
+        for k in 0..3 {
+            let mv = rules
+                .moves(&p)
+                .find(|m| k > 0 || *m != main[40])
+                .expect("a move");
+            late.push(mv);
+            p = rules.play(&p, mv);
+        }
+        for other in [line("f5d6c3d3c4f4f6f3"), line("f5f6"), late] {
+            g.variations
+                .extend(super::super::pgn::variation_of(&main, &other));
+        }
+        assert_eq!(g.variations.len(), 3);
+        // They are written (and read back) in the game's order.
+        g.variations.sort_by_key(|v| v.at);
+        let text = write_pgn(&g).unwrap();
+        assert!(text.contains("1. f5 d6 ( 1... f6 ) 2. c3"), "{text}");
+        let back = parse_game(&text, 8).unwrap();
+        assert_eq!(back.moves, g.moves);
+        assert_eq!(back.variations, g.variations);
+        let commented = "[Event \"x\"]\n\n1. F5 {the start} D6 $2 2. C3!? ; why not\nD3 *\n";
+        assert_eq!(
+            parse_game(commented, 8).unwrap().move_list(),
+            line("f5d6c3d3")
+        );
     }
 }

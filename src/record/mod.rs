@@ -29,6 +29,7 @@ pub mod edax_book;
 pub mod games;
 mod ggf;
 pub mod openings;
+mod pgn;
 mod transcript;
 
 pub use ggf::{parse_ggf, write_ggf};
@@ -79,8 +80,8 @@ pub struct GameInfo {
     pub time: Option<String>,
 }
 
-/// A game: its start position, its moves (every pass explicit) and its
-/// header.
+/// A game: its start position, its moves (every pass explicit), its
+/// header, and the variations tried beside its moves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
     /// The position before the first move.
@@ -89,6 +90,20 @@ pub struct GameRecord {
     pub moves: Vec<RecordedMove>,
     /// The header of a GGF record.
     pub info: GameInfo,
+    /// Other lines from the game's positions (PGN's variations; other
+    /// forms hold none).
+    pub variations: Vec<Variation>,
+}
+
+/// A line tried from a position of a game instead of the move played
+/// there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variation {
+    /// The game's moves before it (it replaces move `at`, from 0).
+    pub at: usize,
+    /// Its moves from there, every pass explicit; the first differs from
+    /// the game's move `at` (or follows the game's last move).
+    pub moves: Vec<Move>,
 }
 
 impl GameRecord {
@@ -99,6 +114,7 @@ impl GameRecord {
             start,
             moves: Vec::new(),
             info: GameInfo::default(),
+            variations: Vec::new(),
         }
     }
 
@@ -153,6 +169,7 @@ impl GameRecord {
         }
         let mut cut = self.clone();
         cut.moves.truncate(moves);
+        cut.variations.retain(|v| v.at < moves);
         Ok(cut)
     }
 

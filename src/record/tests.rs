@@ -141,6 +141,7 @@ fn board_strings_round_trip_and_carry_moves() {
             start: positions[k],
             moves: g.moves[k..].to_vec(),
             info: GameInfo::default(),
+            variations: Vec::new(),
         };
         let text = format!("{s} {}", write_transcript(&tail));
         let r = parse_game(&text, 8).unwrap();

@@ -62,6 +62,7 @@ impl GameState {
             start: self.start,
             moves: self.moves.iter().map(|m| RecordedMove::plain(*m)).collect(),
             info: GameInfo::default(),
+            variations: Vec::new(),
         }
     }
 
