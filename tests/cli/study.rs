@@ -237,9 +237,24 @@ fn long_runs_report_progress_on_stderr_only() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("wins"));
     assert!(!stdout.contains("tournament:"));
-    assert!(String::from_utf8(out.stderr)
-        .unwrap()
-        .contains("tournament:"));
+    // Its first line comes before any game (a slow level's first 10
+    // openings took 25 s without a word): how many games it will play,
+    // as its last line counts them.
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    let (first, last) = (lines[0], lines[lines.len() - 1]);
+    let total = last
+        .split_once('/')
+        .and_then(|(_, rest)| rest.split_once(' '))
+        .map(|(n, _)| n)
+        .expect("a progress line");
+    assert_eq!(
+        first,
+        format!(
+            "tournament: {total} games ({} openings of 2 plies, each with both colours)",
+            total.parse::<u32>().unwrap() / 2
+        )
+    );
 }
 
 #[test]

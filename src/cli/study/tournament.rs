@@ -183,7 +183,8 @@ fn sides(a: &Args, weights: &Weights) -> Result<(Player, Player)> {
 fn run_tournament(a: Args, weights: Weights) -> Result<()> {
     let (me, other) = sides(&a, &weights)?;
     let start = Position::start(a.size);
-    if lines_within(&Reversi::DISC_DIFFERENCE, &start, a.plies, a.max_openings).is_none() {
+    let Some(openings) = lines_within(&Reversi::DISC_DIFFERENCE, &start, a.plies, a.max_openings)
+    else {
         return usage(format!(
             "{n}x{n} has more than {} openings of {} plies (--max-openings), each played \
              twice; give fewer --plies or a larger --max-openings",
@@ -191,11 +192,23 @@ fn run_tournament(a: Args, weights: Weights) -> Result<()> {
             a.plies,
             n = a.size
         ));
-    }
+    };
     let t0 = Instant::now();
     let quiet = a.quiet;
+    if !quiet {
+        // At once, then every 10 openings or every 2 seconds: a slow
+        // level's first 10 openings took 25 s without a word.
+        eprintln!(
+            "tournament: {} games ({openings} openings of {} plies, each with both colours)",
+            2 * openings,
+            a.plies
+        );
+    }
+    let mut said = Instant::now();
     let s = tournament(a.size, a.plies, &me, &other, |s, done, all| {
-        if !quiet && (done % 10 == 0 || done == all) {
+        let due = done % 10 == 0 || done == all || said.elapsed().as_secs_f64() >= 2.0;
+        if !quiet && due {
+            said = Instant::now();
             eprintln!(
                 "tournament: {}/{} games, {} wins {} draws {} losses ({:.1} s)",
                 s.games,
