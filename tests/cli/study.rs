@@ -389,6 +389,38 @@ fn levels_are_8x8_only_and_replace_the_depth() {
     assert!(text.contains("white: depth 1, alphabeta"), "{text}");
 }
 
+/// A book move is said to be one, with the book's value for the side
+/// that plays it (it read "value -1, 0 nodes, depth 0", rounded, black's
+/// view, unnamed): `book show`'s value of that move.
+#[test]
+fn play_names_a_book_move_and_its_value_for_the_mover() {
+    let out = reversi()
+        .args(["play", "--size", "8", "--level", "3", "--human", "white"])
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Computer (black) plays "))
+        .expect("the computer's move");
+    let mv = &line["Computer (black) plays ".len()..][..2];
+    let start = "---------------------------OX------XO--------------------------- X";
+    let book = reversi().args(["book", "show", start]).output().unwrap();
+    let book = String::from_utf8(book.stdout).unwrap();
+    let value = book
+        .lines()
+        .find(|l| l.starts_with(mv))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .expect("the move in the book");
+    assert!(
+        line.contains(&format!(
+            ": a book move, {value} discs for black (the book's value)"
+        )),
+        "{line}\n{book}"
+    );
+}
+
 #[test]
 fn play_on_8x8_defaults_to_the_pattern_evaluation() {
     let out = reversi()

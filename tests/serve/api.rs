@@ -126,13 +126,14 @@ fn tiny_endpoint_rejects_bad_arguments_with_the_clis_error_line() {
         assert_eq!((code, stdout.as_str()), (2, ""));
         let line = stderr.strip_prefix("error: ").expect("error line");
         let path = format!("/api/tiny?flag={flag}&player={player}&board={board}");
-        let (status, _, body) = rt.block_on(get(&s, &path));
+        // As every endpoint's error: JSON (it was plain text).
+        let (status, body) = rt.block_on(json(&s, &path));
         assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");
-        assert_eq!(body, line, "{path}");
+        assert_eq!(body["error"].as_str(), Some(line.trim_end()), "{path}");
     }
-    let (status, _, body) = rt.block_on(get(&s, "/api/tiny?flag=300"));
+    let (status, body) = rt.block_on(json(&s, "/api/tiny?flag=300"));
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(body.contains("player"), "{body}");
+    assert!(body["error"].as_str().unwrap().contains("player"), "{body}");
 }
 
 #[test]
@@ -167,7 +168,14 @@ fn tiny_searches_are_bounded_by_work_not_by_empty_squares() {
         &format!("/api/tiny?flag=500&player=1&board={start8}"),
     ));
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    assert!(body.contains("ran out of its time"), "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("ran out of its time"),
+        "{body}"
+    );
     assert!(
         began.elapsed() < Duration::from_secs(10),
         "{:?}",
@@ -320,6 +328,37 @@ fn engine_endpoint_plays_at_a_level_on_8x8_only() {
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert!(e["error"].as_str().unwrap().contains("8x8 only"), "{e}");
     });
+}
+
+/// A level's move comes with its value unrounded, as a hint's (it was
+/// rounded to whole discs): the engine's own choice's value.
+#[test]
+fn engine_values_at_a_level_are_not_rounded() {
+    use reversi::engine::analyze::{Analyzer, Limits};
+    let s = state(ServerLimits::default());
+    let mut fractions = 0;
+    for moves in ["f5,d6,c3,d3,c4", "f5,f6,e6,f4,e3", "f5,d6,c5,f4,e3,f6"] {
+        let game = reversi::record::parse_game(&moves.replace(',', ""), 8).unwrap();
+        let limits = Limits {
+            level: Some(3),
+            time: None,
+            exact_empties: 20,
+            ..Limits::default()
+        };
+        let c = Analyzer::new().choose(&game.last(), &limits, None).unwrap();
+        let want = c.discs.unwrap().0;
+        let (_, m) = block_on(json(
+            &s,
+            &format!("/api/engine?size=8&moves={moves}&level=3&time_ms=10000"),
+        ));
+        assert_eq!(m["move"], c.mv.to_string(), "{m}");
+        assert_eq!(m["value"].as_f64(), Some(want), "{moves}: {m}");
+        fractions += usize::from(want.fract() != 0.0);
+    }
+    assert!(
+        fractions > 0,
+        "every value a whole number: the test proves nothing"
+    );
 }
 
 #[test]
@@ -540,7 +579,7 @@ fn tiny_searches_are_capped_in_time_and_nodes() {
         let start = Instant::now();
         let (status, kind, body) = get(&s, &slow).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-        assert!(kind.starts_with("text/plain"), "{kind}");
+        assert!(kind.starts_with("application/json"), "{kind}");
         assert!(body.contains("ran out of its time"), "{body}");
         assert!(
             start.elapsed() < Duration::from_secs(5),

@@ -132,6 +132,7 @@ impl Player {
                 depth,
                 time: start.elapsed(),
                 book: false,
+                discs: None,
             };
         }
         let settings = IterativeSearch {

@@ -153,6 +153,7 @@ mod tests {
             depth: 0,
             time: Duration::ZERO,
             book,
+            discs: None,
         };
         // One opening move (black's), then white, black, white, black,
         // white: plies 2 to 6 of the game.

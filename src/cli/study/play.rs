@@ -170,12 +170,9 @@ fn play(a: Args, weights: Weights) -> Result<()> {
             let c = computer.choose_in(&p, &mut memory);
             writeln!(
                 out,
-                "Computer ({who}) plays {}: value {}, {} nodes, depth {}, {:.3} s",
+                "Computer ({who}) plays {}: {}",
                 c.mv,
-                c.black_value,
-                c.nodes,
-                c.depth,
-                c.time.as_secs_f64()
+                choice_text(&c, &p, computer.eval)
             )?;
             c.mv
         } else if legal == [Move::Pass] {
@@ -298,4 +295,41 @@ fn read_move(p: &Position, text: &str) -> Result<Move, String> {
         }
     }
     parse_move(p, text)
+}
+
+/// What a computer's move was worth and cost, in words: a book move as
+/// one, with the book's value; a value in discs for the side that played
+/// it; the evaluation's own points from black's view, named.
+fn choice_text(
+    c: &reversi::engine::analyze::Choice,
+    p: &Position,
+    eval: reversi::eval::Heuristic,
+) -> String {
+    let time = c.time.as_secs_f64();
+    let mover = p.to_move;
+    match c.discs {
+        Some(d) if c.book => format!(
+            "a book move, {:+.2} discs for {} (the book's value), {time:.3} s",
+            d.for_color(mover).0,
+            mover.name()
+        ),
+        Some(d) => format!(
+            "{:+.2} discs for {}, {} nodes, depth {}, {time:.3} s",
+            d.for_color(mover).0,
+            mover.name(),
+            c.nodes,
+            c.depth
+        ),
+        None => {
+            let unit = if c.black_value.in_discs(eval, p.board.size()) {
+                "discs".to_owned()
+            } else {
+                format!("{} points", format!("{eval:?}").to_lowercase())
+            };
+            format!(
+                "value {} for black ({unit}), {} nodes, depth {}, {time:.3} s",
+                c.black_value, c.nodes, c.depth
+            )
+        }
+    }
 }

@@ -241,6 +241,10 @@ pub struct Choice {
     pub time: Duration,
     /// Whether the move came from the opening book (no search).
     pub book: bool,
+    /// The value for black in discs, unrounded, where the book or the
+    /// level's search valued the move in discs (`None` for the iterative
+    /// search's points).
+    pub discs: Option<Discs>,
 }
 
 /// The value of a chosen move from black's point of view, in the unit of
@@ -418,6 +422,7 @@ impl Analyzer {
                 depth: 0,
                 time: start.elapsed(),
                 book: true,
+                discs: Some(value.discs().for_color(p.to_move)),
             });
         }
         let deadline = limits.deadline(start);
@@ -430,6 +435,7 @@ impl Analyzer {
                 depth: v.depth,
                 time: start.elapsed(),
                 book: false,
+                discs: Some(v.value.discs().for_color(p.to_move)),
             });
         }
         let memory = &mut self.memory;
@@ -448,6 +454,7 @@ impl Analyzer {
             depth: found.depth,
             time: start.elapsed(),
             book: false,
+            discs: None,
         })
     }
 }

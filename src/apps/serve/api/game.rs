@@ -58,6 +58,9 @@ pub(super) async fn api_engine(State(state): State<Arc<AppState>>, Query(q): Par
             json!(crate::record::standard_score(&after.board)),
             "discs".to_string(),
         )
+    } else if let Some(discs) = m.discs {
+        // A level's or the book's value, unrounded, as a hint gives it.
+        (json!(discs_json(discs.0, size)), "discs".to_string())
     } else if m.black_value.in_discs(settings.eval, size) {
         (
             json!(discs_json(f64::from(number), size)),

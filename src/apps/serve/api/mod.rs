@@ -4,7 +4,7 @@
 //!
 //! | endpoint | answers |
 //! | --- | --- |
-//! | `/api/tiny?flag=F&player=P&board=B` | `text/plain`: exactly what `reversi F P B` prints (400 and the error line for a bad argument) |
+//! | `/api/tiny?flag=F&player=P&board=B` | `text/plain`: exactly what `reversi F P B` prints (400 and the error line's message as JSON for a bad argument) |
 //! | `/api/game?size=N&moves=M` | the position after moves `M` (`c4,d3,pass`; from `start=DIGITS&start_player=P` when given): board, side to move, legal moves, discs, last move and flips, who played each move, transcript and the record forms to export |
 //! | `/api/engine?size=N&moves=M&depth=D&time_ms=T&eval=E&algorithm=A` | the engine's move there with its value, nodes, depth and time; with `level=L` (1-30, 8x8 only) the engine's midgame search at that level instead (depth, eval and algorithm unused) |
 //! | `/api/record?size=N&text=T` | reads a pasted record (compact or spaced transcript, with or without passes, GGF, one PGN game, board string): size, moves, start when not the standard one; `POST /api/record?size=N` reads a record file sent as the body (at most the body limit) |
@@ -21,7 +21,7 @@
 //! | `/api/status` | running searches, kept trees and the server's limits |
 //!
 //! Errors are JSON `{"error": "..."}` with a 4xx status (503 when all search
-//! slots are busy), except `/api/tiny`, which answers plain text.
+//! slots are busy), `/api/tiny`'s too.
 
 use super::explorer::{self, Caps, ChildState, MoveOrder, NodeView, SearchSpec, Stopped, Tree};
 use super::play::{self, EngineSettings, GameState};

@@ -12,7 +12,10 @@ fn text(status: StatusCode, body: String) -> Response {
         .into_response()
 }
 
-/// `/api/tiny`: the Tiny contract's stdout, byte for byte. A search
+/// `/api/tiny`: the Tiny contract's stdout, byte for byte; an error is
+/// the API's `{"error": "..."}` with its 4xx or 503 status, the message
+/// the command line's `error:` line (it was plain text, unlike every
+/// other endpoint's). A search
 /// (FLAG 300-600) runs in a search slot within the server's time and node
 /// caps and stops when its client goes away; one that outgrows the caps
 /// answers 422 and says so. The caps bound the work, whatever the number
@@ -20,14 +23,11 @@ fn text(status: StatusCode, body: String) -> Response {
 pub(super) async fn api_tiny(State(state): State<Arc<AppState>>, Query(q): Params) -> Response {
     let get = |k: &str| q.get(k).cloned();
     let (Some(flag), Some(player), Some(board)) = (get("flag"), get("player"), get("board")) else {
-        return text(
-            StatusCode::BAD_REQUEST,
-            "expected the parameters flag, player and board\n".to_string(),
-        );
+        return ApiError::bad("expected the parameters flag, player and board").into_response();
     };
     let request = match tiny::Request::parse(&flag, &player, &board) {
         Ok(r) => r,
-        Err(e) => return text(StatusCode::BAD_REQUEST, format!("{e}\n")),
+        Err(e) => return ApiError::bad(e.to_string()).into_response(),
     };
     if !matches!(flag.as_str(), "300" | "400" | "500" | "600") {
         return text(StatusCode::OK, request.answer());
@@ -48,15 +48,16 @@ pub(super) async fn api_tiny(State(state): State<Arc<AppState>>, Query(q): Param
                 tiny::Stopped::Cancelled => StatusCode::SERVICE_UNAVAILABLE,
                 _ => StatusCode::UNPROCESSABLE_ENTITY,
             };
-            text(
+            ApiError::new(
                 status,
                 format!(
-                    "FLAG {flag}: {stopped} (the server's caps: {} s, {} states); use the command line\n",
+                    "FLAG {flag}: {stopped} (the server's caps: {} s, {} states); use the command line",
                     limits.search_time.as_secs_f64(),
                     limits.max_tiny_nodes
                 ),
             )
+            .into_response()
         }
-        Err(e) => text(e.status, format!("{}\n", e.message)),
+        Err(e) => e.into_response(),
     }
 }

@@ -283,7 +283,7 @@ function render() {
     "aria-current": review && review.at === i + 1 ? "step" : "false",
     onclick: () => startReview(i + 1).catch(report) }, `${mv}`))));
   $("log").tBodies[0].replaceChildren(...shownLog().map((e) => el("tr", {},
-    el("td", {}, e.ply), el("td", {}, e.move), el("td", { "data-value": e.value, "data-unit": e.unit }, `${signed(e.value, 0)} ${e.unit}`),
+    el("td", {}, e.ply), el("td", {}, e.move), el("td", { "data-value": e.value, "data-unit": e.unit }, `${signed(e.value, Number.isInteger(e.value) ? 0 : 2)} ${e.unit}`),
     el("td", {}, e.nodes.toLocaleString("en")), el("td", { title: e.level_depth && e.depth < e.level_depth ? `level ${e.level} asks ${e.level_depth} plies; the time (${st.time} ms) stopped it at ${e.depth}` : null },
       e.book ? "book" : e.exact ? "exact" : e.level_depth && e.depth < e.level_depth ? `${e.depth} of ${e.level_depth} (time)` : e.depth), el("td", {}, e.time_ms.toFixed(1)))));
   updateFollow().catch(report);
