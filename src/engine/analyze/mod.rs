@@ -172,14 +172,34 @@ impl Limits {
     }
 
     /// The engine's book rule, decided here alone: whether an engine with
-    /// an opening book consults it before any search (the book answers
-    /// where it holds the position, on 8x8 only). A ranking always does; a
-    /// choice (`choosing`) only at a level, so that a move chosen by the
-    /// iterative search (the depth study's players, the web server's depth
-    /// and evaluation settings) is always that search's.
+    /// an opening book consults it before any search in a position with
+    /// `plies` discs played (the book answers where it holds the position,
+    /// on 8x8 only). A ranking always does; a choice (`choosing`) only at
+    /// a level, so that a move chosen by the iterative search (the depth
+    /// study's players, the web server's depth and evaluation settings) is
+    /// always that search's, and only for the level's first
+    /// [`Limits::book_plies`], so that a weak level does not play the
+    /// masters' openings to their end.
+    ///
+    /// ```
+    /// use reversi::Limits;
+    /// let level = |n| Limits { level: Some(n), ..Limits::default() };
+    /// assert!(level(1).consults_book(true, 1) && !level(1).consults_book(true, 2));
+    /// assert!(level(10).consults_book(true, 19));
+    /// assert!(level(1).consults_book(false, 40));
+    /// ```
     #[must_use]
-    pub fn consults_book(&self, choosing: bool) -> bool {
-        !choosing || self.level.is_some()
+    pub fn consults_book(&self, choosing: bool, plies: u32) -> bool {
+        !choosing || self.book_plies().is_some_and(|n| plies < n)
+    }
+
+    /// The plies from the start for which a level plays from the book:
+    /// twice its number (level 1 the first two moves, level 10 and up the
+    /// whole book, which holds the world's games' first 20 plies); `None`
+    /// without a level.
+    #[must_use]
+    pub fn book_plies(&self) -> Option<u32> {
+        self.level.map(|n| 2 * n)
     }
 
     /// The depth bound of the iterative search: [`Limits::depth`], or
@@ -384,10 +404,13 @@ impl Analyzer {
 
     /// This engine's book where the book rule
     /// ([`Limits::consults_book`]) has it consulted.
-    fn book_for(&mut self, limits: &Limits, choosing: bool) -> Option<&mut BookUse> {
+    fn book_for(&mut self, limits: &Limits, choosing: bool, p: &Position) -> Option<&mut BookUse> {
+        let plies = (p.board.discs(Color::Black) | p.board.discs(Color::White))
+            .count_ones()
+            .saturating_sub(4);
         self.book
             .as_mut()
-            .filter(|_| limits.consults_book(choosing))
+            .filter(|_| limits.consults_book(choosing, plies))
     }
 
     /// The midgame search, made when first needed (its table is 24 MiB).
@@ -414,7 +437,7 @@ impl Analyzer {
         stop: Option<&AtomicBool>,
     ) -> Option<Choice> {
         let start = Instant::now();
-        if let Some((mv, value)) = self.book_for(limits, true).and_then(|b| b.choose(p)) {
+        if let Some((mv, value)) = self.book_for(limits, true, p).and_then(|b| b.choose(p)) {
             return Some(Choice {
                 mv,
                 black_value: BlackValue::Discs(value.for_color(p.to_move).round_discs()),
@@ -470,7 +493,10 @@ impl MoveSearch for Analyzer {
     ) -> Vec<MoveValue> {
         self.nodes = 0;
         self.cut = false;
-        if let Some(mut values) = self.book_for(limits, false).and_then(|b| b.rank(position)) {
+        if let Some(mut values) = self
+            .book_for(limits, false, position)
+            .and_then(|b| b.rank(position))
+        {
             // More moves asked for than the book holds: the others are
             // searched (their values marked as the search's).
             if count > values.len() && values.len() < children(position).len() {

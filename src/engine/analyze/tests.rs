@@ -704,3 +704,43 @@ fn a_list_of_proofs_is_headed_by_the_exact_best_and_no_estimate_beats_it() {
     }
     assert!(decided >= 3, "{decided}");
 }
+
+/// A level plays from the book for its first `2 * level` plies only: the
+/// lowest level played the masters' openings to the book's end.
+#[test]
+fn a_level_plays_from_the_book_for_twice_its_number_of_plies() {
+    let book = || Some(BookUse::new(shipped_book(), Discs(0.0), 0));
+    let after = |moves: &str| crate::record::parse_game(moves, 8).unwrap().last();
+    let at = |n| Limits {
+        level: Some(n),
+        time: None,
+        ..Limits::default()
+    };
+    let choose = |p: &Position, n| {
+        Analyzer::new()
+            .with_book(book())
+            .choose(p, &at(n), None)
+            .unwrap()
+            .book
+    };
+    // Every position here is in the book (the hint ranks it from there).
+    for moves in ["f5", "f5d6", "f5d6c3d3c4f4"] {
+        let p = after(moves);
+        let ranked = Analyzer::new().with_book(book()).rank_moves(
+            &p,
+            1,
+            &at(1),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert!(
+            matches!(ranked[0].certainty, Certainty::Book { .. }),
+            "{moves}"
+        );
+    }
+    assert!(choose(&after("f5"), 1));
+    assert!(!choose(&after("f5d6"), 1));
+    assert!(!choose(&after("f5d6c3d3c4f4"), 2));
+    assert!(choose(&after("f5d6c3d3c4f4"), 4));
+    assert!(choose(&after("f5d6c3d3c4f4"), 10));
+}
