@@ -668,8 +668,11 @@ fn hint_shows_a_proof_as_its_outcome_never_as_one_disc() {
     );
     let rows: Vec<&str> = text.lines().skip(2).collect();
     assert_eq!(rows.len(), 5, "{text}");
-    let mut values = Vec::new();
-    for row in &rows {
+    // The best is solved exactly, the others keep their proofs below it.
+    let head: Vec<&str> = rows[0].split_whitespace().collect();
+    assert_eq!(head[2], "exact", "{text}");
+    let mut values = vec![head[1].parse::<f64>().unwrap()];
+    for row in &rows[1..] {
         let words: Vec<&str> = row.split_whitespace().collect();
         assert_eq!(words[2..4], ["proved", "loss"], "{text}");
         let v: f64 = words[1]
@@ -697,7 +700,8 @@ fn hint_shows_a_proof_as_its_outcome_never_as_one_disc() {
     let json = String::from_utf8(out.stdout).unwrap();
     let moves: Vec<&str> = json.split("{\"move\":").skip(1).collect();
     assert_eq!(moves.len(), 5, "{json}");
-    for m in moves {
+    assert!(moves[0].contains("\"certainty\":\"exact\""), "{json}");
+    for m in &moves[1..] {
         assert!(
             m.contains("\"certainty\":\"win-loss-draw\",\"outcome\":\"loss\""),
             "{m}"

@@ -361,6 +361,33 @@ fn engine_values_at_a_level_are_not_rounded() {
     );
 }
 
+/// A finished game in a depth-bounded search is worth its standard final
+/// score, as the play page scores it: black's e4 takes white's one disc,
+/// a wipeout 3-0 (+64; the explorer said 3).
+#[test]
+fn a_bounded_search_scores_a_finished_game_as_the_play_page_does() {
+    let s = state(ServerLimits::default());
+    let mut digits = vec!['0'; 64];
+    digits[3 * 8 + 2] = '1';
+    digits[3 * 8 + 3] = '2';
+    let board: String = digits.into_iter().collect();
+    block_on(async {
+        let (status, r) = json(
+            &s,
+            &format!("/api/search?board={board}&player=1&algorithm=minimax&depth=2&eval=disc"),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+        let (_, g) = json(
+            &s,
+            &format!("/api/game?size=8&moves=e4&start={board}&start_player=1"),
+        )
+        .await;
+        assert_eq!(g["final_score"], 64, "{g}");
+        assert_eq!(r["value"], g["final_score"], "{r}");
+    });
+}
+
 #[test]
 fn search_endpoint_shows_the_contracts_value_and_count() {
     let s = state(ServerLimits::default());
@@ -825,7 +852,8 @@ fn a_move_that_ends_the_game_is_worth_its_final_score_everywhere() {
 
 /// At 19 empty squares on 8x8 the coach proves win/loss/draw: every proved
 /// move is sent as its outcome with an estimate that agrees with it (at
-/// most -2 for a loss), never as `value: -1.0` in discs, and ranked by it.
+/// most -2 for a loss), never as `value: -1.0` in discs, and ranked by it,
+/// below the best move's exact score.
 #[test]
 fn a_hint_sends_a_proof_as_its_outcome_with_an_agreeing_estimate() {
     let s = state(ServerLimits::default());
@@ -836,7 +864,10 @@ fn a_hint_sends_a_proof_as_its_outcome_with_an_agreeing_estimate() {
         let all = h["moves"].as_array().unwrap();
         assert_eq!(all.len(), 5, "{h}");
         let values: Vec<f64> = all.iter().map(|m| m["value"].as_f64().unwrap()).collect();
-        for m in all {
+        // The best of them is solved exactly; the others keep their proofs.
+        assert_eq!(all[0]["certainty"]["kind"], "exact", "{h}");
+        assert!(values[0] <= -2.0, "{h}");
+        for m in &all[1..] {
             assert_eq!(m["certainty"]["kind"], "win-loss-draw", "{m}");
             assert_eq!(m["outcome"], "loss", "{m}");
             assert!(m["value"].as_f64().unwrap() <= -2.0, "{m}");

@@ -105,13 +105,30 @@ pub struct ExplorerGame<'a> {
     rules: Reversi,
     order: MoveOrder,
     stop: &'a Cell<bool>,
+    /// A finished game is worth its standard final score (the empty
+    /// squares to the winner), as the play page counts it, not `rules`'
+    /// utility: a depth-bounded search's (a wipeout 3-0 was worth 3 here,
+    /// +64 on the play page).
+    standard: bool,
 }
 
 impl<'a> ExplorerGame<'a> {
     /// The game with `rules`, searched in `order`, stopped when `stop` is set.
     #[must_use]
     pub fn new(rules: Reversi, order: MoveOrder, stop: &'a Cell<bool>) -> Self {
-        ExplorerGame { rules, order, stop }
+        ExplorerGame {
+            rules,
+            order,
+            stop,
+            standard: false,
+        }
+    }
+
+    /// The same game scoring a finished game by the standard rule (black
+    /// minus white, the empty squares to the winner).
+    #[must_use]
+    pub fn with_standard_scores(self, standard: bool) -> Self {
+        ExplorerGame { standard, ..self }
     }
 
     /// The moves of `p` in this game's order (ignores the stop switch).
@@ -173,7 +190,11 @@ impl Game for ExplorerGame<'_> {
     }
 
     fn utility(&self, p: &Position) -> Value {
-        self.rules.utility(p)
+        if self.standard {
+            crate::record::standard_score(&p.board)
+        } else {
+            self.rules.utility(p)
+        }
     }
 }
 

@@ -309,7 +309,10 @@ pub fn search(spec: SearchSpec, caps: Caps, cancel: &AtomicBool) -> Result<Tree,
         Reversi::WIN_LOSS
     };
     let stop = Cell::new(false);
-    let game = ExplorerGame::new(rules, spec.order, &stop);
+    // A depth-bounded search evaluates: its finished games are scored as
+    // the play page scores them. (Without a bound, the contracts' win/loss.)
+    let game =
+        ExplorerGame::new(rules, spec.order, &stop).with_standard_scores(spec.depth.is_some());
     let limit = Limit {
         depth: spec.depth,
         eval: BoundEval(spec.eval),
