@@ -214,14 +214,14 @@ fn build(r: Build) -> Result<()> {
             ))
         })?;
     streams.commit(&[None])?;
+    // The time with the progress (stderr): the summary on stdout is the
+    // same at every run, as the README's example shows it.
+    if !quiet {
+        eprintln!("games: done in {:.1} s", start.elapsed().as_secs_f64());
+    }
     write_stdout(&format!(
-        "{}: {} games ({} duplicates left out), {} positions, {} bytes, in {:.1} s\n",
-        r.out,
-        summary.games,
-        summary.duplicates,
-        summary.postings,
-        summary.bytes,
-        start.elapsed().as_secs_f64()
+        "{}: {} games ({} duplicates left out), {} positions, {} bytes\n",
+        r.out, summary.games, summary.duplicates, summary.postings, summary.bytes,
     ))
 }
 
