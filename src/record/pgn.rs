@@ -105,7 +105,7 @@ fn numbered(moves: &[Move], first: usize) -> Vec<String> {
     let mut tokens = Vec::new();
     for (k, name) in moves.iter().filter_map(|&m| disc(m)).enumerate() {
         let d = first + k;
-        if d % 2 == 0 {
+        if d.is_multiple_of(2) {
             tokens.push(format!("{}.", d / 2 + 1));
         } else if k == 0 {
             tokens.push(format!("{}...", d / 2 + 1));

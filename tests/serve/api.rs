@@ -1057,3 +1057,145 @@ fn a_review_from_move_k_gives_the_whole_reviews_rows_and_each_values_kind() {
         }
     });
 }
+
+/// The samples of tests/data/wthor indexed by the binary into `name`'s
+/// directory: the index's path.
+fn sample_games_index(name: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("api-games")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("games.idx").to_str().unwrap().to_string();
+    let data = |f: &str| format!("{}/tests/data/wthor/{f}", env!("CARGO_MANIFEST_DIR"));
+    let files = [
+        "WTHOR-sample.JOU",
+        "WTHOR-sample.TRN",
+        "WTH_1984-sample.wtb",
+        "wthor-sample.pgn",
+        "logbook-sample.gam",
+    ]
+    .map(data);
+    let mut args = vec!["games", "index", "--quiet", "--out", &out];
+    args.extend(files.iter().map(String::as_str));
+    let (code, _, err) = cli(&args);
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+#[test]
+fn api_games_answers_as_reversi_games_does_and_says_when_it_has_no_index() {
+    let index = sample_games_index("answers");
+    let games = reversi::kit::readers::read_games_index(&index).expect("the index");
+    let with = Arc::new(
+        AppState::new(ADDR.parse().unwrap(), vec![], ServerLimits::default())
+            .with_games(Some(Arc::new(games))),
+    );
+    block_on(async {
+        for moves in ["f5", "f5,d6", "c4,e3,f6", "f5,f4"] {
+            let (status, answer) =
+                json(&with, &format!("/api/games?size=8&moves={moves}&games=5")).await;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            // The command line's answer for the same position (its own
+            // tests replay the samples position by position).
+            let (code, out, err) = cli(&[
+                "games",
+                "--json",
+                "--games",
+                "5",
+                "--index",
+                &index,
+                &moves.replace(',', ""),
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let cli_answer: Value = serde_json::from_str(&out).unwrap();
+            for field in [
+                "games",
+                "black_wins",
+                "draws",
+                "white_wins",
+                "mean_score",
+                "moves",
+                "listed",
+            ] {
+                assert_eq!(answer[field], cli_answer[field], "{moves}: {field}");
+            }
+            assert_eq!(answer["indexed"], 23);
+        }
+        // Off 8x8, or on a server without an index: one JSON error.
+        let (status, answer) = json(&with, "/api/games?size=6&moves=").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        let (status, answer) = json(
+            &state(ServerLimits::default()),
+            "/api/games?size=8&moves=f5",
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains("--games"),
+            "{answer}"
+        );
+    });
+}
+
+#[test]
+fn api_game_writes_the_variations_into_its_pgn_and_refuses_bad_ones() {
+    let s = state(ServerLimits::default());
+    block_on(async {
+        let moves = "f5,d6,c3,d3,c4,f4";
+        // At move 5 (white to move), a legal move other than the game's f4.
+        let (_, at5) = json(&s, "/api/game?size=8&moves=f5,d6,c3,d3,c4").await;
+        let other = at5["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .find(|m| *m != "f4")
+            .unwrap()
+            .to_string();
+        let (status, g) = json(
+            &s,
+            &format!("/api/game?size=8&moves={moves}&variations=3:f4,e6;5:{other}"),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{g}");
+        let pgn = g["export"]["pgn"].as_str().unwrap();
+        let record = reversi::record::parse_game(pgn, 8).unwrap_or_else(|e| panic!("{e}: {pgn}"));
+        let read: Vec<(usize, String)> = record
+            .variations
+            .iter()
+            .map(|v| {
+                (
+                    v.at,
+                    v.moves
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )
+            })
+            .collect();
+        assert_eq!(read, [(3, "f4 e6".to_string()), (5, other)], "{pgn}");
+        assert_eq!(g["variations"][0]["moves"], serde_json::json!(["f4", "e6"]));
+        // Read back by /api/record: the same variations.
+        let (status, r) = post(&s, "/api/record?size=8", pgn.as_bytes().to_vec()).await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+        assert_eq!(r["variations"], g["variations"]);
+        // A branch beyond the game, an illegal move, no colon: refused.
+        for bad in ["7:e3", "3:a1", "3e3"] {
+            let (status, answer) = json(
+                &s,
+                &format!("/api/game?size=8&moves={moves}&variations={bad}"),
+            )
+            .await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {answer}");
+            assert!(
+                answer["error"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("variation 1: "),
+                "{answer}"
+            );
+        }
+    });
+}

@@ -38,8 +38,15 @@ impl ServerProcess {
 
     /// Starts the binary on `port` (0: a free one) and reads the URL it prints.
     pub fn start_on_port(port: u16) -> ServerProcess {
+        ServerProcess::start_with(port, &[])
+    }
+
+    /// Starts the binary on `port` (0: a free one) with the options
+    /// `more` (such as `--games FILE`) and reads the URL it prints.
+    pub fn start_with(port: u16, more: &[&str]) -> ServerProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
             .args(["serve", "--port", &port.to_string()])
+            .args(more)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

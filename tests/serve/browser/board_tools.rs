@@ -61,6 +61,18 @@ fn kind_words(c: &Value) -> String {
     }
 }
 
+/// What a certainty is, in a review table's cell (the long words are its
+/// title): exact, est. 8 (plies), book L12 (level), proof.
+fn kind_short(c: &Value) -> String {
+    match c["kind"].as_str().unwrap() {
+        "exact" => "exact".into(),
+        "estimate" => format!("est. {}", c["depth"]),
+        "book" => format!("book L{}", c["level"]),
+        "win-loss-draw" => "proof".into(),
+        k => panic!("unknown kind {k}"),
+    }
+}
+
 /// No value (in the columns `values`) is written as "+0", "-0", "−0.0"
 /// or "0.0" beside a plain "0".
 fn assert_one_zero(cells: &[Vec<String>], values: &[usize]) {
@@ -205,7 +217,7 @@ fn the_review_says_what_each_value_is_and_shows_the_best_line() {
             let c = &m[certainty];
             assert_number(cell, m[value].as_f64().unwrap(), digits(c));
             let (_, words) = cell.split_once(' ').unwrap();
-            assert_eq!(words, kind_words(c), "{m}");
+            assert_eq!(words, kind_short(c), "{m}");
         }
         let line: Vec<&str> = m["best_line"]
             .as_array()
@@ -347,8 +359,13 @@ fn the_board_editor_sets_up_a_position_to_play_and_analyze() {
         };
         let (_, shown) = s[1].as_str().unwrap().split_once(' ').unwrap();
         assert_number(shown, h["value"].as_f64().unwrap(), digits);
-        assert!(shown.contains(" discs for White"), "{s}");
     }
+    // The list's unit and side, once above it.
+    let heading = text(&mut b, "#hint-out p");
+    assert!(
+        heading.starts_with("Values in discs for White, the side to move"),
+        "{heading}"
+    );
     // And play from it: a move, then the game's record starts there.
     let mv = click_a_legal_square(&mut b);
     b.wait_for(
@@ -467,14 +484,25 @@ fn a_record_saves_as_a_file_and_opens_from_one() {
     .unwrap();
     choose_file(&mut b, "#open-file", &ggf);
     assert_eq!(wait_turn(&mut b, 3), "f5 f6 e6");
-    // A file that is no record: the game stays, the status says why.
+    // A file that is no record: the game stays, the error is said beside
+    // the file control (the status line is a screen away on a phone).
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "f5 z9\n").unwrap();
     choose_file(&mut b, "#open-file", &bad);
     b.wait_for(
-        "document.querySelector('#status').textContent.startsWith('Open bad.txt: the record cannot be read')",
+        "document.querySelector('[data-testid=record-status]').textContent.startsWith('Open bad.txt: the record cannot be read')",
         WAIT,
         "the error",
+    );
+    let gap = b.eval(
+        "(() => { const f = document.querySelector('#open-file').getBoundingClientRect(); \
+         const e = document.querySelector('[data-testid=record-status]').getBoundingClientRect(); \
+         return e.top - f.bottom; })()",
+    );
+    let gap = gap.as_f64().unwrap();
+    assert!(
+        (0.0..=60.0).contains(&gap),
+        "the error {gap} px below the file control"
     );
     assert_eq!(
         b.eval("document.querySelector('#transcript').value"),

@@ -176,7 +176,7 @@ fn every_marker_has_a_contrast_of_three_to_one_and_the_pages_have_a_favicon_and_
     );
     let hint = contrasts(
         &mut b,
-        "[['hint value', style('#board [data-hint]', '::before').color, style('#board [data-hint]').backgroundColor]]",
+        "[['hint value', style('#board [data-hint] .hint-label').color, style('#board [data-hint]').backgroundColor]]",
     );
     // Explorer: pruned rows and chips, MAX/MIN markers, the cutoff note.
     b.open(&format!("{}explore", server.url));

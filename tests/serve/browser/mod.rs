@@ -25,6 +25,7 @@ mod coach;
 mod explorer;
 mod layout;
 mod play;
+mod players;
 mod skip;
 mod study;
 

@@ -6,7 +6,13 @@ use super::*;
 /// `/api/game`: the position after the given moves.
 pub(super) async fn api_game(Query(q): Params) -> ApiResult {
     let g = game_param(&q)?;
-    Ok(Json(game_json(&g)).into_response())
+    let variations = variations_param(&q, &g)?;
+    let mut answer = game_json(&g);
+    if !variations.is_empty() {
+        answer["export"] = export_json(&g, &variations);
+        answer["variations"] = json!(variations.iter().map(variation_json).collect::<Vec<_>>());
+    }
+    Ok(Json(answer).into_response())
 }
 
 /// `/api/engine`: the engine's move in the position after the given moves.
@@ -128,6 +134,7 @@ fn read_record(text: &str, size: u8) -> ApiResult {
                 return Ok(Json(json!({
                     "size": n,
                     "moves": moves,
+                    "variations": r.variations.iter().map(variation_json).collect::<Vec<_>>(),
                     "start": (!g.from_standard_start()).then(|| json!({
                         "board": r.start.board.to_digits(),
                         "player": r.start.to_move.number(),

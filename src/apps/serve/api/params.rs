@@ -121,6 +121,54 @@ pub(super) fn outcome_json(value: f64, certainty: Certainty) -> Option<&'static 
     Outcome::proved(value, certainty).map(Outcome::name)
 }
 
+/// The variations of `variations=AT:M,M;AT:M` (each the game's moves
+/// before it, a colon, then its moves), checked against the game `g`:
+/// each must branch within the game and its moves be legal there.
+pub(super) fn variations_param(
+    q: &HashMap<String, String>,
+    g: &GameState,
+) -> Result<Vec<record::Variation>, ApiError> {
+    let Some(text) = param(q, "variations") else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (k, item) in text.split(';').filter(|t| !t.is_empty()).enumerate() {
+        let bad = |why: String| ApiError::bad(format!("variation {}: {why}", k + 1));
+        let (at, moves) = item
+            .split_once(':')
+            .ok_or_else(|| bad(format!("{item:?} is not AT:MOVES")))?;
+        let at: usize = at
+            .parse()
+            .ok()
+            .filter(|&n| n <= g.moves.len())
+            .ok_or_else(|| {
+                bad(format!(
+                    "{at:?} is not a move of the game (0 to {})",
+                    g.moves.len()
+                ))
+            })?;
+        let before: Vec<String> = g.moves[..at].iter().map(ToString::to_string).collect();
+        let line = play::replay_from(
+            g.start,
+            &format!("{} {}", before.join(" "), moves.replace(',', " ")),
+        )
+        .map_err(bad)?;
+        let v = record::Variation {
+            at,
+            moves: line.moves[at..].to_vec(),
+        };
+        if !v.moves.is_empty() {
+            out.push(v);
+        }
+    }
+    Ok(out)
+}
+
+/// A variation as JSON: `at` and its `moves`.
+pub(super) fn variation_json(v: &record::Variation) -> JsonValue {
+    json!({ "at": v.at, "moves": v.moves.iter().map(|m| move_json(*m)).collect::<Vec<_>>() })
+}
+
 pub(super) fn game_json(g: &GameState) -> JsonValue {
     let p = &g.position;
     let over = g.over();
@@ -148,7 +196,7 @@ pub(super) fn game_json(g: &GameState) -> JsonValue {
             "board": g.start.board.to_digits(),
             "player": g.start.to_move.number(),
         })),
-        "export": export_json(g),
+        "export": export_json(g, &[]),
         // The name of the opening the game is in (8x8 from the start), or null.
         "opening": g.record().opening(),
     })
@@ -156,10 +204,11 @@ pub(super) fn game_json(g: &GameState) -> JsonValue {
 
 /// The game in the record forms the page offers: the compact transcript
 /// (passes left out), the transcript with passes, GGF (8x8 only), PGN
-/// (8x8 from the standard start only) and the board string of the
-/// position now; each reads back with `/api/record`.
-pub(super) fn export_json(g: &GameState) -> JsonValue {
-    let record = g.record();
+/// (8x8 from the standard start only, with the `variations`) and the
+/// board string of the position now; each reads back with `/api/record`.
+pub(super) fn export_json(g: &GameState, variations: &[record::Variation]) -> JsonValue {
+    let mut record = g.record();
+    record.variations = variations.to_vec();
     let with_passes = if g.from_standard_start() {
         g.transcript()
     } else {

@@ -79,7 +79,7 @@ function drawBoard(box, digits, opts) {
         "data-square": name, "aria-label": label, role: "gridcell", tabindex: "-1",
         "aria-disabled": (opts.onPlay && isLegal) || opts.onEdit ? null : "true",
         "data-hint": shown,
-      });
+      }, shown !== null ? el("span", { class: "hint-label" + (shown.length >= 4 ? " long" : ""), "aria-hidden": "true" }, shown) : null);
       b.addEventListener("click", () => {
         if (opts.onEdit) opts.onEdit(name);
         else if (opts.onPlay && legal.has(name)) opts.onPlay(name);

@@ -15,7 +15,7 @@ const DEFAULTS = { depth: "6", time: "1000", eval: "strong", algorithm: "alphabe
 // Each export form's file name when saved.
 const FILE_NAMES = { passes: "reversi-game.txt", compact: "reversi-game.txt", ggf: "reversi-game.ggf", pgn: "reversi-game.pgn", board: "reversi-position.txt" };
 
-let st = { size: "8", black: "human", white: "engine", level: "10", moves: [], start: null };
+let st = { size: "8", black: "human", white: "engine", level: "10", moves: [], start: null, variations: [] };
 let game = null;      // the server's answer for the position now
 let gen = 0;          // bumped by every restart: answers for older games are dropped
 let busy = false;     // a move is being played (clicks are ignored meanwhile)
@@ -30,6 +30,12 @@ let review = null;    // {data, at, game}
 let notice = null;    // what was wrong with the address's game (shown until the next move)
 let editor = null;    // the board editor: {digits: [...], player} while setting up a position
 let follow = { rows: [], moves: "", busy: false, again: false }; // the graph that follows the game
+// Analysis while playing: every legal move's value on the board, at its level,
+// for the position shown; a new position cancels the search under way.
+let analysis = { key: null, hints: null, controller: null };
+// The masters' games of the position shown (null: the server has no index).
+let masters = { key: null, available: true };
+let reviewNext = null; // a game opened from the masters' games: review it at this move
 // The coach's hint area as the page starts (shown again when the position changes).
 const HINT_PLACEHOLDER = $("hint-out").innerHTML;
 
@@ -53,6 +59,56 @@ function kindText(c) {
   if (c.kind === "book") return `book, level ${c.level}` + (c.games ? `, ${c.games.toLocaleString("en")} games` : "");
   if (c.kind === "estimate") return `estimate, ${c.depth} plies`;
   return c.kind === "exact" ? "exact" : "proof";
+}
+
+/** What a value is, in a review table's cell: exact, est. 8, book L12, proof. */
+function kindShort(c) {
+  if (!c) return "est.";
+  if (c.kind === "book") return `book L${c.level}`;
+  if (c.kind === "estimate") return `est. ${c.depth}`;
+  return c.kind === "exact" ? "exact" : "proof";
+}
+
+/**
+ * A hinted move's value as the hint's list shows it (the unit and the side
+ * are the list's heading's): the number, then what it is; a proved
+ * win/loss/draw named as such, its number the estimate that agrees.
+ */
+function hintValueText(m, unit, who) {
+  const kind = m.certainty ? m.certainty.kind : "estimate";
+  if (kind === "win-loss-draw") {
+    if (m.value === 0) return "0 (a draw, proved)";
+    return `${signed(m.value, 0)} (${m.value > 0 ? "a win" : "a loss"} for ${who}, proved; the discs estimated)`;
+  }
+  const number = kind === "exact" ? signed(m.value, 0) : signed(m.value, 1);
+  const what = unit === "discs" ? "" : " " + unit;
+  return `${number}${what} (${kind === "exact" ? "exact final score" : kindText(m.certainty)})`;
+}
+
+/** A position's key: its board and side to move. */
+function keyOf(g) { return g.board + "/" + g.player; }
+
+/** The moves that lead to the position shown: the game's, the review's, or a variation's. */
+function shownMoves() {
+  if (!review) return st.moves;
+  const v = review.variation;
+  return v ? st.moves.slice(0, v.at).concat(v.moves) : st.moves.slice(0, review.at);
+}
+
+/** The position shown: the game's, the reviewed one, or a variation's. */
+function shownGame() {
+  if (!review) return game;
+  const v = review.variation;
+  return v && v.game ? v.game : review.game;
+}
+
+/** The hint values to draw for the position `g`: the hint asked for (when
+ * its box is ticked), the analysis while playing, or a variation's. */
+function valuesFor(g) {
+  const k = keyOf(g);
+  const v = review && review.variation;
+  return [$("hint-board").checked ? hints : null, $("analysis").checked ? analysis.hints : null, v ? v.hints : null]
+    .find((h) => h && h.key === k) || null;
 }
 
 /**
@@ -91,6 +147,12 @@ function setStatus(text, error) {
   $("status").classList.toggle("error", !!error);
 }
 
+/** A message of the record's panel, beside the file and paste controls. */
+function recordStatus(text, error) {
+  $("record-status").textContent = text;
+  $("record-status").classList.toggle("error", !!error);
+}
+
 /** The query of the game (its start and moves) for the API. */
 function gameQuery(moves) {
   const p = new URLSearchParams({ size: st.size, moves: (moves || st.moves).join(",") });
@@ -126,6 +188,19 @@ function syncLevel() {
   for (const id of ["depth", "eval", "algorithm"]) $(id).disabled = byLevel;
 }
 
+/** The kept variations as the address and the API write them: `AT:m,m;AT:m`. */
+function variationsText() {
+  return st.variations.map((v) => `${v.at}:${v.moves.join(",")}`).join(";");
+}
+
+/** Reads `AT:m,m;AT:m` (a bad item is left out). */
+function parseVariations(text) {
+  return (text || "").split(";").map((item) => {
+    const [at, moves] = item.split(":");
+    return { at: Number(at), moves: (moves || "").split(",").filter(Boolean) };
+  }).filter((v) => Number.isInteger(v.at) && v.at >= 0 && v.moves.length);
+}
+
 /** The address of the game now. */
 function address() {
   const p = new URLSearchParams({ size: st.size, black: st.black, white: st.white });
@@ -133,11 +208,14 @@ function address() {
   for (const [k, v] of Object.entries(DEFAULTS)) if (st[k] && st[k] !== v) p.set(k, st[k]);
   if (st.start) { p.set("start", st.start.board); p.set("start_player", st.start.player); }
   if (st.moves.length) p.set("moves", st.moves.join(","));
+  if (st.variations.length) p.set("variations", variationsText());
   return "/play?" + p;
 }
 
 /** Keeps the game in the address (a new history entry if `push`) and in local storage. */
 function save(push) {
+  // A variation branches from a move of the game: one beyond it goes.
+  st.variations = (st.variations || []).filter((v) => v.at < st.moves.length);
   const url = address();
   if (push) history.pushState(null, "", url);
   else history.replaceState(null, "", url);
@@ -154,13 +232,14 @@ function load() {
   if (Object.keys(q).length) {
     const next = { size: q.size || "8", black: q.black || "human", white: q.white || "engine",
       level: q.level !== undefined ? q.level : "10", moves: (q.moves || "").split(",").filter(Boolean),
-      start: q.start ? { board: q.start, player: Number(q.start_player || 1) } : null };
+      start: q.start ? { board: q.start, player: Number(q.start_player || 1) } : null,
+      variations: parseVariations(q.variations) };
     for (const k of Object.keys(DEFAULTS)) next[k] = q[k] || DEFAULTS[k];
     return next;
   }
   try {
     const saved = JSON.parse(localStorage.getItem(STORE));
-    if (saved && Array.isArray(saved.moves)) return saved;
+    if (saved && Array.isArray(saved.moves)) return { variations: [], ...saved };
   } catch (e) { /* nothing kept */ }
   return null;
 }
@@ -199,6 +278,14 @@ async function advance() {
       game = g;
       hints = null;
       render();
+      refreshExport().catch(() => {});
+      if (reviewNext !== null) {
+        // A master's game opened: its review at the position it came from.
+        const at = reviewNext;
+        reviewNext = null;
+        startReview(at).catch(report);
+        break;
+      }
       if (g.over || review) break;
       if (g.must_pass) {
         setStatus(`${cap(g.to_move)} has no legal move and passes.`);
@@ -240,14 +327,19 @@ async function advance() {
 
 function render() {
   if (editor) { drawEditor(); return; }
-  const g = review ? review.game : game;
+  // First: a new position or level drops the analysis's values (and aborts its search).
+  updateAnalysis();
+  const g = shownGame();
   const human = !review && !stalled && !game.over && !isEngine(game.to_move);
-  const values = $("hint-board").checked && hints ? new Map(hints.moves.map((m) => [m.move, m.value])) : null;
-  const proofs = values ? new Map(hints.moves.filter((m) => m.outcome).map((m) => [m.move, m.outcome])) : null;
+  // In the review a click on a legal square tries a move there (a variation).
+  const trying = !!review && !g.over;
+  const shown = valuesFor(g);
+  const values = shown ? new Map(shown.moves.map((m) => [m.move, m.value])) : null;
+  const proofs = values ? new Map(shown.moves.filter((m) => m.outcome).map((m) => [m.move, m.outcome])) : null;
   drawBoard($("board"), g.board, {
-    legal: human ? g.legal : [], last: g.last, flipped: g.flipped,
-    onPlay: human ? play : null, label: "game board", coords: true, values, proofs,
-    best: values && hints.moves.length ? hints.moves[0].move : null,
+    legal: human || trying ? g.legal : [], last: g.last, flipped: g.flipped,
+    onPlay: human ? play : trying ? (name) => tryMove(name).catch(report) : null, label: "game board", coords: true, values, proofs,
+    best: values && shown.moves.length ? shown.moves[0].move : null,
   });
   const who = (c) => isEngine(c) ? (st.size === "8" && st.level ? `engine, level ${st.level} (${levelName(Number(st.level))})`
     : `engine, depth ${st.depth}, ${st.eval}`) : "person";
@@ -257,15 +349,15 @@ function render() {
   $("opening").textContent = `Opening: ${g.opening || "none named"}`;
   $("black").textContent = g.black;
   $("white").textContent = g.white;
-  const exported = game.export[$("export-form").value];
-  $("transcript").value = exported !== null && exported !== undefined ? exported
-    : $("export-form").value === "pgn" ? "(PGN is written for 8x8 games from the standard start only)" : "(GGF is written for 8x8 games only)";
+  showExport();
   $("explore").href = exploreAddress(g);
   $("undo").disabled = !st.moves.length || !!review;
   $("redo").disabled = !redo.length || !!review;
   $("hint").disabled = !human;
   $("end").hidden = !game.over || !!review;
-  if (review) {
+  if (review && review.variation) {
+    setStatus(`Review: a variation from move ${review.variation.at} (${review.variation.moves.length} move${review.variation.moves.length === 1 ? "" : "s"} tried).`);
+  } else if (review) {
     setStatus(`Review: after move ${review.at} of ${game.moves.length}.`);
   } else if (game.over) {
     const f = finalText(game);
@@ -287,6 +379,26 @@ function render() {
     el("td", {}, e.nodes.toLocaleString("en")), el("td", { title: e.level_depth && e.depth < e.level_depth ? `level ${e.level} asks ${e.level_depth} plies; the time (${st.time} ms) stopped it at ${e.depth}` : null },
       e.book ? "book" : e.exact ? "exact" : e.level_depth && e.depth < e.level_depth ? `${e.depth} of ${e.level_depth} (time)` : e.depth), el("td", {}, e.time_ms.toFixed(1)))));
   updateFollow().catch(report);
+  updateMasters();
+  drawVariations();
+}
+
+/** The record in the chosen form (PGN with the kept variations). */
+function showExport() {
+  const exported = game.export[$("export-form").value];
+  $("transcript").value = exported !== null && exported !== undefined ? exported
+    : $("export-form").value === "pgn" ? "(PGN is written for 8x8 games from the standard start only)" : "(GGF is written for 8x8 games only)";
+}
+
+/** The export forms with the kept variations (PGN holds them). */
+async function refreshExport() {
+  if (!st.variations.length || !game) return;
+  const moves = st.moves.join(",");
+  const g = await api(`/api/game?${gameQuery()}&variations=${encodeURIComponent(variationsText())}`);
+  if (game && st.moves.join(",") === moves) {
+    game.export = g.export;
+    showExport();
+  }
 }
 
 /**
@@ -347,18 +459,23 @@ function redoMove() {
 async function hint() {
   if (!game || game.over) return;
   const my = gen;
+  const key = keyOf(game);
   $("hint-out").replaceChildren(el("p", { class: "note" }, "Thinking…"));
   try {
     const h = await api(`/api/hint?${gameQuery()}&level=${st.coach}`);
     if (my !== gen) return;
+    h.key = key;
     hints = h;
     const who = cap(h.view);
-    $("hint-out").replaceChildren(
-      el("p", { class: "note" }, `Values in ${h.unit} for ${who} (the side to move): + is good for ${who}; exact values are final scores, the empty squares going to the winner. Level ${h.level}, ${h.nodes.toLocaleString("en")} nodes.`),
+    $("hint-out").replaceChildren(...[
+      el("p", { class: "note", title: "exact values are final scores, the empty squares going to the winner" },
+        `Values in ${h.unit} for ${who}, the side to move (+ is good for ${who}). Level ${h.level}, ${h.nodes.toLocaleString("en")} nodes.`),
+      // A search the server's time cut says so: its values are shallower than the level's.
+      h.cut ? el("p", { class: "note cut", "data-testid": "hint-cut" }, `Cut by the server's time: these values come from shallower searches than level ${h.level}'s.`) : null,
       // The best line first: the list below it may scroll in its fixed-size box.
       h.moves.length ? el("p", { class: "best-line" }, "Engine's best line: ", el("span", { "data-testid": "best-line" }, h.moves[0].line.join(" "))) : null,
       el("ol", { class: "hints" }, h.moves.map((m) => el("li", { "data-move": m.move, "data-kind": m.certainty.kind },
-        el("b", {}, m.move), " " + valueText(m.value, h.unit, m.certainty, who)))));
+        el("b", {}, m.move), " " + hintValueText(m, h.unit, who))))].filter(Boolean));
     render();
     // On a phone the coach is below the board: bring the answer into view.
     const r = $("hint-out").getBoundingClientRect();
@@ -366,6 +483,124 @@ async function hint() {
   } catch (e) {
     $("hint-out").replaceChildren(el("p", { class: "error" }, "Hint: " + e.message));
   }
+}
+
+/**
+ * Analysis while playing (when ticked): every legal move's value on the
+ * board for the position shown, at the analysis's level, while a person is
+ * to move (or in the review); a new position cancels the search under way.
+ */
+function updateAnalysis() {
+  const on = $("analysis").checked && !!game;
+  const g = on ? shownGame() : null;
+  const wanted = on && g && !g.over && (review || !isEngine(game.to_move)) && !stalled;
+  const key = wanted ? keyOf(g) + "@" + $("analysis-level").value : null;
+  if (key === analysis.key) return;
+  if (analysis.controller) analysis.controller.abort();
+  analysis = { key, hints: null, controller: null };
+  if (!on) { $("analysis-note").textContent = ""; return; }
+  if (!wanted) { $("analysis-note").textContent = g && g.over ? "Analysis: the game is over." : "Analysis: waiting for a person's move."; return; }
+  const level = $("analysis-level").value;
+  const controller = analysis.controller = new AbortController();
+  $("analysis-note").textContent = `Analysis at level ${level}…`;
+  (async () => {
+    const r = await fetch(`/api/hint?${gameQuery(shownMoves())}&level=${level}`, { signal: controller.signal });
+    const h = await r.json();
+    if (!r.ok) throw new Error(h.error);
+    if (analysis.key !== key) return;
+    h.key = keyOf(g);
+    analysis.hints = h;
+    $("analysis-note").textContent = `Analysis at level ${h.level}: every legal move's value on the board, in ${h.unit} for ${cap(h.view)} (${h.nodes.toLocaleString("en")} nodes` +
+      (h.cut ? "; cut by the server's time: shallower than the level" : "") + ").";
+    render();
+  })().catch((e) => {
+    if (e.name === "AbortError" || analysis.key !== key) return;
+    $("analysis-note").textContent = "Analysis: " + e.message;
+    // The server's search slots were all busy: try again in a moment.
+    if (/searches are running/.test(e.message)) setTimeout(() => { if (analysis.key === key) { analysis.key = null; updateAnalysis(); } }, 700);
+  });
+}
+
+/** Percent of `n` in `of`, whole. */
+function pct(n, of) { return of ? Math.round(100 * n / of) + "%" : "–"; }
+
+/**
+ * The masters' games of the position shown (8x8): how many reached it, how
+ * they ended, the moves played next (a click plays or tries one), and the
+ * latest games, each opened in the review at this position.
+ */
+function updateMasters() {
+  const g = shownGame();
+  if (!g) return;
+  if (g.size !== 8) {
+    masters.key = null;
+    $("masters").replaceChildren(el("p", { class: "note" }, "The world's games are 8x8 games."));
+    return;
+  }
+  if (!masters.available) return;
+  const key = keyOf(g);
+  if (key === masters.key) return;
+  masters.key = key;
+  const moves = shownMoves();
+  api(`/api/games?${gameQuery(moves)}&games=8`).then((d) => {
+    if (masters.key !== key) return;
+    drawMasters(d, g);
+  }).catch((e) => {
+    if (masters.key !== key) return;
+    if (/no games index/.test(e.message)) {
+      masters.available = false;
+      $("masters").replaceChildren(el("p", { class: "note" }, "This server has no games index: build one with `reversi games index` from the WTHOR files and start it with `reversi serve --games FILE` (see the README)."));
+    } else {
+      $("masters").replaceChildren(el("p", { class: "error" }, "Masters' games: " + e.message));
+    }
+  });
+}
+
+function drawMasters(d, g) {
+  const known = d.games - d.unknown;
+  if (!d.games) {
+    $("masters").replaceChildren(el("p", { "data-testid": "masters-total", "data-games": 0 }, `No game of the ${d.indexed.toLocaleString("en")} indexed reaches this position.`));
+    return;
+  }
+  const mean = d.mean_score === null ? "" : `; mean score ${signed(d.mean_score, 1)} for Black`;
+  const human = !review && !stalled && !game.over && !isEngine(game.to_move);
+  const legal = new Set(g.legal);
+  $("masters").replaceChildren(
+    el("p", { "data-testid": "masters-total", "data-games": d.games },
+      `${d.games.toLocaleString("en")} game${d.games === 1 ? "" : "s"}: Black won ${pct(d.black_wins, known)}, ${pct(d.draws, known)} drawn, White won ${pct(d.white_wins, known)}${mean}.`),
+    d.moves.length ? el("table", { "data-testid": "masters-moves" },
+      el("thead", {}, el("tr", {}, el("th", {}, "next"), el("th", {}, "games"), el("th", { title: "won by Black" }, "Black"), el("th", {}, "drawn"), el("th", { title: "won by White" }, "White"), el("th", { title: "mean score for Black" }, "mean"))),
+      el("tbody", {}, d.moves.map((m) => {
+        const k = m.games - m.unknown;
+        const can = legal.has(m.move) && (human || review);
+        return el("tr", { "data-move": m.move, "data-games": m.games },
+          el("td", {}, can ? el("button", { type: "button", class: "link", "aria-label": `${review ? "try" : "play"} ${m.move}`,
+            onclick: () => (review ? tryMove(m.move) : Promise.resolve(play(m.move))).catch(report) }, m.move) : m.move),
+          el("td", {}, m.games.toLocaleString("en")), el("td", {}, pct(m.black_wins, k)), el("td", {}, pct(m.draws, k)), el("td", {}, pct(m.white_wins, k)),
+          el("td", {}, m.mean_score === null ? "–" : signed(m.mean_score, 1)));
+      }))) : null,
+    el("p", { class: "note" }, `The latest ${d.listed.length} of them:`),
+    el("ol", { "data-testid": "masters-games" }, d.listed.map((lg) => el("li", { "data-number": lg.number },
+      `${lg.year || "----"} ${lg.black || "?"} – ${lg.white || "?"}, ${lg.score === null ? "?" : signed(lg.score, 0)}` + (lg.tournament ? `, ${lg.tournament}` : "") + (lg.as_asked ? "" : " (through an image of this position) "),
+      " ", el("button", { type: "button", class: "link", onclick: () => openMasterGame(lg) }, "review it")))));
+}
+
+/** A master's game becomes the page's game, reviewed at the position it came from. */
+function openMasterGame(lg) {
+  editor = null;
+  $("editor").hidden = true;
+  st.size = "8";
+  st.moves = lg.moves.slice();
+  st.start = null;
+  st.variations = [];
+  engineLog = [];
+  redo = [];
+  notice = null;
+  review = null;
+  $("review-box").hidden = true;
+  writeForm();
+  reviewNext = lg.at;
+  restart(true);
 }
 
 /** The review's level: the coach's, at most 10 (a whole game is searched). */
@@ -412,8 +647,8 @@ function drawReview() {
 /** A review cell: the value (mover's view, discs) and what it is (book, estimate, proof, exact). */
 function reviewValue(v, certainty) {
   const kind = certainty ? certainty.kind : "estimate";
-  return el("td", { "data-value": v, "data-kind": kind },
-    signed(v, kind === "exact" ? 0 : 1), el("br"), el("small", {}, " " + kindText(certainty)));
+  return el("td", { "data-value": v, "data-kind": kind, title: kindText(certainty) },
+    signed(v, kind === "exact" ? 0 : 1), el("br"), el("small", {}, " " + kindShort(certainty)));
 }
 
 /**
@@ -452,6 +687,9 @@ function drawGraph(box, rows, at) {
 
 async function showReview(at) {
   if (!review) return;
+  // Stepping leaves a variation under way.
+  review.variation = null;
+  $("variation").hidden = true;
   at = Math.max(0, Math.min(st.moves.length, at));
   const g = await api("/api/game?" + gameQuery(st.moves.slice(0, at)));
   review.at = at;
@@ -466,6 +704,111 @@ async function showReview(at) {
   for (const b of $("moves").querySelectorAll("button")) b.setAttribute("aria-current", Number(b.dataset.index) === at ? "step" : "false");
   if (review.data) drawGraph($("graph"), review.data.moves, at);
   render();
+}
+
+/**
+ * In the review, a move tried on the board: the game's own next move steps
+ * on; another starts a variation from the reviewed position, whose later
+ * moves extend it (a forced pass is played at once).
+ */
+async function tryMove(name) {
+  if (!review) return;
+  let v = review.variation;
+  if (!v) {
+    if (st.moves[review.at] === name) return showReview(review.at + 1);
+    v = review.variation = { at: review.at, moves: [], game: null, hints: null };
+  }
+  v.moves.push(name);
+  await showVariation();
+}
+
+/** The variation under way: its position, its line, and its values (the coach's hint). */
+async function showVariation() {
+  const v = review && review.variation;
+  if (!v) return;
+  const prefix = st.moves.slice(0, v.at);
+  let g = await api("/api/game?" + gameQuery(prefix.concat(v.moves)));
+  while (g.must_pass && review && review.variation === v) {
+    v.moves.push("pass");
+    g = await api("/api/game?" + gameQuery(prefix.concat(v.moves)));
+  }
+  if (!review || review.variation !== v) return;
+  v.game = g;
+  v.hints = null;
+  $("variation").hidden = false;
+  variationText(v);
+  render();
+  if (g.over) return;
+  const moves = v.moves.length;
+  const h = await api(`/api/hint?${gameQuery(prefix.concat(v.moves))}&level=${reviewLevel()}`);
+  if (!review || review.variation !== v || v.moves.length !== moves) return;
+  h.key = keyOf(g);
+  v.hints = h;
+  variationText(v);
+  render();
+}
+
+/** The variation's line and its value: the best move there and its line, or the final score. */
+function variationText(v) {
+  const g = v.game;
+  let value;
+  if (g.over) value = `The game ends there: final score ${signed(g.final_score, 0)} for Black.`;
+  else if (v.hints && v.hints.moves.length) {
+    const best = v.hints.moves[0], who = cap(v.hints.view);
+    value = `${who} to move: best ${best.move}, ${hintValueText(best, v.hints.unit, who)} for ${who} (level ${v.hints.level}); its line ${best.line.join(" ")}. Each legal move's value is on the board.`;
+  } else value = "Valuing…";
+  $("var-text").textContent = `A variation from move ${v.at} (instead of ${st.moves[v.at] || "the end"}): ${v.moves.join(" ")}. ${value}`;
+}
+
+/** Leaves the variation: the review at the move it branched from. */
+function leaveVariation() {
+  const v = review && review.variation;
+  if (!v) return;
+  showReview(v.at).catch(report);
+}
+
+/** Takes back the variation's last move (all of it: back to the game). */
+function takeBack() {
+  const v = review && review.variation;
+  if (!v) return;
+  v.moves.pop();
+  while (v.moves.length && v.moves[v.moves.length - 1] === "pass") v.moves.pop();
+  if (!v.moves.length) { leaveVariation(); return; }
+  showVariation().catch(report);
+}
+
+/** Keeps the variation with the game (in the address, and in its PGN). */
+function keepVariation() {
+  const v = review && review.variation;
+  if (!v) return;
+  const item = { at: v.at, moves: v.moves.slice() };
+  if (!st.variations.some((w) => w.at === item.at && w.moves.join() === item.moves.join())) st.variations.push(item);
+  st.variations.sort((a, b) => a.at - b.at);
+  save(false);
+  drawVariations();
+  refreshExport().catch(report);
+  $("var-text").textContent += " Kept with the game.";
+}
+
+/** The kept variations: each reopens in the review, or goes. */
+function drawVariations() {
+  $("variations").replaceChildren(...st.variations.map((v, i) => el("li", { "data-at": v.at },
+    el("button", { type: "button", class: "link", onclick: () => openVariation(v).catch(report) }, `from move ${v.at}: ${v.moves.join(" ")}`),
+    " ", el("button", { type: "button", class: "link", "aria-label": `remove the variation from move ${v.at}`, onclick: () => {
+      st.variations.splice(i, 1);
+      save(false);
+      drawVariations();
+      // The export without it (the game's answer holds none).
+      api("/api/game?" + gameQuery()).then((g) => { if (game && g.board === game.board) { game.export = g.export; refreshExport().catch(report); showExport(); } }).catch(report);
+    } }, "remove"))));
+}
+
+/** Opens a kept variation in the review. */
+async function openVariation(v) {
+  if (!review) await startReview(v.at);
+  await showReview(v.at);
+  review.variation = { at: v.at, moves: v.moves.slice(), game: null, hints: null };
+  await showVariation();
 }
 
 /**
@@ -568,6 +911,7 @@ async function playFromEditor() {
   $("editor").hidden = true;
   notice = null;
   st.moves = [];
+  st.variations = [];
   // The standard start is no start of its own (the address stays short).
   st.start = standard ? null : start;
   engineLog = [];
@@ -613,8 +957,10 @@ async function openFile() {
     const body = await r.json().catch(() => ({ error: "status " + r.status }));
     if (!r.ok) throw new Error(body.error);
     useRecord(body);
+    recordStatus(`Opened ${file.name}.`);
   } catch (e) {
-    setStatus(`Open ${file.name}: ` + e.message, true);
+    // Said beside the file control (the status line is a screen away on a phone).
+    recordStatus(`Open ${file.name}: ` + e.message, true);
   } finally {
     $("open-file").value = "";
   }
@@ -622,6 +968,7 @@ async function openFile() {
 
 function closeReview() {
   review = null;
+  $("variation").hidden = true;
   save(false);
   $("review-box").hidden = true;
   render();
@@ -629,19 +976,24 @@ function closeReview() {
 
 function continueFromReview() {
   if (!review) return;
-  const at = review.at;
+  const v = review.variation;
+  const at = v ? v.at : review.at;
   redo = st.moves.length > at ? [st.moves.slice(at)] : [];
-  st.moves = st.moves.slice(0, at);
+  // From a variation: the game goes on along it.
+  st.moves = st.moves.slice(0, at).concat(v ? v.moves : []);
+  if (v) redo = [];
   review = null;
   $("review-box").hidden = true;
+  $("variation").hidden = true;
   restart(true);
 }
 
 async function loadRecord() {
   try {
     useRecord(await api(`/api/record?size=${st.size}&text=${encodeURIComponent($("record-in").value)}`));
+    recordStatus("Loaded.");
   } catch (e) {
-    setStatus("Load: " + e.message, true);
+    recordStatus("Load: " + e.message, true);
   }
 }
 
@@ -652,6 +1004,7 @@ function useRecord(r) {
   st.size = String(r.size);
   st.moves = r.moves;
   st.start = r.start;
+  st.variations = (r.variations || []).map((v) => ({ at: v.at, moves: v.moves }));
   engineLog = [];
   redo = [];
   review = null;
@@ -666,6 +1019,7 @@ function newGame() {
   notice = null;
   st.moves = [];
   st.start = null;
+  st.variations = [];
   engineLog = [];
   redo = [];
   editor = null;
@@ -703,6 +1057,11 @@ $("rv-next").addEventListener("click", () => review && showReview(review.at + 1)
 $("rv-last").addEventListener("click", () => showReview(st.moves.length).catch(report));
 $("rv-continue").addEventListener("click", continueFromReview);
 $("rv-close").addEventListener("click", closeReview);
+$("var-back").addEventListener("click", leaveVariation);
+$("var-undo").addEventListener("click", takeBack);
+$("var-keep").addEventListener("click", keepVariation);
+$("analysis").addEventListener("change", () => game && render());
+$("analysis-level").addEventListener("change", () => game && render());
 $("load").addEventListener("click", loadRecord);
 $("export-form").addEventListener("change", () => game && render());
 $("size").addEventListener("change", () => { syncLevel(); readForm(); newGame(); });
@@ -728,6 +1087,7 @@ window.addEventListener("popstate", () => {
 
 for (let n = 1; n <= 30; n++) $("level").append(el("option", { value: String(n) }, `${n} — ${levelName(n)}`));
 for (let n = 1; n <= 30; n++) $("coach").append(el("option", { value: String(n) }, String(n)));
+for (let n = 1; n <= 30; n++) $("analysis-level").append(el("option", { value: String(n), selected: n === 4 }, String(n)));
 st = load() || st;
 for (const k of Object.keys(DEFAULTS)) st[k] = st[k] || DEFAULTS[k];
 writeForm();
