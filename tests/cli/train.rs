@@ -543,3 +543,115 @@ fn off_path_labels_are_the_positions_after_moves_not_played() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(fs::read_to_string(&merged).unwrap(), sample_text);
 }
+
+#[test]
+fn a_packed_label_file_unpacks_byte_for_byte_and_fits_the_same_weights() {
+    let dir = scratch_in("train", "pack");
+    let games = dir.join("games.txt");
+    generate(&games, 8);
+    let labels = dir.join("labels.txt");
+    lab()
+        .args(["train", "label", "--empties", "6-40", "--depth", "1", "-q"])
+        .args(["--exact-empties", "8", "--games"])
+        .arg(&games)
+        .arg("--out")
+        .arg(&labels)
+        .assert()
+        .success();
+    let packed = dir.join("labels.rvl");
+    let recipe = "reversi-lab train label --empties 6-40 --depth 1 --exact-empties 8";
+    lab()
+        .args(["train", "pack", "--recipe", recipe, "--input"])
+        .arg(&games)
+        .arg("--out")
+        .arg(&packed)
+        .arg(&labels)
+        .assert()
+        .success()
+        .stdout("");
+    let text = fs::read(&labels).expect("labels");
+    let packed_bytes = fs::read(&packed).expect("packed");
+    assert!(
+        packed_bytes.len() * 3 < text.len(),
+        "{} bytes",
+        packed_bytes.len()
+    );
+    let unpacked = dir.join("unpacked.txt");
+    let out = lab()
+        .args(["train", "unpack", "--out"])
+        .arg(&unpacked)
+        .arg(&packed)
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(fs::read(&unpacked).expect("unpacked"), text);
+    // The games file's checksum (FNV-1a of its bytes) and the recipe.
+    let fnv = fs::read(&games)
+        .expect("games")
+        .iter()
+        .fold(0xCBF2_9CE4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+        });
+    let count = text.iter().filter(|&&b| b == b'\n').count() - 1;
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{count} labels\ninput: games.txt {fnv:016x}\nrecipe: {recipe}\n")
+    );
+    // Every reader takes the packed file as the text: the same fit.
+    let fit = |input: &Path, out: &Path| {
+        lab()
+            .args(["train", "fit", "-q", "--lambda", "5", "--labels"])
+            .arg(input)
+            .arg("--out")
+            .arg(out)
+            .assert()
+            .success();
+        fs::read(out).expect("weights")
+    };
+    assert_eq!(
+        fit(&labels, &dir.join("w-text.bin")),
+        fit(&packed, &dir.join("w-packed.bin"))
+    );
+    // Refusals: packing a packed file, unpacking a text one, a file of
+    // another kind, and replacing a file that is not ours.
+    expect_usage_error(
+        lab()
+            .args(["train", "pack", "--out"])
+            .arg(dir.join("again.rvl"))
+            .arg(&packed),
+        "is packed already",
+    );
+    expect_usage_error(
+        lab()
+            .args(["train", "unpack", "--out"])
+            .arg(dir.join("again.txt"))
+            .arg(&labels),
+        "is not packed",
+    );
+    expect_usage_error(
+        lab()
+            .args(["train", "pack", "--out"])
+            .arg(dir.join("again.rvl"))
+            .arg(&games),
+        "is not a label file",
+    );
+    expect_usage_error(
+        lab()
+            .args(["train", "pack", "--out"])
+            .arg(&games)
+            .arg(&labels),
+        "games.txt",
+    );
+    assert!(!dir.join("again.rvl").exists() && !dir.join("again.txt").exists());
+    // A packed file cut short is refused by its readers.
+    let cut = dir.join("cut.rvl");
+    fs::write(&cut, &packed_bytes[..packed_bytes.len() - 10]).expect("written");
+    expect_usage_error(
+        lab()
+            .args(["train", "compare", "--reference"])
+            .arg(&labels)
+            .arg("--labels")
+            .arg(&cut),
+        "cut short",
+    );
+}

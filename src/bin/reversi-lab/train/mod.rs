@@ -28,7 +28,7 @@ pub(super) mod labels;
 const ABOUT: &str = "Train the pattern evaluation: `generate` plays and solves self-play \
 games into a file (resumable: run it again to continue), `label` labels their positions by \
 search or exact solving (resumable), `merge` joins the files of runs split with --shard K/N, \
-`compare` measures labels against exact ones, `import` makes a games file of WTHOR and Logistello games, `heldout` solves the evaluation's test set, `fit` fits the weights to games and labels, \
+`compare` measures labels against exact ones, `pack` and `unpack` keep label files compact for the repository, `import` makes a games file of WTHOR and Logistello games, `heldout` solves the evaluation's test set, `fit` fits the weights to games and labels, \
 `probcut` fits the midgame search's Multi-ProbCut table and the endgame solver's model of its cuts";
 
 fn generate_command() -> Command {
@@ -84,7 +84,7 @@ fn probcut_command() -> Command {
 
 /// The subcommands' definitions (for the consistency test).
 #[cfg(test)]
-pub(super) fn commands() -> [Command; 9] {
+pub(super) fn commands() -> [Command; 11] {
     [
         generate_command(),
         fit_command(),
@@ -92,6 +92,8 @@ pub(super) fn commands() -> [Command; 9] {
         labels::label_command(),
         labels::merge_command(),
         labels::compare_command(),
+        labels::pack_command(),
+        labels::unpack_command(),
         import::import_command(),
         import::heldout_command(),
         import::heldout_moves_command(),
@@ -163,15 +165,17 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("probcut") => reversi::kit::parse_and_run(probcut_command(), &args[2..], Probcut::from_matches, probcut),
         Some("label") => reversi::kit::parse_and_run(labels::label_command(), &args[2..], labels::LabelRequest::from_matches, labels::label),
         Some("merge") => reversi::kit::parse_and_run(labels::merge_command(), &args[2..], labels::Merge::from_matches, labels::merge),
+        Some("pack") => reversi::kit::parse_and_run(labels::pack_command(), &args[2..], labels::Pack::from_matches, labels::pack),
+        Some("unpack") => reversi::kit::parse_and_run(labels::unpack_command(), &args[2..], labels::Unpack::from_matches, labels::unpack),
         Some("compare") => reversi::kit::parse_and_run(labels::compare_command(), &args[2..], labels::compare_request, labels::compare),
         Some("import") => reversi::kit::parse_and_run(import::import_command(), &args[2..], import::Import::from_matches, import::import),
         Some("heldout") => reversi::kit::parse_and_run(import::heldout_command(), &args[2..], import::Heldout::from_matches, import::heldout),
         Some("heldout-moves") => reversi::kit::parse_and_run(import::heldout_moves_command(), &args[2..], import::HeldoutMoves::from_matches, import::heldout_moves),
         Some("-h" | "--help") | None => write_stdout(&format!(
-            "{ABOUT}\n\nUsage:\n  reversi-lab train generate --out GAMES [OPTIONS]\n  reversi-lab train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi-lab train merge --out FILE SHARD...\n  reversi-lab train compare --labels LABELS --reference LABELS\n  reversi-lab train import --out GAMES FILE...\n  reversi-lab train heldout --games GAMES --training GAMES --out LABELS\n  reversi-lab train heldout-moves --heldout LABELS --out LABELS\n  reversi-lab train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi-lab train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
+            "{ABOUT}\n\nUsage:\n  reversi-lab train generate --out GAMES [OPTIONS]\n  reversi-lab train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi-lab train merge --out FILE SHARD...\n  reversi-lab train compare --labels LABELS --reference LABELS\n  reversi-lab train pack --out PACKED [--input FILE]... [--recipe TEXT]... LABELS\n  reversi-lab train unpack --out LABELS PACKED\n  reversi-lab train import --out GAMES FILE...\n  reversi-lab train heldout --games GAMES --training GAMES --out LABELS\n  reversi-lab train heldout-moves --heldout LABELS --out LABELS\n  reversi-lab train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi-lab train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
-            "unknown train command {other:?}: expected generate, label, merge, compare, import, heldout, heldout-moves, fit or probcut (see `reversi-lab train --help`)"
+            "unknown train command {other:?}: expected generate, label, merge, compare, pack, unpack, import, heldout, heldout-moves, fit or probcut (see `reversi-lab train --help`)"
         )),
     }
 }

@@ -11,6 +11,8 @@
 //!   test set;
 //! - [`dropped`]: the dropped-games list of `train import --dropped`;
 //! - [`probcut_table`]: the Multi-ProbCut table of `train probcut`;
+//! - [`packed`]: a label file packed for the repository, with its
+//!   inputs' checksums and recipe (read wherever label files are);
 //! - [`merged`]: the games or label file that `train merge` makes of a
 //!   split stage's files.
 //!
@@ -30,6 +32,7 @@ pub mod games;
 pub mod heldout;
 pub mod labels;
 pub mod merged;
+pub mod packed;
 pub mod probcut_table;
 
 /// Why a file's text is not of its format: the message names the file
