@@ -655,3 +655,65 @@ fn a_packed_label_file_unpacks_byte_for_byte_and_fits_the_same_weights() {
         "cut short",
     );
 }
+
+#[test]
+fn a_label_files_positions_are_labelled_as_the_games_positions_are() {
+    let dir = scratch_in("train", "positions");
+    let games = dir.join("games.txt");
+    generate(&games, 5);
+    let label = |source: &[&str], empties: &str, out: &Path| {
+        lab()
+            .args(["train", "label", "--depth", "2", "-q", "--empties", empties])
+            .args(source)
+            .arg("--out")
+            .arg(out)
+            .assert()
+            .success();
+        fs::read_to_string(out).expect("labels")
+    };
+    let all = label(
+        &["--games", games.to_str().unwrap()],
+        "10-40",
+        &dir.join("all.txt"),
+    );
+    let some = label(
+        &["--games", games.to_str().unwrap()],
+        "20-30",
+        &dir.join("some.txt"),
+    );
+    let again = label(
+        &["--positions", dir.join("all.txt").to_str().unwrap()],
+        "20-30",
+        &dir.join("again.txt"),
+    );
+    // Same positions, games, values and sources; only the header (its
+    // list's checksum) may differ.
+    let body = |text: &str| text.lines().skip(1).map(str::to_owned).collect::<Vec<_>>();
+    assert!(body(&some).len() > 20, "{some}");
+    assert_eq!(body(&again), body(&some));
+    assert!(all.lines().count() > some.lines().count());
+    expect_usage_error(
+        lab()
+            .args([
+                "train",
+                "label",
+                "--empties",
+                "20-30",
+                "--off-path",
+                "2",
+                "--positions",
+            ])
+            .arg(dir.join("all.txt"))
+            .arg("--out")
+            .arg(dir.join("x.txt")),
+        "--off-path",
+    );
+    expect_usage_error(
+        lab()
+            .args(["train", "label", "--empties", "20-30", "--positions"])
+            .arg(&games)
+            .arg("--out")
+            .arg(dir.join("x.txt")),
+        "is not a label file",
+    );
+}

@@ -260,6 +260,27 @@ pub fn stage_list(
     }
 }
 
+/// The position list of a stage over a label file's positions (`train
+/// label --positions`: a held-out set searched at a depth, say): those of
+/// `labels` with `empties` empty squares, in the file's order, each once,
+/// keeping their games (which decide what is held out), numbered from 0.
+#[must_use]
+pub fn labelled_list(labels: &[Label], empties: &RangeInclusive<u32>) -> Vec<ListedPosition> {
+    let mut seen = HashSet::new();
+    let mut list = Vec::new();
+    for label in labels {
+        let p = label.position;
+        let counted = 64 - (p.player | p.opponent).count_ones();
+        if empties.contains(&counted) && seen.insert((p.player, p.opponent)) {
+            list.push(ListedPosition {
+                item: list.len() as u64,
+                ..p
+            });
+        }
+    }
+    list
+}
+
 /// The position list of a stage: the positions of `games` (in game order,
 /// then move order) with `empties` empty squares whose side to move has a
 /// move, each once up to the symmetries, numbered from 0.
@@ -434,6 +455,38 @@ mod tests {
 
     fn games(n: u64) -> Vec<TrainingGame> {
         crate::lab::train::test_games(n, 10)
+    }
+
+    #[test]
+    fn a_label_files_list_keeps_its_order_and_games_once_each_in_range() {
+        let games = games(4);
+        let list = position_list(&games, &(8..=30));
+        let mut labels: Vec<Label> = list
+            .iter()
+            .rev()
+            .map(|&position| Label {
+                position,
+                value: Eval(64),
+                source: LabelSource::Exact,
+            })
+            .collect();
+        labels.push(labels[2]);
+        let taken = labelled_list(&labels, &(10..=20));
+        let expected: Vec<(u64, u64, u64)> = list
+            .iter()
+            .rev()
+            .filter(|p| (10..=20).contains(&(64 - (p.player | p.opponent).count_ones())))
+            .map(|p| (p.game, p.player, p.opponent))
+            .collect();
+        assert!(!expected.is_empty());
+        assert_eq!(
+            taken
+                .iter()
+                .map(|p| (p.game, p.player, p.opponent))
+                .collect::<Vec<_>>(),
+            expected
+        );
+        assert!(taken.iter().enumerate().all(|(i, p)| p.item == i as u64));
     }
 
     #[test]

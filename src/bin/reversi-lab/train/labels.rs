@@ -10,13 +10,13 @@ use reversi::eval::pattern::PatternWeights;
 use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
-use reversi::kit::{flag, option, value, write_stdout, UsageError};
+use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::train::formats::labels::{self, listed_position_number, MAX_LABELS};
 use reversi::lab::train::formats::merged;
 use reversi::lab::train::formats::packed::{self, PackedInput, Provenance};
 use reversi::lab::train::labels::{
-    label_positions, stage_list, Label, LabelSettings, ListedPosition,
+    label_positions, labelled_list, stage_list, Label, LabelSettings, ListedPosition,
 };
 use reversi::lab::train::options;
 use reversi::lab::train::tables::CompareTable;
@@ -29,7 +29,8 @@ pub(super) const LABELS: Signature = signature(labels::LABELS);
 pub(super) fn label_command() -> Command {
     Command::new("reversi-lab train label")
         .about("Label the positions of a games file with --empties empty squares (each once up to the symmetries, in the games' order) by a full-width search of the pattern evaluation, or exactly from --exact-empties; appends to --out, one per line, and continues an existing file")
-        .arg(option("games", "FILE", "The games file (from `reversi-lab train generate` or `merge`)").required(true))
+        .arg(option("games", "FILE", "The games file (from `reversi-lab train generate`, `import` or `merge`)").required_unless_present("positions"))
+        .arg(option("positions", "LABELS", "Instead of a games file's positions, those of a label file (a held-out set, say), in its order, each once").conflicts_with_all(["games", "off-path"]))
         .arg(option("empties", "A-B", "The positions labelled: those with A to B empty squares (or just A)").required(true).value_parser(options::parse_empties))
         .arg(option("out", "FILE", "The label file (created, or continued if it is a label file of the same options; any other file is refused without --force)").required(true))
         .arg(option("depth", "PLIES", "Plies of the search that labels the positions not solved exactly (0: the evaluation itself, to measure it against exact labels)").value_parser(value_parser!(u32).range(0..=20)).default_value("4"))
@@ -78,7 +79,8 @@ pub(super) fn compare_command() -> Command {
 
 /// `reversi-lab train label`'s request.
 pub(super) struct LabelRequest {
-    games: String,
+    games: Option<String>,
+    positions: Option<String>,
     out: String,
     settings: LabelSettings,
     weights: Option<String>,
@@ -92,7 +94,8 @@ pub(super) struct LabelRequest {
 impl LabelRequest {
     pub(super) fn from_matches(m: &ArgMatches) -> Result<LabelRequest> {
         Ok(LabelRequest {
-            games: value(m, "games"),
+            games: m.get_one("games").cloned(),
+            positions: m.get_one("positions").cloned(),
             out: value(m, "out"),
             settings: LabelSettings {
                 empties: value(m, "empties"),
@@ -116,8 +119,11 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
     let shard = r.shard;
     let settings = r.settings;
     let weights = weights_or_embedded(r.weights.as_deref())?;
-    let games = read_games(&r.games)?;
-    let list = stage_list(&games, &settings.empties, r.off_path);
+    let list = match (&r.positions, &r.games) {
+        (Some(path), _) => labelled_list(&read_labels(path)?.1, &settings.empties),
+        (None, Some(path)) => stage_list(&read_games(path)?, &settings.empties, r.off_path),
+        (None, None) => return usage("give --games or --positions"),
+    };
     let header_line = labels::run_header(&settings, weights.checksum(), &list, r.off_path, shard);
     let check = |line: &str| listed_position_number(line, &list);
     let threads = r.threads;
