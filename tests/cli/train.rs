@@ -229,6 +229,74 @@ fn probcut_fits_the_endgame_model_from_the_solved_lines() {
     assert!(!text.contains("endgame "), "{text}");
     let parsed = reversi::engine::probcut::ProbCutTable::parse(&text).expect("parses");
     assert_eq!(parsed.endgame(), None);
+
+    // Exact labels fit the model where the games have no solved lines:
+    // the same 8 games labelled exactly from 12 empties give the cells of
+    // their solved lines again (the same positions and scores).
+    let labels = dir.join("exact.txt");
+    lab()
+        .args([
+            "train",
+            "label",
+            "-q",
+            "--empties",
+            "8-12",
+            "--exact-empties",
+            "12",
+        ])
+        .arg("--games")
+        .arg(&games)
+        .arg("--out")
+        .arg(&labels)
+        .assert()
+        .success();
+    let unsolved = dir.join("unsolved.txt");
+    let games_text = fs::read_to_string(&games).expect("games");
+    let unsolved_text: String = games_text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            if l.starts_with('#') {
+                format!("{l}\n")
+            } else {
+                // Solved at the game's end: no solved line.
+                format!("{}\t{}\t{}\t{}\n", f[0], f[1], f[1].len() / 2, f[3])
+            }
+        })
+        .collect();
+    fs::write(&unsolved, unsolved_text).expect("written");
+    let out = lab()
+        .args(["train", "probcut", "-q", "--positions", "2", "--depth", "3"])
+        .args(["--cell-positions", "3", "--off-path", "2", "--games"])
+        .arg(&unsolved)
+        .arg("--labels")
+        .arg(&labels)
+        .arg("--out")
+        .arg(&table)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let with_labels = fs::read_to_string(&table).expect("table");
+    assert!(
+        with_labels
+            .lines()
+            .next()
+            .unwrap()
+            .contains("off the games' path (1/2), "),
+        "{with_labels}"
+    );
+    let cells_of = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("# endgame cell: ") && !l.contains("empties"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let solved_cells = cells_of(&String::from_utf8_lossy(&run("3").stdout));
+    assert_eq!(cells_of(&with_labels), solved_cells);
 }
 
 /// Whether GNU parallel runs here; `None` with the reason when it does

@@ -188,10 +188,16 @@ fn weights_without_a_parity_term_are_written_as_version_1_and_read_back() {
     // A version 1 header with version 2's count, and the reverse, are refused.
     let mut wrong = v1.clone();
     wrong[8] = 2;
-    assert_eq!(PatternWeights::from_bytes(&wrong), Err(WeightsError::Layout));
+    assert_eq!(
+        PatternWeights::from_bytes(&wrong),
+        Err(WeightsError::Layout)
+    );
     let mut wrong = v2.clone();
     wrong[8] = 1;
-    assert_eq!(PatternWeights::from_bytes(&wrong), Err(WeightsError::Layout));
+    assert_eq!(
+        PatternWeights::from_bytes(&wrong),
+        Err(WeightsError::Layout)
+    );
 }
 
 /// The version 2 bytes of weights without a parity term (which

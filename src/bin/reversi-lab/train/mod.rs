@@ -71,10 +71,12 @@ fn fit_command() -> Command {
 fn probcut_command() -> Command {
     Command::new("reversi-lab train probcut")
         .about("Fit the Multi-ProbCut table of the midgame search (full searches of training positions, shallow values against deep ones per depth and phase) and the endgame solver's model of its cuts (the `endgame` line: the spread of the exact scores of the solved positions with 8 or more empties around the solver's shallow estimates)")
-        .arg(option("games", "FILE", "The games file written by `reversi-lab train generate`").required(true))
+        .arg(option("games", "FILE", "The games file written by `reversi-lab train generate` or `import`").required(true))
         .arg(option("out", "FILE", "The table to write (text; replaced only if it is such a table, or with --force)").required(true))
+        .arg(option("labels", "FILE", "A label file (or packed label file) whose exact labels of 8 or more empties also fit the endgame model (repeatable): the imported world's games have no solved lines").action(clap::ArgAction::Append))
+        .arg(option("off-path", "N", "Fit the midgame lines on positions off the games' path, one in N of those after the moves their players did not make, instead of the games' own (the search cuts mostly below moves nobody plays)").value_parser(value_parser!(u64).range(1..)))
         .arg(option("weights", "FILE", "Pattern weights to search with (default: the embedded ones)"))
-        .arg(option("positions", "N", "Positions per phase (40 fitted the shipped table)").value_parser(value_parser!(usize)).default_value("40"))
+        .arg(option("positions", "N", "Positions per phase, spread evenly over the games").value_parser(value_parser!(usize)).default_value("40"))
         .arg(option("depth", "PLIES", "The deepest search fitted").value_parser(value_parser!(u32).range(3..=12)).default_value("8"))
         .arg(option("cell-positions", "N", "Fewest solved positions of an (empties, depth) cell of the endgame model's fit").value_parser(value_parser!(u64).range(1..)).default_value("30"))
         .arg(args::threads("Worker threads"))
@@ -103,6 +105,7 @@ pub(super) fn commands() -> [Command; 11] {
 /// `reversi-lab train probcut`'s request.
 struct Probcut {
     games: String,
+    labels: Vec<String>,
     out: String,
     weights: Option<String>,
     settings: ProbcutSettings,
@@ -114,6 +117,7 @@ impl Probcut {
     fn from_matches(m: &ArgMatches) -> Result<Probcut> {
         Ok(Probcut {
             games: value(m, "games"),
+            labels: args::strings(m, "labels"),
             out: value(m, "out"),
             weights: m.get_one("weights").cloned(),
             settings: ProbcutSettings {
@@ -121,6 +125,7 @@ impl Probcut {
                 depth: value(m, "depth"),
                 cell_positions: value(m, "cell-positions"),
                 threads: value(m, "threads"),
+                off_path: m.get_one("off-path").copied(),
             },
             force: m.get_flag("force"),
             quiet: m.get_flag("quiet"),
@@ -136,6 +141,10 @@ fn probcut(r: Probcut) -> Result<()> {
     )?;
     let weights = weights_or_embedded(r.weights.as_deref())?;
     let games = read_games(&r.games)?;
+    let mut exact = Vec::new();
+    for path in &r.labels {
+        exact.extend(labels::read_labels(path)?.1);
+    }
     let quiet = r.quiet;
     let start = Instant::now();
     let last = std::sync::Mutex::new(Instant::now());
@@ -149,7 +158,7 @@ fn probcut(r: Probcut) -> Result<()> {
             );
         }
     };
-    let fit = fits::fit_probcut_table(&games, &weights, &r.settings, &progress);
+    let fit = fits::fit_probcut_table(&games, &exact, &weights, &r.settings, &progress);
     if let Some(warning) = fit.missing_endgame() {
         eprintln!("warning: {warning}");
     }
