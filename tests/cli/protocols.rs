@@ -1163,3 +1163,55 @@ fn nboard_hints_from_the_book_are_book_lines() {
     let lines = searching.until("status");
     assert!(lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
 }
+
+/// One record per record argument or file, in every form: a GGF game
+/// followed by a second game or by anything else is refused (it was read
+/// as its first game, exit 0), as PGN and `.gam` texts of two games are;
+/// a file's UTF-8 byte-order mark is read as nothing, as the server's
+/// upload reads it (a PGN file with one was refused).
+#[test]
+fn a_record_argument_or_file_is_one_game_and_a_byte_order_mark_is_nothing() {
+    let dir = std::env::temp_dir().join(format!("reversi-one-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bo = "BO[8 ---------------------------O*------*O--------------------------- *]";
+    let ggf = format!("(;GM[Othello]{bo}B[f5]W[d6];)");
+    for after in [ggf.clone(), "garbage".to_string()] {
+        let two = format!("{ggf}\n{after}\n");
+        expect_usage_error(
+            reversi().args(["hint", "--depth", "1", "--no-book", &two]),
+            "text after the end of the GGF game",
+        );
+        std::fs::write(dir.join("two.ggf"), &two).unwrap();
+        expect_usage_error(
+            reversi()
+                .current_dir(&dir)
+                .args(["analyze", "--depth", "1", "--no-book", "two.ggf"]),
+            "text after the end of the GGF game",
+        );
+    }
+    let pgn = std::fs::read_to_string(data("wthor/wthor-sample.pgn")).unwrap();
+    let first = pgn.split("\n\n").next().unwrap().to_string() + "\n";
+    for (name, text) in [("game.pgn", first.as_str()), ("game.ggf", ggf.as_str())] {
+        let args = ["hint", "--depth", "1", "--no-book", "--until", "2", name];
+        std::fs::write(dir.join(name), text).unwrap();
+        let out = reversi().current_dir(&dir).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::write(
+            dir.join(name),
+            format!("\u{feff}{}", text.replace('\n', "\r\n")),
+        )
+        .unwrap();
+        let marked = reversi().current_dir(&dir).args(args).output().unwrap();
+        assert!(
+            marked.status.success(),
+            "{name} with a byte-order mark: {}",
+            String::from_utf8_lossy(&marked.stderr)
+        );
+        assert_eq!(marked.stdout, out.stdout, "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
