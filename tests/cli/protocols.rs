@@ -1215,3 +1215,66 @@ fn a_record_argument_or_file_is_one_game_and_a_byte_order_mark_is_nothing() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The exact value for the side to move of `p` by brute force (every
+/// line played out; the empty squares go to the winner).
+fn brute_force_value(p: &Position) -> i32 {
+    let game = Reversi::DISC_DIFFERENCE;
+    if game.is_terminal(p) {
+        let black = reversi::record::standard_score(&p.board);
+        return if p.to_move == reversi::board::Color::Black {
+            black
+        } else {
+            -black
+        };
+    }
+    game.moves(p)
+        .map(|m| {
+            let next = game.play(p, m);
+            let v = brute_force_value(&next);
+            if next.to_move == p.to_move {
+                v
+            } else {
+                -v
+            }
+        })
+        .max()
+        .expect("a move")
+}
+
+/// `analyze --time T` however short: the positions of at most 3 empty
+/// squares are always solved (a forced pass with one square left was
+/// shown as an estimate of -4.00 when the exact value was -32).
+#[test]
+fn the_last_empty_squares_are_solved_whatever_the_time() {
+    let (board, _) = ffo("fforum-1-19.obf", 1);
+    let (p, _) = reversi::record::parse_board_string(&board, 8).unwrap();
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut checked = 0;
+    for seed in 1..=6 {
+        let mut g = GameRecord::new(p);
+        let mut rng = reversi::rng::Rng::new(seed);
+        while !game.is_terminal(&g.last()) {
+            let moves: Vec<Move> = game.moves(&g.last()).collect();
+            g.push(RecordedMove::plain(*rng.pick(&moves))).unwrap();
+        }
+        let text = format!("{board} {}", reversi::record::write_transcript(&g));
+        let json = stdout_of_reversi(&["analyze", &text, "--json", "--time", "0.000001"]);
+        let rows: Vec<&str> = json.split("{\"number\"").skip(1).collect();
+        assert_eq!(rows.len(), g.moves.len(), "{json}");
+        for (row, position) in rows.iter().zip(g.positions()) {
+            if position.board.empty().count_ones() > 3 {
+                continue;
+            }
+            assert!(row.contains("\"exact\":true"), "seed {seed}: {row}");
+            let best = json_number(row, "\"best_value\"", "best_value");
+            assert_eq!(
+                best,
+                f64::from(brute_force_value(&position)),
+                "seed {seed}: {row}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "{checked} positions of 1-3 empty squares");
+}
