@@ -773,3 +773,34 @@ fn files_of_the_former_spelling_are_read_continued_and_merged() {
         fs::read(&book).expect("book")
     );
 }
+
+/// A resumable output of 0 bytes (a run killed between creating it and
+/// writing its header) is started as a new file: it was refused by every
+/// run after (`exists and is not a games file ...; use --force`).
+#[test]
+fn an_empty_resumable_output_is_started_as_new() {
+    let dir = scratch_in("lab", "empty-resumable");
+    let games = dir.join("games.txt");
+    fs::write(&games, "").expect("empty");
+    let out = train_generate()
+        .args(["--games", "2", "--out"])
+        .arg(&games)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = fs::read_to_string(&games).expect("games");
+    assert!(text.starts_with("# reversi-lab train generate:"), "{text}");
+    assert_eq!(text.lines().count(), 3, "{text}");
+    // A file holding anything else is still refused.
+    let other = dir.join("other.txt");
+    fs::write(&other, "\n").expect("other");
+    expect_usage_error(
+        train_generate().args(["--games", "2", "--out"]).arg(&other),
+        "use --force",
+    );
+    assert_eq!(fs::read_to_string(&other).expect("other"), "\n");
+}
