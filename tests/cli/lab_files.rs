@@ -804,3 +804,48 @@ fn an_empty_resumable_output_is_started_as_new() {
     );
     assert_eq!(fs::read_to_string(&other).expect("other"), "\n");
 }
+
+/// `train import --theoretical-labels` replaces only a file it wrote: a
+/// label file of `train label` (the same first words) is another
+/// command's output, replaced only with `--force` (it was replaced
+/// without).
+#[test]
+fn theoretical_labels_replace_a_train_label_file_only_with_force() {
+    let dir = scratch_in("lab", "theoretical-over-labels");
+    let (games, labels) = (dir.join("games.txt"), dir.join("labels.txt"));
+    label_file(&labels, &[]);
+    let label_text = fs::read_to_string(&labels).expect("labels");
+    let import = |force: bool| {
+        let mut cmd = lab();
+        cmd.args(["train", "import", "-q", "--out"])
+            .arg(&games)
+            .arg("--theoretical-labels")
+            .arg(&labels)
+            .arg(crate::harness::data("wthor/WTH_1984-sample.wtb"));
+        if force {
+            cmd.arg("--force");
+        }
+        cmd
+    };
+    for spelling in ["# reversi train label:", "# reversi-lab train label:"] {
+        let text = label_text.replacen("# reversi train label:", spelling, 1);
+        fs::write(&labels, &text).expect("labels");
+        expect_usage_error(&mut import(false), "use --force");
+        assert_eq!(fs::read_to_string(&labels).expect("labels"), text);
+        assert!(!games.exists());
+    }
+    let ok = |mut cmd: assert_cmd::Command| {
+        let out = cmd.output().expect("run");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    ok(import(true));
+    let theoretical = fs::read_to_string(&labels).expect("labels");
+    assert!(theoretical.contains("theoretical scores"), "{theoretical}");
+    // Its own file is replaced when run again.
+    ok(import(false));
+    assert_eq!(fs::read_to_string(&labels).expect("labels"), theoretical);
+}
