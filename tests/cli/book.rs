@@ -1085,3 +1085,43 @@ fn a_merge_with_an_odd_gain_costs_each_move_into_the_book() {
         );
     }
 }
+
+/// `book merge --odd-gain D` with D large enough to push a value beyond
+/// 64 discs (on the book of the first two plies, f5's value is about -D):
+/// refused before writing (the good `--out` kept), since no reader takes
+/// such a book; a gain that keeps every value within 64 discs writes a
+/// book the readers take.
+#[test]
+fn an_odd_gain_that_would_value_beyond_64_discs_is_refused_before_writing() {
+    let dir = scratch_in("book", "odd-gain-bound");
+    let planned = dir.join("planned.book");
+    new_book(&planned, "2", "none");
+    let searched = dir.join("searched");
+    run(&[
+        "book",
+        "search",
+        "-q",
+        "--book",
+        path(&planned),
+        "--level",
+        "2",
+        "--out",
+        path(&searched),
+    ]);
+    let out = dir.join("out.book");
+    let merge = |gain: &str| {
+        let mut cmd = lab();
+        cmd.args(["book", "merge", "--book", path(&planned), "--out"])
+            .arg(&out)
+            .args(["--odd-gain", gain])
+            .arg(&searched);
+        cmd
+    };
+    assert!(merge("20").output().expect("run").status.success());
+    let good = fs::read(&out).expect("book");
+    read_book(&out);
+    for gain in ["70", "128"] {
+        expect_usage_error(&mut merge(gain), "beyond 64 discs");
+        assert_eq!(fs::read(&out).expect("book"), good, "--odd-gain {gain}");
+    }
+}

@@ -138,7 +138,7 @@ fn merge_command() -> Command {
         .arg(book_arg("The planned book").required(true))
         .arg(out_arg())
         .arg(Arg::new("searched").value_name("SEARCHED").num_args(1..).required(true).help("The search files, in any order"))
-        .arg(option("odd-gain", "DISCS", "Value by negamax with every move into the book losing DISCS: what the evaluation's searches of odd depth give the side to move over even ones (the difference of `book check`'s mean at levels L-1 and L, docs/BOOK.md), so that every value is an estimate of even depth; 0: plain negamax. A later build step's merge values by plain negamax again").value_parser(parse_discs).default_value("0"))
+        .arg(option("odd-gain", "DISCS", "Value by negamax with every move into the book losing DISCS: what the evaluation's searches of odd depth give the side to move over even ones (the difference of `book check`'s mean at levels L-1 and L, docs/BOOK.md), so that every value is an estimate of even depth; 0: plain negamax. A later build step's merge values by plain negamax again. A gain that would value a position beyond 64 discs is refused before --out is written").value_parser(parse_discs).default_value("0"))
         .arg(flag("force", "Replace --out even if it is not a book"))
 }
 
