@@ -1125,3 +1125,63 @@ fn an_odd_gain_that_would_value_beyond_64_discs_is_refused_before_writing() {
         assert_eq!(fs::read(&out).expect("book"), good, "--odd-gain {gain}");
     }
 }
+
+/// `book add` without `--min-games` reads the games files of `train
+/// import` (and `generate`) its help lists first, as `--min-games` does:
+/// the same positions as the games' transcripts give. A games file without
+/// games is refused (an empty book, exit 0, before).
+#[test]
+fn book_add_reads_train_games_files_and_refuses_a_file_without_games() {
+    let dir = scratch_in("book", "add-games-file");
+    let games = imported_games(&dir);
+    let transcripts = dir.join("transcripts.txt");
+    let text = fs::read_to_string(&games).expect("games");
+    let lines: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').nth(1).expect("moves"))
+        .collect();
+    fs::write(&transcripts, lines.join("\n") + "\n").expect("transcripts");
+    let add = |input: &Path, out: &str| {
+        run(&[
+            "book",
+            "add",
+            "-q",
+            "--depth",
+            "4",
+            "--no-search",
+            "--out",
+            path(&dir.join(out)),
+            path(input),
+        ]);
+        read_book(&dir.join(out))
+    };
+    let from_file = add(&games, "from-file.book");
+    let from_lines = add(&transcripts, "from-lines.book");
+    assert_eq!(from_file, from_lines);
+    assert!(from_file.len() > 4, "{} positions", from_file.len());
+    let empty = dir.join("empty.txt");
+    let header_only = dir.join("header-only.txt");
+    fs::write(&empty, "").expect("empty");
+    fs::write(
+        &header_only,
+        text.lines().next().unwrap().to_string() + "\n",
+    )
+    .expect("header");
+    for (file, min_games) in [
+        (&empty, None),
+        (&header_only, None),
+        (&header_only, Some("1")),
+    ] {
+        let out = dir.join("none.book");
+        let mut cmd = lab();
+        cmd.args(["book", "add", "-q", "--no-search", "--out"])
+            .arg(&out);
+        if let Some(n) = min_games {
+            cmd.args(["--min-games", n]);
+        }
+        cmd.arg(file);
+        expect_usage_error(&mut cmd, "no game");
+        assert!(!out.exists(), "{file:?}");
+    }
+}
