@@ -294,6 +294,23 @@ fn stalled_uploads_in_every_place_do_not_starve_a_new_client() {
     drop(held);
 }
 
+#[test]
+fn a_cut_short_upload_is_a_bad_request_with_the_byte_counts() {
+    let server = ServerProcess::start();
+    let addr = address(&server);
+    let mut s = connect(&addr);
+    s.write_all(upload_head(&addr, 100, "f5d6c3d3c4").as_bytes())
+        .unwrap();
+    // The client ends its side: the body stops at 10 of its 100 bytes.
+    s.shutdown(std::net::Shutdown::Write).unwrap();
+    let (status, body) = read_response(&mut s);
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("10 of the 100 bytes"),
+        "the message gives the counts: {body}"
+    );
+}
+
 /// Two threads that keep two cores busy until dropped.
 struct CpuHogs {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,

@@ -1,11 +1,12 @@
 //! The server's connection handling on real loopback sockets, with small
-//! limits: a full server answers 503 (never a reset), and answers again
-//! once room is made.
+//! limits: a body that does not arrive is answered 408, a full server
+//! answers 503 (never a reset), and answers again once room is made.
 
 use super::*;
 use axum::routing::get;
 use std::io::{Read, Write};
 use std::net::TcpStream;
+use std::time::Instant;
 
 /// `serve` running on a thread of its own with `app` and `limits`, until
 /// dropped.
@@ -77,6 +78,31 @@ fn answer_of(s: &mut TcpStream) -> (u16, String) {
         .filter(|_| read.is_ok())
         .unwrap_or(0);
     (status, text)
+}
+
+#[test]
+fn a_body_that_does_not_arrive_is_answered_408_in_the_request_time() {
+    let limits = ServerLimits {
+        request_time: Duration::from_millis(300),
+        ..ServerLimits::default()
+    };
+    let server = Running::start(
+        |addr| router(Arc::new(AppState::new(addr, Vec::new(), limits))),
+        limits,
+    );
+    let start = Instant::now();
+    let mut s = server.send(&format!(
+        "POST /api/record?size=8 HTTP/1.1\r\nHost: {}\r\nContent-Length: 100\r\n\r\nf5d6",
+        server.addr
+    ));
+    let (status, text) = answer_of(&mut s);
+    let took = start.elapsed();
+    assert_eq!(status, 408, "{text}");
+    assert!(text.contains("4 of the 100 bytes"), "{text}");
+    assert!(
+        took >= Duration::from_millis(300) && took < Duration::from_secs(5),
+        "{took:?}"
+    );
 }
 
 #[test]
