@@ -3,7 +3,7 @@
 //! trip, `show` answers in the orientation asked, `deepen` and `add` grow
 //! the book, and bad files give one `error:` line.
 
-use crate::harness::{command_of, expect_usage_error, lab, reversi, scratch_in};
+use crate::harness::{command_of, expect_success, expect_usage_error, lab, reversi, scratch_in};
 use reversi::engine::book::Book;
 use reversi::engine::RelativePosition;
 use reversi::game::Game;
@@ -1027,14 +1027,9 @@ fn counting_only_adds_games_to_a_book_and_changes_no_move() {
     assert!(!dir.join("x.book").exists());
 }
 
-/// `book merge --odd-gain D`: every move into the book costs D discs in
-/// the negamax, 0 is plain negamax. In the book of the first two plies
-/// the last ply has only searches (unchanged), f5's three moves all lead
-/// into the book (3 discs less), and the start's moves lead to f5 (minus
-/// f5's value, less 3: the start's value again).
-#[test]
-fn a_merge_with_an_odd_gain_costs_each_move_into_the_book() {
-    let dir = scratch_in("book", "odd-gain");
+/// The book of the first two plies planned in `dir` (`planned.book`) and
+/// its pending positions searched at level 2 (`searched`), for merges.
+fn two_plies_planned_and_searched(dir: &Path) -> (PathBuf, PathBuf) {
     let planned = dir.join("planned.book");
     new_book(&planned, "2", "none");
     let searched = dir.join("searched");
@@ -1049,6 +1044,18 @@ fn a_merge_with_an_odd_gain_costs_each_move_into_the_book() {
         "--out",
         path(&searched),
     ]);
+    (planned, searched)
+}
+
+/// `book merge --odd-gain D`: every move into the book costs D discs in
+/// the negamax, 0 is plain negamax. In the book of the first two plies
+/// the last ply has only searches (unchanged), f5's three moves all lead
+/// into the book (3 discs less), and the start's moves lead to f5 (minus
+/// f5's value, less 3: the start's value again).
+#[test]
+fn a_merge_with_an_odd_gain_costs_each_move_into_the_book() {
+    let dir = scratch_in("book", "odd-gain");
+    let (planned, searched) = two_plies_planned_and_searched(&dir);
     let merge = |gain: Option<&str>, name: &str| {
         let out = dir.join(name);
         let mut args = vec![
@@ -1094,20 +1101,7 @@ fn a_merge_with_an_odd_gain_costs_each_move_into_the_book() {
 #[test]
 fn an_odd_gain_that_would_value_beyond_64_discs_is_refused_before_writing() {
     let dir = scratch_in("book", "odd-gain-bound");
-    let planned = dir.join("planned.book");
-    new_book(&planned, "2", "none");
-    let searched = dir.join("searched");
-    run(&[
-        "book",
-        "search",
-        "-q",
-        "--book",
-        path(&planned),
-        "--level",
-        "2",
-        "--out",
-        path(&searched),
-    ]);
+    let (planned, searched) = two_plies_planned_and_searched(&dir);
     let out = dir.join("out.book");
     let merge = |gain: &str| {
         let mut cmd = lab();
@@ -1117,7 +1111,7 @@ fn an_odd_gain_that_would_value_beyond_64_discs_is_refused_before_writing() {
             .arg(&searched);
         cmd
     };
-    assert!(merge("20").output().expect("run").status.success());
+    expect_success(&mut merge("20"));
     let good = fs::read(&out).expect("book");
     read_book(&out);
     for gain in ["70", "128"] {

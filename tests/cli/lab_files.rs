@@ -5,7 +5,8 @@
 //! never value a move beyond the board's discs.
 
 use crate::harness::{
-    binary_of, command_of, expect_usage_error, lab, reversi, scratch_in, train_generate,
+    binary_of, command_of, expect_success, expect_usage_error, lab, reversi, scratch_in,
+    train_generate,
 };
 use reversi::board::symmetry::canonical;
 use std::fs;
@@ -782,16 +783,7 @@ fn an_empty_resumable_output_is_started_as_new() {
     let dir = scratch_in("lab", "empty-resumable");
     let games = dir.join("games.txt");
     fs::write(&games, "").expect("empty");
-    let out = train_generate()
-        .args(["--games", "2", "--out"])
-        .arg(&games)
-        .output()
-        .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_success(train_generate().args(["--games", "2", "--out"]).arg(&games));
     let text = fs::read_to_string(&games).expect("games");
     assert!(text.starts_with("# reversi-lab train generate:"), "{text}");
     assert_eq!(text.lines().count(), 3, "{text}");
@@ -834,18 +826,10 @@ fn theoretical_labels_replace_a_train_label_file_only_with_force() {
         assert_eq!(fs::read_to_string(&labels).expect("labels"), text);
         assert!(!games.exists());
     }
-    let ok = |mut cmd: assert_cmd::Command| {
-        let out = cmd.output().expect("run");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    ok(import(true));
+    expect_success(&mut import(true));
     let theoretical = fs::read_to_string(&labels).expect("labels");
     assert!(theoretical.contains("theoretical scores"), "{theoretical}");
     // Its own file is replaced when run again.
-    ok(import(false));
+    expect_success(&mut import(false));
     assert_eq!(fs::read_to_string(&labels).expect("labels"), theoretical);
 }
