@@ -19,6 +19,15 @@ pub const LABELS: FileKind = FileKind {
     kind: "a label file of `reversi-lab train label`",
 };
 
+/// The label files of `train import --theoretical-labels`: label files
+/// (read as [`LABELS`]) whose header says what they hold, so that the
+/// import replaces only its own file, never a `train label` run's.
+pub const THEORETICAL: FileKind = FileKind {
+    start: "# reversi-lab train label: theoretical scores",
+    former: Some("# reversi train label: theoretical scores"),
+    kind: "a label file of `reversi-lab train import --theoretical-labels`",
+};
+
 /// The header line of an unsplit `train label` run of `settings` with the
 /// weights of checksum `weights` over the position `list` (a run of a
 /// split appends its shard).
@@ -70,8 +79,8 @@ pub fn push_off_path(header: &mut String, every: u64) {
 #[must_use]
 pub fn theoretical_header(games_file: &str, positions: usize) -> String {
     format!(
-        "{} theoretical scores of the WTHOR games of {games_file}, {positions} positions",
-        LABELS.start
+        "{} of the WTHOR games of {games_file}, {positions} positions",
+        THEORETICAL.start
     )
 }
 

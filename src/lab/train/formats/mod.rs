@@ -84,6 +84,13 @@ mod tests {
                 assert!(!kind.starts(other.start) && !kind.starts(other.former.unwrap()));
             }
         }
+        // The theoretical labels are label files (read as such) that only
+        // the import's own rule tells apart, in both spellings.
+        let theoretical = labels::THEORETICAL;
+        let former = theoretical.former.expect("a former spelling");
+        assert_eq!(current_spelling(former), theoretical.start);
+        assert!(labels::LABELS.starts(theoretical.start) && labels::LABELS.starts(former));
+        assert!(!theoretical.starts(labels::LABELS.start));
         // The table's title names no program: one spelling.
         assert_eq!(probcut_table::PROBCUT.former, None);
     }
