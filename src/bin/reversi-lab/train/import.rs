@@ -46,6 +46,10 @@ const IMPORTED: Signature = signature(games::IMPORTED);
 /// The dropped-games lists `import` writes.
 const DROPPED: Signature = signature(dropped::DROPPED);
 
+/// The theoretical label files `import` writes (a `train label` file is
+/// another command's: replaced only with `--force`).
+const THEORETICAL: Signature = signature(labels::THEORETICAL);
+
 /// `reversi-lab train import`'s request.
 pub(super) struct Import {
     out: String,
@@ -153,7 +157,7 @@ fn outputs(r: &Import) -> Vec<(&'static str, &str, Signature)> {
         (
             "--theoretical-labels",
             r.theoretical_labels.as_ref(),
-            LABELS,
+            THEORETICAL,
         ),
     ]
     .into_iter()
