@@ -9,19 +9,9 @@
 //! under CI (`CI=true`), where a missing browser fails it.
 
 use super::super::cdp::Browser;
-use super::{browser_and_server, set_value, text, wait_turn, WAIT};
+use super::{api, browser_and_server, js, set_value, text, wait_turn, WAIT};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-
-/// A string as a JavaScript literal.
-fn js(text: &str) -> String {
-    serde_json::to_string(text).unwrap()
-}
-
-/// GETs `path` from the page's server and returns its JSON.
-fn api(b: &mut Browser, path: &str) -> Value {
-    b.eval(&format!("fetch({}).then(r => r.json())", js(path)))
-}
 
 /// The cells' texts of every row of the table `selector`.
 fn rows(b: &mut Browser, selector: &str) -> Vec<Vec<String>> {

@@ -38,6 +38,16 @@ pub(super) fn browser_and_server(width: u32, height: u32) -> Option<(Browser, Se
     Some((b, ServerProcess::start()))
 }
 
+/// A string as a JavaScript literal.
+pub(super) fn js(text: &str) -> String {
+    serde_json::to_string(text).unwrap()
+}
+
+/// GETs `path` from the page's server and returns its JSON.
+pub(super) fn api(b: &mut Browser, path: &str) -> Value {
+    b.eval(&format!("fetch({}).then(r => r.json())", js(path)))
+}
+
 pub(super) fn text(b: &mut Browser, selector: &str) -> String {
     let sel = serde_json::to_string(selector).unwrap();
     b.eval(&format!(

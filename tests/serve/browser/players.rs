@@ -13,22 +13,15 @@
 
 use super::super::cdp::Browser;
 use super::super::ServerProcess;
-use super::{text, wait_turn, WAIT};
+use super::{api, js, text, wait_turn, WAIT};
 use reversi::record::archive::{parse_gam, parse_pgn, parse_wtb, ArchiveGame};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A string as a JavaScript literal.
-fn js(text: &str) -> String {
-    serde_json::to_string(text).unwrap()
-}
-
-/// GETs `path` from the page's server and returns its JSON.
-fn api(b: &mut Browser, path: &str) -> Value {
-    b.eval(&format!("fetch({}).then(r => r.json())", js(path)))
-}
+/// The board shown, as `/api/game` writes it (0 empty, 1 black, 2 white).
+const BOARD_DIGITS: &str = "[...document.querySelectorAll('#board [data-square]')].map(s => s.className.includes('black') ? '1' : s.className.includes('white') ? '2' : '0').join('')";
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -227,7 +220,7 @@ fn the_masters_games_are_beside_the_board_and_open_in_the_review() {
             json!(moves.join(",")),
         );
         let board = api(&mut b, "/api/game?size=8&moves=f5,d6")["board"].clone();
-        assert_eq!(b.eval("[...document.querySelectorAll('#board [data-square]')].map(s => s.className.includes('black') ? '1' : s.className.includes('white') ? '2' : '0').join('')"), board);
+        assert_eq!(b.eval(BOARD_DIGITS), board);
     }
 }
 
@@ -464,10 +457,7 @@ fn a_variation_in_the_review_shows_its_values_comes_back_and_is_saved_in_pgn() {
         "the game again",
     );
     b.wait_for(
-        &format!(
-            "[...document.querySelectorAll('#board [data-square]')].map(s => s.className.includes('black') ? '1' : s.className.includes('white') ? '2' : '0').join('') === {}",
-            at4["board"]
-        ),
+        &format!("{BOARD_DIGITS} === {}", at4["board"]),
         WAIT,
         "the game's position after move 4",
     );
