@@ -305,9 +305,16 @@ const GAME12: &str = "f5,d6,c3,d3,c4,f4,f6,f3,e6,e7,d7,c6";
 
 #[test]
 fn analysis_while_playing_values_every_legal_move_and_a_move_cancels_it() {
-    let Some((mut b, server)) = browser_and(1366, 768, &[]) else {
-        return;
-    };
+    for (width, height) in [(1366, 768), (390, 844)] {
+        let Some((b, server)) = browser_and(width, height, &[]) else {
+            return;
+        };
+        analyse_while_playing(b, &server);
+    }
+}
+
+/// The analysis test on one screen size.
+fn analyse_while_playing(mut b: Browser, server: &ServerProcess) {
     b.open(&format!(
         "{}play?size=8&black=human&white=human&moves={GAME12}",
         server.url
@@ -366,9 +373,16 @@ fn analysis_while_playing_values_every_legal_move_and_a_move_cancels_it() {
 
 #[test]
 fn a_variation_in_the_review_shows_its_values_comes_back_and_is_saved_in_pgn() {
-    let Some((mut b, server)) = browser_and(1366, 768, &[]) else {
-        return;
-    };
+    for (width, height) in [(1366, 768), (390, 844)] {
+        let Some((b, server)) = browser_and(width, height, &[]) else {
+            return;
+        };
+        try_a_variation(b, &server);
+    }
+}
+
+/// The variation test on one screen size.
+fn try_a_variation(mut b: Browser, server: &ServerProcess) {
     b.open(&format!(
         "{}play?size=8&black=human&white=human&coach=3&moves={GAME12}",
         server.url
