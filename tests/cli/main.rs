@@ -3,6 +3,7 @@
 
 mod book;
 mod engine;
+mod golden_search;
 mod harness;
 mod import;
 mod lab_files;
