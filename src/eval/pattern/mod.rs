@@ -17,11 +17,13 @@
 //! project's trained file (`data/pattern-weights.bin`).
 
 pub mod fit;
+mod indices;
 /// The board's eight symmetries (in the board layer, where Edax's book
 /// format uses them too).
 pub use crate::board::symmetry;
 mod weights;
 
+pub use indices::{Indices, Row, LANES};
 pub use weights::{PatternWeights, WeightsError, FILE_BYTES, FORMAT_VERSION};
 
 use crate::board::bits;
@@ -116,9 +118,13 @@ pub const MAX_MOBILITY: usize = 32;
 /// Pattern readings per position: every pattern on every image.
 pub const PATTERN_FEATURES: usize = PATTERNS.len() * 8;
 
-/// Features per position: the pattern readings, then the mover's and the
-/// opponent's mobility.
-pub const FEATURES: usize = PATTERN_FEATURES + 2;
+/// Features per position: the pattern readings, then the
+/// [`OTHER_FEATURES`].
+pub const FEATURES: usize = PATTERN_FEATURES + OTHER_FEATURES;
+
+/// Features per position after the pattern readings: the mover's and the
+/// opponent's mobility ([`other_features`]).
+pub const OTHER_FEATURES: usize = 2;
 
 /// The first weight of each pattern, then of the two mobility tables, and
 /// the total number of weights of one phase.
@@ -216,15 +222,36 @@ pub fn features(p: u64, o: u64) -> [u32; FEATURES] {
     Known::<8>::indices(&ps, &os, &mut out);
     Known::<9>::indices(&ps, &os, &mut out);
     Known::<10>::indices(&ps, &os, &mut out);
-    let mobility = |a: u64, b: u64| {
-        bits::moves_scalar(a, b, u64::MAX)
-            .count_ones()
-            .min(MAX_MOBILITY as u32)
-    };
-    let k = PATTERN_FEATURES;
-    out[k] = (OFFSETS.0[PATTERNS.len()] as u32) + mobility(p, o);
-    out[k + 1] = (OFFSETS.0[PATTERNS.len() + 1] as u32) + mobility(o, p);
+    let others = other_features(
+        p,
+        o,
+        bits::moves_scalar(p, o, u64::MAX),
+        bits::moves_scalar(o, p, u64::MAX),
+    );
+    out[PATTERN_FEATURES..].copy_from_slice(&others);
     out
+}
+
+/// The weight indices (within one phase) of the features that are not
+/// pattern readings, of the position where the side to move has discs `p`
+/// and legal moves `mover_moves`, the other side discs `o` and legal moves
+/// `opponent_moves`: the two mobility counts. The one definition of these
+/// features: [`features`] and the searches' evaluation from
+/// [`Indices`] ([`PatternWeights::evaluate_indexed`]) both call it.
+#[inline(always)]
+#[must_use]
+pub fn other_features(
+    p: u64,
+    o: u64,
+    mover_moves: u64,
+    opponent_moves: u64,
+) -> [u32; OTHER_FEATURES] {
+    let _ = (p, o);
+    let mobility = |moves: u64| moves.count_ones().min(MAX_MOBILITY as u32);
+    [
+        (OFFSETS.0[PATTERNS.len()] as u32) + mobility(mover_moves),
+        (OFFSETS.0[PATTERNS.len() + 1] as u32) + mobility(opponent_moves),
+    ]
 }
 
 /// Weights are stored in units of 1/`SCALE` disc.

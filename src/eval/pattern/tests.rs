@@ -212,3 +212,47 @@ fn a_partial_fit_keeps_the_base_weights_of_the_other_phases() {
         }
     }
 }
+
+#[test]
+fn indices_kept_up_to_date_along_random_games_are_the_boards_readings() {
+    // Every move of 200 random games (passes included), from the start:
+    // the readings updated by `after` and `passed` against the ones read
+    // from the board, and the evaluation from them against `evaluate`.
+    use crate::board::bits::{after, flips_reference, moves_reference, Bits};
+    let weights = random_weights(31);
+    let mut rng = Rng::new(32);
+    let (mut moves_checked, mut passes) = (0, 0);
+    for _ in 0..200 {
+        let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+        let mut indices = Indices::new(p, o);
+        loop {
+            assert_eq!(indices, Indices::new(p, o), "p {p:x} o {o:x}");
+            let (mine, theirs) = (moves_reference(p, o, !0), moves_reference(o, p, !0));
+            assert_eq!(
+                weights.evaluate_indexed(&indices.mover, p, o, mine, theirs),
+                weights.evaluate(p, o)
+            );
+            if mine == 0 {
+                if theirs == 0 {
+                    break;
+                }
+                indices = indices.passed();
+                (p, o) = (o, p);
+                passes += 1;
+                continue;
+            }
+            let choices: Vec<u8> = Bits(mine).collect();
+            let sq = choices[rng.below(choices.len())];
+            let f = flips_reference(p, o, sq);
+            let row = indices.mover_after(sq, f);
+            indices = indices.after(sq, f);
+            assert_eq!(row, indices.mover);
+            (p, o) = after(p, o, sq, f);
+            moves_checked += 1;
+        }
+    }
+    assert!(
+        moves_checked > 10_000 && passes > 0,
+        "{moves_checked} {passes}"
+    );
+}
