@@ -481,6 +481,11 @@ impl MidgameSearch {
                 16 * replies - 64 * corner
             };
             list.push(sq, f, key);
+            if depth >= 2 {
+                // The child probes the table first: its slot loads while
+                // the other moves are ordered.
+                self.table.prefetch(np, no);
+            }
         }
         list
     }
@@ -563,9 +568,9 @@ impl<'a> Node<'a> {
 /// by (key, square), found one move at a time (a cut leaves the rest
 /// unsorted).
 struct MoveList {
-    sq: [u8; 64],
+    /// `key << 8 | square`: one integer orders by key, then square.
+    rank: [i64; 64],
     flips: [u64; 64],
-    key: [i32; 64],
     len: usize,
 }
 
@@ -573,19 +578,17 @@ impl MoveList {
     #[inline(always)]
     fn new() -> MoveList {
         MoveList {
-            sq: [0; 64],
+            rank: [0; 64],
             flips: [0; 64],
-            key: [0; 64],
             len: 0,
         }
     }
 
-    /// Adds a move; moves come in ascending square order.
+    /// Adds a move.
     #[inline(always)]
     fn push(&mut self, sq: u8, flips: u64, key: i32) {
-        self.sq[self.len] = sq;
+        self.rank[self.len] = i64::from(key) << 8 | i64::from(sq);
         self.flips[self.len] = flips;
-        self.key[self.len] = key;
         self.len += 1;
     }
 
@@ -594,14 +597,11 @@ impl MoveList {
     fn pick(&mut self, i: usize) -> (u8, u64) {
         let mut b = i;
         for j in i + 1..self.len {
-            if (self.key[j], self.sq[j]) < (self.key[b], self.sq[b]) {
-                b = j;
-            }
+            b = if self.rank[j] < self.rank[b] { j } else { b };
         }
-        self.sq.swap(i, b);
+        self.rank.swap(i, b);
         self.flips.swap(i, b);
-        self.key.swap(i, b);
-        (self.sq[i], self.flips[i])
+        (self.rank[i] as u8, self.flips[i])
     }
 }
 
