@@ -13,9 +13,9 @@ use super::probcut::{shallow_depth, ProbCutTable};
 use super::score::{self, bounds};
 use super::solve::{EndgameSolver, Scoring};
 use super::tt::{Table, EXACT};
-use crate::board::bits::{after, kernel_entries, moves_scalar, with_best_kernel, Bits, Kernel};
+use crate::board::bits::{after, kernel_entries, moves_scalar, with_best_kernel, Bits};
 use crate::board::Square;
-use crate::eval::pattern::{self, Indices, PatternWeights, SCALE};
+use crate::eval::pattern::{self, GatherKernel, Indices, PatternWeights, SCALE};
 use crate::eval::{Eval, Score};
 use crate::reversi::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -327,7 +327,7 @@ impl MidgameSearch {
     /// [`MidgameKernel::pvs`], which compiles it with the kernel's CPU
     /// features.
     #[inline(always)]
-    fn pvs<K: MidgameKernel>(
+    fn pvs<K: MidgameKernel + GatherKernel>(
         &mut self,
         k: K,
         node: Node<'_>,
@@ -353,7 +353,7 @@ impl MidgameSearch {
             let replies = k.moves(o, p, u64::MAX);
             return self
                 .weights
-                .evaluate_indexed(&mover, p, o, moves, replies)
+                .evaluate_indexed(k, &mover, p, o, moves, replies)
                 .clamp(-MAX_VALUE, MAX_VALUE);
         }
         let mut hash = NO_MOVE;
@@ -418,7 +418,7 @@ impl MidgameSearch {
     /// shallow search predicts, with `t` standard deviations to spare, a
     /// deep value at or above `beta` (at or below `alpha`).
     #[inline(always)]
-    fn probcut<K: MidgameKernel>(
+    fn probcut<K: MidgameKernel + GatherKernel>(
         &mut self,
         k: K,
         node: Node<'_>,
@@ -455,7 +455,7 @@ impl MidgameSearch {
     /// evaluation far from the horizon, the opponent's replies near it).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn ordered<K: Kernel>(
+    fn ordered<K: GatherKernel>(
         &self,
         k: K,
         p: u64,
@@ -474,7 +474,8 @@ impl MidgameSearch {
             } else if depth >= 3 {
                 let mover = indices.mover_after(sq, f);
                 let (mine, theirs) = (k.moves(np, no, u64::MAX), k.moves(no, np, u64::MAX));
-                self.weights.evaluate_indexed(&mover, np, no, mine, theirs)
+                self.weights
+                    .evaluate_indexed(k, &mover, np, no, mine, theirs)
             } else {
                 let replies = k.moves(np, no, u64::MAX).count_ones() as i32;
                 let corner = i32::from(CORNERS >> sq & 1 == 1);

@@ -17,12 +17,14 @@
 //! project's trained file (`data/pattern-weights.bin`).
 
 pub mod fit;
+mod gather;
 mod indices;
 /// The board's eight symmetries (in the board layer, where Edax's book
 /// format uses them too).
 pub use crate::board::symmetry;
 mod weights;
 
+pub use gather::GatherKernel;
 pub use indices::{Indices, Row, LANES};
 pub use weights::{PatternWeights, WeightsError, FILE_BYTES, FORMAT_VERSION};
 

@@ -134,7 +134,12 @@ fn weights_file_round_trips_and_refuses_damage() {
 
 #[test]
 fn embedded_weights_are_valid() {
-    let _ = PatternWeights::embedded();
+    // Read without its checksum by the engine: checked here.
+    let file = include_bytes!("../../../data/pattern-weights.bin");
+    assert_eq!(
+        PatternWeights::from_bytes(file).as_ref(),
+        Ok(PatternWeights::embedded())
+    );
 }
 
 #[test]
@@ -228,10 +233,21 @@ fn indices_kept_up_to_date_along_random_games_are_the_boards_readings() {
         loop {
             assert_eq!(indices, Indices::new(p, o), "p {p:x} o {o:x}");
             let (mine, theirs) = (moves_reference(p, o, !0), moves_reference(o, p, !0));
+            let v = weights.evaluate(p, o);
+            let k = crate::board::bits::Portable;
             assert_eq!(
-                weights.evaluate_indexed(&indices.mover, p, o, mine, theirs),
-                weights.evaluate(p, o)
+                weights.evaluate_indexed(k, &indices.mover, p, o, mine, theirs),
+                v
             );
+            let fast = crate::board::bits::with_best_kernel!(|k| weights.evaluate_indexed(
+                k,
+                &indices.mover,
+                p,
+                o,
+                mine,
+                theirs
+            ));
+            assert_eq!(fast, v);
             if mine == 0 {
                 if theirs == 0 {
                     break;

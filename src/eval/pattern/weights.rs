@@ -7,11 +7,8 @@
 //! in 1/scale disc), then every weight (i16) phase by phase, and last an
 //! FNV-1a 64-bit checksum (u64) of everything before it.
 
-use super::indices::READING_BASE;
-use super::{
-    features, other_features, phase, Row, PATTERNS, PATTERN_FEATURES, PHASES, SCALE,
-    WEIGHTS_PER_PHASE,
-};
+use super::gather::GatherKernel;
+use super::{features, other_features, phase, Row, PATTERNS, PHASES, SCALE, WEIGHTS_PER_PHASE};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -26,8 +23,13 @@ pub const FILE_BYTES: usize = HEADER + 2 * PHASES * WEIGHTS_PER_PHASE + 8;
 /// The weights of every phase of the pattern evaluation.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PatternWeights {
+    /// Phase by phase, then one 0 (so that a 32-bit read at any weight
+    /// stays inside: [`super::gather`]).
     weights: Vec<i16>,
 }
+
+/// The weights stored: every phase's and the trailing 0.
+const STORED: usize = PHASES * WEIGHTS_PER_PHASE + 1;
 
 impl fmt::Debug for PatternWeights {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -35,7 +37,7 @@ impl fmt::Debug for PatternWeights {
         write!(
             f,
             "PatternWeights({nonzero} of {} non-zero)",
-            self.weights.len()
+            PHASES * WEIGHTS_PER_PHASE
         )
     }
 }
@@ -111,7 +113,7 @@ impl PatternWeights {
     #[must_use]
     pub fn zero() -> PatternWeights {
         PatternWeights {
-            weights: vec![0; PHASES * WEIGHTS_PER_PHASE],
+            weights: vec![0; STORED],
         }
     }
 
@@ -124,7 +126,7 @@ impl PatternWeights {
     #[must_use]
     pub fn from_discs(phases: &[Vec<f64>]) -> PatternWeights {
         assert_eq!(phases.len(), PHASES, "one weight vector per phase");
-        let mut weights = Vec::with_capacity(PHASES * WEIGHTS_PER_PHASE);
+        let mut weights = Vec::with_capacity(STORED);
         for w in phases {
             assert_eq!(w.len(), WEIGHTS_PER_PHASE, "weights per phase");
             weights.extend(w.iter().map(|&x| {
@@ -133,6 +135,7 @@ impl PatternWeights {
                     .clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
             }));
         }
+        weights.push(0);
         PatternWeights { weights }
     }
 
@@ -159,22 +162,22 @@ impl PatternWeights {
     /// [`PatternWeights::evaluate`] of the position `p` against `o` from
     /// its pattern readings as the side to move sees them (`mover`: the
     /// [`super::Indices`] of the position) and both sides' legal moves:
-    /// the same sum, without reading the board's images.
+    /// the same sum, without reading the board's images, the readings'
+    /// weights summed by the kernel `k`.
     #[inline(always)]
     #[must_use]
-    pub fn evaluate_indexed(
+    pub fn evaluate_indexed<K: GatherKernel>(
         &self,
+        k: K,
         mover: &Row,
         p: u64,
         o: u64,
         mover_moves: u64,
         opponent_moves: u64,
     ) -> i32 {
-        let w = self.phase_weights(64 - (p | o).count_ones());
-        let mut sum = 0;
-        for f in 0..PATTERN_FEATURES {
-            sum += i32::from(w[(READING_BASE[f] + u32::from(mover[f])) as usize]);
-        }
+        let phase = phase(64 - (p | o).count_ones());
+        let w = &self.weights[phase * WEIGHTS_PER_PHASE..];
+        let mut sum = k.pattern_sum(w, mover);
         for i in other_features(p, o, mover_moves, opponent_moves) {
             sum += i32::from(w[i as usize]);
         }
@@ -201,7 +204,7 @@ impl PatternWeights {
         static PARSED: OnceLock<Arc<PatternWeights>> = OnceLock::new();
         PARSED.get_or_init(|| {
             Arc::new(
-                PatternWeights::from_bytes(EMBEDDED_FILE)
+                PatternWeights::parse(EMBEDDED_FILE, false)
                     .expect("the embedded weights file is valid"),
             )
         })
@@ -229,7 +232,7 @@ impl PatternWeights {
         ] {
             out.extend_from_slice(&x.to_le_bytes());
         }
-        for w in &self.weights {
+        for w in &self.weights[..PHASES * WEIGHTS_PER_PHASE] {
             out.extend_from_slice(&w.to_le_bytes());
         }
         let sum = fnv1a(&out);
@@ -243,6 +246,13 @@ impl PatternWeights {
     /// A [`WeightsError`] saying why the bytes are not weights this build
     /// can use.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, WeightsError> {
+        PatternWeights::parse(bytes, true)
+    }
+
+    /// Reads a weights file, checking its checksum if `check` (the
+    /// embedded file's is checked by the crate's tests instead: its FNV-1a
+    /// over 4 MB took a fifth of a `hint`'s start).
+    fn parse(bytes: &[u8], check: bool) -> Result<PatternWeights, WeightsError> {
         let expected = FILE_BYTES;
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
             return Err(WeightsError::NotWeights);
@@ -280,13 +290,13 @@ impl PatternWeights {
             });
         }
         let (body, sum) = bytes.split_at(expected - 8);
-        if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+        if check && fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
             return Err(WeightsError::Checksum);
         }
-        let weights = body[HEADER..]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
+        let mut weights = vec![0; STORED];
+        for (w, c) in weights.iter_mut().zip(body[HEADER..].chunks_exact(2)) {
+            *w = i16::from_le_bytes([c[0], c[1]]);
+        }
         Ok(PatternWeights { weights })
     }
 }
