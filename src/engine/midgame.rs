@@ -138,8 +138,13 @@ impl MidgameSearch {
     ) -> MidgameSearch {
         let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, solver_bits);
         solver.set_weights(Arc::clone(&weights));
+        // Every search soon writes all over its table: its pages are
+        // mapped now by one write each (a hint at level 14 after ply 30:
+        // 13.4 k page faults and 43 ms CPU before, 7.3 k and 35 ms).
+        let table = Table::new(bits);
+        table.touch();
         MidgameSearch {
-            table: Table::new(bits),
+            table,
             probcut: ProbCutTable::embedded(),
             selectivity: None,
             solver,

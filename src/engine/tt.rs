@@ -75,6 +75,20 @@ impl Table {
         }
     }
 
+    /// Writes a zero in every memory page of the table (one atomic store
+    /// per 4 KiB), so that the pages are mapped now, each by one write
+    /// fault, instead of by a read fault (mapping the zero page) and a
+    /// write fault (copying it) in the search.
+    pub fn touch(&self) {
+        for s in self
+            .slots
+            .iter()
+            .step_by(4096 / std::mem::size_of::<Slot>())
+        {
+            s.data.store(0, Relaxed);
+        }
+    }
+
     /// Forgets every entry (in constant time).
     pub fn clear(&self) {
         self.generation.fetch_add(1, Relaxed);
