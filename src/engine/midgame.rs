@@ -471,6 +471,7 @@ impl MidgameSearch {
         depth: u32,
     ) -> MoveList {
         let mut list = MoveList::new();
+        let mut n = 0;
         for sq in Bits(moves) {
             let f = k.flips(p, o, sq);
             let (np, no) = after(p, o, sq, f);
@@ -486,13 +487,16 @@ impl MidgameSearch {
                 let corner = i32::from(CORNERS >> sq & 1 == 1);
                 16 * replies - 64 * corner
             };
-            list.push(sq, f, key);
+            list.rank[n] = i64::from(key) << 8 | i64::from(sq);
+            list.flips[n] = f;
+            n += 1;
             if depth >= 2 {
                 // The child probes the table first: its slot loads while
                 // the other moves are ordered.
                 self.table.prefetch(np, no);
             }
         }
+        list.len = n;
         list
     }
 }
@@ -590,20 +594,15 @@ impl MoveList {
         }
     }
 
-    /// Adds a move.
-    #[inline(always)]
-    fn push(&mut self, sq: u8, flips: u64, key: i32) {
-        self.rank[self.len] = i64::from(key) << 8 | i64::from(sq);
-        self.flips[self.len] = flips;
-        self.len += 1;
-    }
-
     /// Moves the best remaining move to slot `i` and returns it.
     #[inline(always)]
     fn pick(&mut self, i: usize) -> (u8, u64) {
-        let mut b = i;
+        let (mut b, mut least) = (i, self.rank[i]);
         for j in i + 1..self.len {
-            b = if self.rank[j] < self.rank[b] { j } else { b };
+            let r = self.rank[j];
+            if r < least {
+                (b, least) = (j, r);
+            }
         }
         self.rank.swap(i, b);
         self.flips.swap(i, b);
