@@ -128,6 +128,7 @@ pub mod game;
 pub mod hash;
 #[cfg(feature = "cli")]
 pub mod kit;
+#[cfg(feature = "lab")]
 pub mod lab;
 pub mod lines;
 pub mod record;

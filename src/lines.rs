@@ -127,6 +127,12 @@ impl<R: BufRead> CappedLines<R> {
         }
     }
 
+    /// The reader, positioned after the last line read: the rest of a
+    /// file whose text lines come before a binary part.
+    pub fn into_inner(self) -> R {
+        self.reader
+    }
+
     /// The next line, or `None` at the end of the input.
     ///
     /// # Errors

@@ -343,13 +343,16 @@ pub fn read_record(text: &str, size: u8) -> Result<GameRecord> {
     let from_file = |path: &std::path::Path| -> Result<GameRecord> {
         let what = format!("record file {text}");
         let owned = reversi::kit::input::read_text_capped(path, &what, RECORD_FILE_CAP)?;
-        let games = games_in(&owned);
+        // A byte-order mark is no character of the record (parse_game
+        // skips it too): counted without it, as the server's upload reads.
+        let owned = owned.strip_prefix('\u{feff}').unwrap_or(&owned);
+        let games = games_in(owned);
         if games > 1 {
             return usage(format!(
                 "{what} holds {games} games; give a file of one game (copy its line or PGN game into a file of its own)"
             ));
         }
-        parse_game(&owned, size).or_else(|e| usage(format!("{what}: the game record {e}")))
+        parse_game(owned, size).or_else(|e| usage(format!("{what}: the game record {e}")))
     };
     // A path that exists is a file (a FIFO included, waited for).
     if one_line && path.exists() && !path.is_dir() {

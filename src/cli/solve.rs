@@ -206,6 +206,9 @@ fn positions_of(a: &Args) -> Result<Vec<ObfPosition>> {
             Err(e) => return usage(format!("{file}: unreadable: {e}")),
         };
         return match read_obf(text) {
+            Ok(v) if v.is_empty() => usage(format!(
+                "{file} holds no position (OBF lines: 64 squares, the side to move and `;`)"
+            )),
             Ok(v) => Ok(v),
             Err(e) => usage(format!("{file} {e}")),
         };

@@ -41,7 +41,9 @@ fn tags(text: &str) -> Result<Vec<Tag>, RecordError> {
         }
         match chars.get(i) {
             None => return Err(RecordError::new(i + 1, None, RecordErrorKind::NoGameEnd)),
-            Some(';') if chars.get(i + 1) == Some(&')') => return Ok(out),
+            Some(';') if chars.get(i + 1) == Some(&')') => {
+                return after_the_end(&chars, i + 2, out)
+            }
             Some(_) => {}
         }
         let at = i;
@@ -94,6 +96,20 @@ fn tags(text: &str) -> Result<Vec<Tag>, RecordError> {
     }
 }
 
+/// The tags of a game that ended before character `end`: only whitespace
+/// may follow, so that a second game (or anything else) is refused rather
+/// than left unread.
+fn after_the_end(chars: &[char], end: usize, tags: Vec<Tag>) -> Result<Vec<Tag>, RecordError> {
+    match chars[end..].iter().position(|c| !c.is_whitespace()) {
+        None => Ok(tags),
+        Some(k) => Err(RecordError::new(
+            end + k + 1,
+            None,
+            RecordErrorKind::AfterGameEnd,
+        )),
+    }
+}
+
 /// The board size a `TY` value names (`8`, `8r`, `s8`, ...), if any.
 fn type_size(value: &str) -> Option<u32> {
     let digits: String = value
@@ -108,8 +124,9 @@ fn type_size(value: &str) -> Option<u32> {
 ///
 /// # Errors
 /// [`RecordError`] naming the move number and character of the first
-/// problem: a missing `(;` or `;)`, a `[` without `]`, a board that is not
-/// 8x8, a move by the wrong colour, an illegal move.
+/// problem: a missing `(;` or `;)`, text after the `;)` (a second game),
+/// a `[` without `]`, a board that is not 8x8, a move by the wrong colour,
+/// an illegal move.
 pub fn parse_ggf(text: &str) -> Result<GameRecord, RecordError> {
     let tags = tags(text)?;
     let mut info = GameInfo::default();

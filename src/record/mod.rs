@@ -283,6 +283,9 @@ pub enum RecordErrorKind {
     UnclosedBracket,
     /// GGF: the record ends without `;)`.
     NoGameEnd,
+    /// GGF: text after the game's `;)` (a second game, or anything but
+    /// whitespace): a record holds one game.
+    AfterGameEnd,
     /// GGF: a tag name not followed by `[`.
     TagWithoutValue(String),
     /// GGF: a move by the colour that is not to move.
@@ -319,6 +322,9 @@ impl fmt::Display for RecordErrorKind {
             RecordErrorKind::NoGameStart => f.write_str("a GGF game starts with \"(;\""),
             RecordErrorKind::UnclosedBracket => f.write_str("\"[\" without its \"]\""),
             RecordErrorKind::NoGameEnd => f.write_str("the GGF game does not end with \";)\""),
+            RecordErrorKind::AfterGameEnd => {
+                f.write_str("text after the end of the GGF game (a record holds one game)")
+            }
             RecordErrorKind::TagWithoutValue(t) => write!(f, "tag {t} without a [value]"),
             RecordErrorKind::WrongColor { played, to_move } => write!(
                 f,
@@ -469,11 +475,15 @@ pub fn write_board_string(p: &Position) -> String {
 /// `[Event "..."]` or a numbered move `1.`, 8x8 only), one Logistello
 /// `.gam` line (`+d3-c3...: -04 10`, 8x8 only), a board string optionally
 /// followed by a transcript of moves from it, or a transcript from the
-/// start position.
+/// start position. The text is one game whole: a second game, or text
+/// after the game, is refused. A leading UTF-8 byte-order mark is skipped.
 ///
 /// # Errors
 /// [`RecordError`] naming the place of the first problem.
 pub fn parse_game(text: &str, size: u8) -> Result<GameRecord, RecordError> {
+    // A UTF-8 byte-order mark (as editors save files) is no character of
+    // the record.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let trimmed = text.trim_start();
     if trimmed.starts_with("(;") || trimmed.starts_with('(') {
         if size != 8 {

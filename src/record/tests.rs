@@ -322,3 +322,45 @@ fn until_keeps_the_first_moves_and_refuses_more_than_the_game_has() {
         format!("the record holds {n} moves, not {}", n + 1)
     );
 }
+
+#[test]
+fn a_record_is_one_game_whole_in_every_form() {
+    let bo = "BO[8 ---------------------------O*------*O--------------------------- *]";
+    let one = format!("(;GM[Othello]{bo}B[f5]W[d6];)");
+    assert_eq!(write_transcript(&parse_game(&one, 8).unwrap()), "f5d6");
+    // Whitespace after the game is no second game.
+    assert!(parse_game(&format!("  {one} \r\n\n"), 8).is_ok());
+    // A second game, or anything else, after the first is refused, never
+    // read as the first game alone.
+    let end = one.chars().count();
+    for after in [one.clone(), "garbage".to_string(), ";)".to_string()] {
+        for gap in ["", "\n", " "] {
+            let text = format!("{one}{gap}{after}");
+            let at = end + gap.len() + 1;
+            assert_eq!(
+                err(&text),
+                format!("at character {at}: text after the end of the GGF game (a record holds one game)"),
+                "{text:?}"
+            );
+        }
+    }
+    // PGN and .gam texts of two games, and transcripts followed by text,
+    // are refused too.
+    assert!(err("[Event \"a\"]\n1. f5 d6\n\n[Event \"b\"]\n1. f5 f6\n").contains("2 games"));
+    assert!(err("f5d6 garbage").contains("not a move"));
+}
+
+#[test]
+fn a_byte_order_mark_is_read_as_nothing_in_every_form() {
+    let bo = "BO[8 ---------------------------O*------*O--------------------------- *]";
+    for text in [
+        format!("(;GM[Othello]{bo}B[f5]W[d6];)"),
+        "[Event \"a\"]\n1. f5 d6\n".to_string(),
+        "f5d6".to_string(),
+        "f5 d6\r\n".to_string(),
+    ] {
+        let plain = parse_game(&text, 8).unwrap();
+        let marked = parse_game(&format!("\u{feff}{text}"), 8).unwrap();
+        assert_eq!(marked, plain, "{text:?}");
+    }
+}

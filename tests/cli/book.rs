@@ -3,7 +3,7 @@
 //! trip, `show` answers in the orientation asked, `deepen` and `add` grow
 //! the book, and bad files give one `error:` line.
 
-use crate::harness::{command_of, expect_usage_error, lab, reversi, scratch_in};
+use crate::harness::{command_of, expect_success, expect_usage_error, lab, reversi, scratch_in};
 use reversi::engine::book::Book;
 use reversi::engine::RelativePosition;
 use reversi::game::Game;
@@ -1027,14 +1027,9 @@ fn counting_only_adds_games_to_a_book_and_changes_no_move() {
     assert!(!dir.join("x.book").exists());
 }
 
-/// `book merge --odd-gain D`: every move into the book costs D discs in
-/// the negamax, 0 is plain negamax. In the book of the first two plies
-/// the last ply has only searches (unchanged), f5's three moves all lead
-/// into the book (3 discs less), and the start's moves lead to f5 (minus
-/// f5's value, less 3: the start's value again).
-#[test]
-fn a_merge_with_an_odd_gain_costs_each_move_into_the_book() {
-    let dir = scratch_in("book", "odd-gain");
+/// The book of the first two plies planned in `dir` (`planned.book`) and
+/// its pending positions searched at level 2 (`searched`), for merges.
+fn two_plies_planned_and_searched(dir: &Path) -> (PathBuf, PathBuf) {
     let planned = dir.join("planned.book");
     new_book(&planned, "2", "none");
     let searched = dir.join("searched");
@@ -1049,6 +1044,18 @@ fn a_merge_with_an_odd_gain_costs_each_move_into_the_book() {
         "--out",
         path(&searched),
     ]);
+    (planned, searched)
+}
+
+/// `book merge --odd-gain D`: every move into the book costs D discs in
+/// the negamax, 0 is plain negamax. In the book of the first two plies
+/// the last ply has only searches (unchanged), f5's three moves all lead
+/// into the book (3 discs less), and the start's moves lead to f5 (minus
+/// f5's value, less 3: the start's value again).
+#[test]
+fn a_merge_with_an_odd_gain_costs_each_move_into_the_book() {
+    let dir = scratch_in("book", "odd-gain");
+    let (planned, searched) = two_plies_planned_and_searched(&dir);
     let merge = |gain: Option<&str>, name: &str| {
         let out = dir.join(name);
         let mut args = vec![
@@ -1083,5 +1090,92 @@ fn a_merge_with_an_odd_gain_costs_each_move_into_the_book() {
             lower * reversi::units::Eval::PER_DISC,
             "{moves:?}"
         );
+    }
+}
+
+/// `book merge --odd-gain D` with D large enough to push a value beyond
+/// 64 discs (on the book of the first two plies, f5's value is about -D):
+/// refused before writing (the good `--out` kept), since no reader takes
+/// such a book; a gain that keeps every value within 64 discs writes a
+/// book the readers take.
+#[test]
+fn an_odd_gain_that_would_value_beyond_64_discs_is_refused_before_writing() {
+    let dir = scratch_in("book", "odd-gain-bound");
+    let (planned, searched) = two_plies_planned_and_searched(&dir);
+    let out = dir.join("out.book");
+    let merge = |gain: &str| {
+        let mut cmd = lab();
+        cmd.args(["book", "merge", "--book", path(&planned), "--out"])
+            .arg(&out)
+            .args(["--odd-gain", gain])
+            .arg(&searched);
+        cmd
+    };
+    expect_success(&mut merge("20"));
+    let good = fs::read(&out).expect("book");
+    read_book(&out);
+    for gain in ["70", "128"] {
+        expect_usage_error(&mut merge(gain), "beyond 64 discs");
+        assert_eq!(fs::read(&out).expect("book"), good, "--odd-gain {gain}");
+    }
+}
+
+/// `book add` without `--min-games` reads the games files of `train
+/// import` (and `generate`) its help lists first, as `--min-games` does:
+/// the same positions as the games' transcripts give. A games file without
+/// games is refused (an empty book, exit 0, before).
+#[test]
+fn book_add_reads_train_games_files_and_refuses_a_file_without_games() {
+    let dir = scratch_in("book", "add-games-file");
+    let games = imported_games(&dir);
+    let transcripts = dir.join("transcripts.txt");
+    let text = fs::read_to_string(&games).expect("games");
+    let lines: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').nth(1).expect("moves"))
+        .collect();
+    fs::write(&transcripts, lines.join("\n") + "\n").expect("transcripts");
+    let add = |input: &Path, out: &str| {
+        run(&[
+            "book",
+            "add",
+            "-q",
+            "--depth",
+            "4",
+            "--no-search",
+            "--out",
+            path(&dir.join(out)),
+            path(input),
+        ]);
+        read_book(&dir.join(out))
+    };
+    let from_file = add(&games, "from-file.book");
+    let from_lines = add(&transcripts, "from-lines.book");
+    assert_eq!(from_file, from_lines);
+    assert!(from_file.len() > 4, "{} positions", from_file.len());
+    let empty = dir.join("empty.txt");
+    let header_only = dir.join("header-only.txt");
+    fs::write(&empty, "").expect("empty");
+    fs::write(
+        &header_only,
+        text.lines().next().unwrap().to_string() + "\n",
+    )
+    .expect("header");
+    for (file, min_games) in [
+        (&empty, None),
+        (&header_only, None),
+        (&header_only, Some("1")),
+    ] {
+        let out = dir.join("none.book");
+        let mut cmd = lab();
+        cmd.args(["book", "add", "-q", "--no-search", "--out"])
+            .arg(&out);
+        if let Some(n) = min_games {
+            cmd.args(["--min-games", n]);
+        }
+        cmd.arg(file);
+        expect_usage_error(&mut cmd, "no game");
+        assert!(!out.exists(), "{file:?}");
     }
 }

@@ -199,6 +199,15 @@ fn bad_obf_input() {
         reversi().args(["solve", "--file", missing.to_str().unwrap()]),
         "unreadable",
     );
+    // A file without a position (empty, or comments and blank lines only)
+    // says so (exit 0 and no output before).
+    for text in ["", "% FFO\n\n# none\n"] {
+        std::fs::write(&f, text).unwrap();
+        expect_usage_error(
+            reversi().args(["solve", "--file", f.to_str().unwrap()]),
+            "holds no position",
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
     expect_usage_error(
         reversi().args(["perft", "2", "--board", "012", "--player", "1"]),

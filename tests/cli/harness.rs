@@ -126,6 +126,18 @@ pub fn expect_usage_error(cmd: &mut Command, needle: &str) {
     );
 }
 
+/// Runs `cmd`, which must succeed (its stderr is shown if it does not),
+/// and returns what it printed.
+pub fn expect_success(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// The `ring-treblecross` binary.
 pub fn ring_treblecross() -> Command {
     Command::cargo_bin("ring-treblecross").expect("ring-treblecross binary")

@@ -5,7 +5,8 @@
 //! never value a move beyond the board's discs.
 
 use crate::harness::{
-    binary_of, command_of, expect_usage_error, lab, reversi, scratch_in, train_generate,
+    binary_of, command_of, expect_success, expect_usage_error, lab, reversi, scratch_in,
+    train_generate,
 };
 use reversi::board::symmetry::canonical;
 use std::fs;
@@ -772,4 +773,63 @@ fn files_of_the_former_spelling_are_read_continued_and_merged() {
         fs::read(&old_book).expect("old"),
         fs::read(&book).expect("book")
     );
+}
+
+/// A resumable output of 0 bytes (a run killed between creating it and
+/// writing its header) is started as a new file: it was refused by every
+/// run after (`exists and is not a games file ...; use --force`).
+#[test]
+fn an_empty_resumable_output_is_started_as_new() {
+    let dir = scratch_in("lab", "empty-resumable");
+    let games = dir.join("games.txt");
+    fs::write(&games, "").expect("empty");
+    expect_success(train_generate().args(["--games", "2", "--out"]).arg(&games));
+    let text = fs::read_to_string(&games).expect("games");
+    assert!(text.starts_with("# reversi-lab train generate:"), "{text}");
+    assert_eq!(text.lines().count(), 3, "{text}");
+    // A file holding anything else is still refused.
+    let other = dir.join("other.txt");
+    fs::write(&other, "\n").expect("other");
+    expect_usage_error(
+        train_generate().args(["--games", "2", "--out"]).arg(&other),
+        "use --force",
+    );
+    assert_eq!(fs::read_to_string(&other).expect("other"), "\n");
+}
+
+/// `train import --theoretical-labels` replaces only a file it wrote: a
+/// label file of `train label` (the same first words) is another
+/// command's output, replaced only with `--force` (it was replaced
+/// without).
+#[test]
+fn theoretical_labels_replace_a_train_label_file_only_with_force() {
+    let dir = scratch_in("lab", "theoretical-over-labels");
+    let (games, labels) = (dir.join("games.txt"), dir.join("labels.txt"));
+    label_file(&labels, &[]);
+    let label_text = fs::read_to_string(&labels).expect("labels");
+    let import = |force: bool| {
+        let mut cmd = lab();
+        cmd.args(["train", "import", "-q", "--out"])
+            .arg(&games)
+            .arg("--theoretical-labels")
+            .arg(&labels)
+            .arg(crate::harness::data("wthor/WTH_1984-sample.wtb"));
+        if force {
+            cmd.arg("--force");
+        }
+        cmd
+    };
+    for spelling in ["# reversi train label:", "# reversi-lab train label:"] {
+        let text = label_text.replacen("# reversi train label:", spelling, 1);
+        fs::write(&labels, &text).expect("labels");
+        expect_usage_error(&mut import(false), "use --force");
+        assert_eq!(fs::read_to_string(&labels).expect("labels"), text);
+        assert!(!games.exists());
+    }
+    expect_success(&mut import(true));
+    let theoretical = fs::read_to_string(&labels).expect("labels");
+    assert!(theoretical.contains("theoretical scores"), "{theoretical}");
+    // Its own file is replaced when run again.
+    expect_success(&mut import(false));
+    assert_eq!(fs::read_to_string(&labels).expect("labels"), theoretical);
 }

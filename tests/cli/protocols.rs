@@ -1163,3 +1163,118 @@ fn nboard_hints_from_the_book_are_book_lines() {
     let lines = searching.until("status");
     assert!(lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
 }
+
+/// One record per record argument or file, in every form: a GGF game
+/// followed by a second game or by anything else is refused (it was read
+/// as its first game, exit 0), as PGN and `.gam` texts of two games are;
+/// a file's UTF-8 byte-order mark is read as nothing, as the server's
+/// upload reads it (a PGN file with one was refused).
+#[test]
+fn a_record_argument_or_file_is_one_game_and_a_byte_order_mark_is_nothing() {
+    let dir = std::env::temp_dir().join(format!("reversi-one-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bo = "BO[8 ---------------------------O*------*O--------------------------- *]";
+    let ggf = format!("(;GM[Othello]{bo}B[f5]W[d6];)");
+    for after in [ggf.clone(), "garbage".to_string()] {
+        let two = format!("{ggf}\n{after}\n");
+        expect_usage_error(
+            reversi().args(["hint", "--depth", "1", "--no-book", &two]),
+            "text after the end of the GGF game",
+        );
+        std::fs::write(dir.join("two.ggf"), &two).unwrap();
+        expect_usage_error(
+            reversi()
+                .current_dir(&dir)
+                .args(["analyze", "--depth", "1", "--no-book", "two.ggf"]),
+            "text after the end of the GGF game",
+        );
+    }
+    let pgn = std::fs::read_to_string(data("wthor/wthor-sample.pgn")).unwrap();
+    let first = pgn.split("\n\n").next().unwrap().to_string() + "\n";
+    for (name, text) in [("game.pgn", first.as_str()), ("game.ggf", ggf.as_str())] {
+        let args = ["hint", "--depth", "1", "--no-book", "--until", "2", name];
+        std::fs::write(dir.join(name), text).unwrap();
+        let out = reversi().current_dir(&dir).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::write(
+            dir.join(name),
+            format!("\u{feff}{}", text.replace('\n', "\r\n")),
+        )
+        .unwrap();
+        let marked = reversi().current_dir(&dir).args(args).output().unwrap();
+        assert!(
+            marked.status.success(),
+            "{name} with a byte-order mark: {}",
+            String::from_utf8_lossy(&marked.stderr)
+        );
+        assert_eq!(marked.stdout, out.stdout, "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The exact value for the side to move of `p` by brute force (every
+/// line played out; the empty squares go to the winner).
+fn brute_force_value(p: &Position) -> i32 {
+    let game = Reversi::DISC_DIFFERENCE;
+    if game.is_terminal(p) {
+        let black = reversi::record::standard_score(&p.board);
+        return if p.to_move == reversi::board::Color::Black {
+            black
+        } else {
+            -black
+        };
+    }
+    game.moves(p)
+        .map(|m| {
+            let next = game.play(p, m);
+            let v = brute_force_value(&next);
+            if next.to_move == p.to_move {
+                v
+            } else {
+                -v
+            }
+        })
+        .max()
+        .expect("a move")
+}
+
+/// `analyze --time T` however short: the positions of at most 3 empty
+/// squares are always solved (a forced pass with one square left was
+/// shown as an estimate of -4.00 when the exact value was -32).
+#[test]
+fn the_last_empty_squares_are_solved_whatever_the_time() {
+    let (board, _) = ffo("fforum-1-19.obf", 1);
+    let (p, _) = reversi::record::parse_board_string(&board, 8).unwrap();
+    let game = Reversi::DISC_DIFFERENCE;
+    let mut checked = 0;
+    for seed in 1..=6 {
+        let mut g = GameRecord::new(p);
+        let mut rng = reversi::rng::Rng::new(seed);
+        while !game.is_terminal(&g.last()) {
+            let moves: Vec<Move> = game.moves(&g.last()).collect();
+            g.push(RecordedMove::plain(*rng.pick(&moves))).unwrap();
+        }
+        let text = format!("{board} {}", reversi::record::write_transcript(&g));
+        let json = stdout_of_reversi(&["analyze", &text, "--json", "--time", "0.000001"]);
+        let rows: Vec<&str> = json.split("{\"number\"").skip(1).collect();
+        assert_eq!(rows.len(), g.moves.len(), "{json}");
+        for (row, position) in rows.iter().zip(g.positions()) {
+            if position.board.empty().count_ones() > 3 {
+                continue;
+            }
+            assert!(row.contains("\"exact\":true"), "seed {seed}: {row}");
+            let best = json_number(row, "\"best_value\"", "best_value");
+            assert_eq!(
+                best,
+                f64::from(brute_force_value(&position)),
+                "seed {seed}: {row}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "{checked} positions of 1-3 empty squares");
+}

@@ -229,6 +229,74 @@ fn probcut_fits_the_endgame_model_from_the_solved_lines() {
     assert!(!text.contains("endgame "), "{text}");
     let parsed = reversi::engine::probcut::ProbCutTable::parse(&text).expect("parses");
     assert_eq!(parsed.endgame(), None);
+
+    // Exact labels fit the model where the games have no solved lines:
+    // the same 8 games labelled exactly from 12 empties give the cells of
+    // their solved lines again (the same positions and scores).
+    let labels = dir.join("exact.txt");
+    lab()
+        .args([
+            "train",
+            "label",
+            "-q",
+            "--empties",
+            "8-12",
+            "--exact-empties",
+            "12",
+        ])
+        .arg("--games")
+        .arg(&games)
+        .arg("--out")
+        .arg(&labels)
+        .assert()
+        .success();
+    let unsolved = dir.join("unsolved.txt");
+    let games_text = fs::read_to_string(&games).expect("games");
+    let unsolved_text: String = games_text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            if l.starts_with('#') {
+                format!("{l}\n")
+            } else {
+                // Solved at the game's end: no solved line.
+                format!("{}\t{}\t{}\t{}\n", f[0], f[1], f[1].len() / 2, f[3])
+            }
+        })
+        .collect();
+    fs::write(&unsolved, unsolved_text).expect("written");
+    let out = lab()
+        .args(["train", "probcut", "-q", "--positions", "2", "--depth", "3"])
+        .args(["--cell-positions", "3", "--off-path", "2", "--games"])
+        .arg(&unsolved)
+        .arg("--labels")
+        .arg(&labels)
+        .arg("--out")
+        .arg(&table)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let with_labels = fs::read_to_string(&table).expect("table");
+    assert!(
+        with_labels
+            .lines()
+            .next()
+            .unwrap()
+            .contains("off the games' path (1/2), "),
+        "{with_labels}"
+    );
+    let cells_of = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("# endgame cell: ") && !l.contains("empties"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let solved_cells = cells_of(&String::from_utf8_lossy(&run("3").stdout));
+    assert_eq!(cells_of(&with_labels), solved_cells);
 }
 
 /// Whether GNU parallel runs here; `None` with the reason when it does
@@ -542,4 +610,178 @@ fn off_path_labels_are_the_positions_after_moves_not_played() {
     let out = merge(&merged, &shards);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(fs::read_to_string(&merged).unwrap(), sample_text);
+}
+
+#[test]
+fn a_packed_label_file_unpacks_byte_for_byte_and_fits_the_same_weights() {
+    let dir = scratch_in("train", "pack");
+    let games = dir.join("games.txt");
+    generate(&games, 8);
+    let labels = dir.join("labels.txt");
+    lab()
+        .args(["train", "label", "--empties", "6-40", "--depth", "1", "-q"])
+        .args(["--exact-empties", "8", "--games"])
+        .arg(&games)
+        .arg("--out")
+        .arg(&labels)
+        .assert()
+        .success();
+    let packed = dir.join("labels.rvl");
+    let recipe = "reversi-lab train label --empties 6-40 --depth 1 --exact-empties 8";
+    lab()
+        .args(["train", "pack", "--recipe", recipe, "--input"])
+        .arg(&games)
+        .arg("--out")
+        .arg(&packed)
+        .arg(&labels)
+        .assert()
+        .success()
+        .stdout("");
+    let text = fs::read(&labels).expect("labels");
+    let packed_bytes = fs::read(&packed).expect("packed");
+    assert!(
+        packed_bytes.len() * 3 < text.len(),
+        "{} bytes",
+        packed_bytes.len()
+    );
+    let unpacked = dir.join("unpacked.txt");
+    let out = lab()
+        .args(["train", "unpack", "--out"])
+        .arg(&unpacked)
+        .arg(&packed)
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(fs::read(&unpacked).expect("unpacked"), text);
+    // The games file's checksum (FNV-1a of its bytes) and the recipe.
+    let fnv = fs::read(&games)
+        .expect("games")
+        .iter()
+        .fold(0xCBF2_9CE4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+        });
+    let count = text.iter().filter(|&&b| b == b'\n').count() - 1;
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{count} labels\ninput: games.txt {fnv:016x}\nrecipe: {recipe}\n")
+    );
+    // Every reader takes the packed file as the text: the same fit.
+    let fit = |input: &Path, out: &Path| {
+        lab()
+            .args(["train", "fit", "-q", "--lambda", "5", "--labels"])
+            .arg(input)
+            .arg("--out")
+            .arg(out)
+            .assert()
+            .success();
+        fs::read(out).expect("weights")
+    };
+    assert_eq!(
+        fit(&labels, &dir.join("w-text.bin")),
+        fit(&packed, &dir.join("w-packed.bin"))
+    );
+    // Refusals: packing a packed file, unpacking a text one, a file of
+    // another kind, and replacing a file that is not ours.
+    expect_usage_error(
+        lab()
+            .args(["train", "pack", "--out"])
+            .arg(dir.join("again.rvl"))
+            .arg(&packed),
+        "is packed already",
+    );
+    expect_usage_error(
+        lab()
+            .args(["train", "unpack", "--out"])
+            .arg(dir.join("again.txt"))
+            .arg(&labels),
+        "is not packed",
+    );
+    expect_usage_error(
+        lab()
+            .args(["train", "pack", "--out"])
+            .arg(dir.join("again.rvl"))
+            .arg(&games),
+        "is not a label file",
+    );
+    expect_usage_error(
+        lab()
+            .args(["train", "pack", "--out"])
+            .arg(&games)
+            .arg(&labels),
+        "games.txt",
+    );
+    assert!(!dir.join("again.rvl").exists() && !dir.join("again.txt").exists());
+    // A packed file cut short is refused by its readers.
+    let cut = dir.join("cut.rvl");
+    fs::write(&cut, &packed_bytes[..packed_bytes.len() - 10]).expect("written");
+    expect_usage_error(
+        lab()
+            .args(["train", "compare", "--reference"])
+            .arg(&labels)
+            .arg("--labels")
+            .arg(&cut),
+        "cut short",
+    );
+}
+
+#[test]
+fn a_label_files_positions_are_labelled_as_the_games_positions_are() {
+    let dir = scratch_in("train", "positions");
+    let games = dir.join("games.txt");
+    generate(&games, 5);
+    let label = |source: &[&str], empties: &str, out: &Path| {
+        lab()
+            .args(["train", "label", "--depth", "2", "-q", "--empties", empties])
+            .args(source)
+            .arg("--out")
+            .arg(out)
+            .assert()
+            .success();
+        fs::read_to_string(out).expect("labels")
+    };
+    let all = label(
+        &["--games", games.to_str().unwrap()],
+        "10-40",
+        &dir.join("all.txt"),
+    );
+    let some = label(
+        &["--games", games.to_str().unwrap()],
+        "20-30",
+        &dir.join("some.txt"),
+    );
+    let again = label(
+        &["--positions", dir.join("all.txt").to_str().unwrap()],
+        "20-30",
+        &dir.join("again.txt"),
+    );
+    // Same positions, games, values and sources; only the header (its
+    // list's checksum) may differ.
+    let body = |text: &str| text.lines().skip(1).map(str::to_owned).collect::<Vec<_>>();
+    assert!(body(&some).len() > 20, "{some}");
+    assert_eq!(body(&again), body(&some));
+    assert!(all.lines().count() > some.lines().count());
+    expect_usage_error(
+        lab()
+            .args([
+                "train",
+                "label",
+                "--empties",
+                "20-30",
+                "--off-path",
+                "2",
+                "--positions",
+            ])
+            .arg(dir.join("all.txt"))
+            .arg("--out")
+            .arg(dir.join("x.txt")),
+        "--off-path",
+    );
+    expect_usage_error(
+        lab()
+            .args(["train", "label", "--empties", "20-30", "--positions"])
+            .arg(&games)
+            .arg("--out")
+            .arg(dir.join("x.txt")),
+        "is not a label file",
+    );
 }

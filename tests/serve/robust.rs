@@ -265,3 +265,164 @@ fn sigint_sigterm_and_sighup_stop_the_server_which_then_dies_by_them() {
         );
     }
 }
+
+/// A record upload's header announcing `announced` bytes, then `sent`
+/// bytes of the body.
+fn upload_head(addr: &str, announced: usize, sent: &str) -> String {
+    format!(
+        "POST /api/record?size=8 HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/plain\r\n\
+         Content-Length: {announced}\r\n\r\n{sent}"
+    )
+}
+
+/// 64 uploads (every connection place) that announce 16000 bytes and
+/// send 4, held open; then cheap requests, each answered within a second:
+/// waiting for a body that does not come is idle, not busy.
+fn stalled_uploads_then_cheap_requests(addr: &str, what: &str) {
+    let held: Vec<TcpStream> = (0..64)
+        .map(|_| {
+            let mut s = connect(addr);
+            s.write_all(upload_head(addr, 16000, "f5d6").as_bytes())
+                .unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    cheap_requests_answer_within_a_second(addr, what);
+    drop(held);
+}
+
+#[test]
+fn stalled_uploads_in_every_place_do_not_starve_a_new_client() {
+    let server = ServerProcess::start();
+    stalled_uploads_then_cheap_requests(&address(&server), "64 stalled uploads");
+}
+
+#[test]
+fn a_cut_short_upload_is_a_bad_request_with_the_byte_counts() {
+    let server = ServerProcess::start();
+    let addr = address(&server);
+    let mut s = connect(&addr);
+    s.write_all(upload_head(&addr, 100, "f5d6c3d3c4").as_bytes())
+        .unwrap();
+    // The client ends its side: the body stops at 10 of its 100 bytes.
+    s.shutdown(std::net::Shutdown::Write).unwrap();
+    let (status, body) = read_response(&mut s);
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("10 of the 100 bytes"),
+        "the message gives the counts: {body}"
+    );
+}
+
+/// Two threads that keep two cores busy until dropped.
+struct CpuHogs {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl CpuHogs {
+    fn start() -> CpuHogs {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let threads = (0..2)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let mut x = 1u64;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        x = std::hint::black_box(x.wrapping_mul(6364136223846793005) + 1);
+                    }
+                })
+            })
+            .collect();
+        CpuHogs { stop, threads }
+    }
+}
+
+impl Drop for CpuHogs {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// `GET path` on a new connection: the status and body, or status 0 and
+/// what went wrong (a refused connection, a reset, no answer).
+fn get_or_why(addr: &str, path: &str) -> (u16, String) {
+    let mut s = match TcpStream::connect(addr) {
+        Ok(s) => s,
+        Err(e) => return (0, format!("connect: {e}")),
+    };
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    if let Err(e) = s.write_all(request.as_bytes()) {
+        return (0, format!("write: {e}"));
+    }
+    let mut bytes = Vec::new();
+    match s.read_to_end(&mut bytes) {
+        Ok(_) if bytes.is_empty() => (0, "closed without an answer".to_string()),
+        Ok(_) => {
+            let text = String::from_utf8_lossy(&bytes).to_string();
+            let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok());
+            (status.unwrap_or(0), text)
+        }
+        Err(e) => (0, format!("read: {e}")),
+    }
+}
+
+/// The load tests of the server, with two CPU hogs running (a few seconds,
+/// but they take the whole machine from the tests beside them, so they run
+/// on request: `cargo test --release --test serve -- --ignored
+/// under_load`; the rules they check have regular tests above and in
+/// `reversi::apps::serve`). First 64 stalled uploads, then cheap requests
+/// each answered within a second.
+#[test]
+#[ignore = "a load test: cargo test --release --test serve -- --ignored under_load"]
+fn under_load_64_stalled_uploads_do_not_starve_a_new_client() {
+    let server = ServerProcess::start();
+    let addr = address(&server);
+    let _hogs = CpuHogs::start();
+    stalled_uploads_then_cheap_requests(&addr, "64 stalled uploads under load");
+}
+
+/// The second load test: three rounds of 200 clients at once, each
+/// answered or refused with 503, none reset or left without an answer.
+#[test]
+#[ignore = "a load test: cargo test --release --test serve -- --ignored under_load"]
+fn under_load_200_simultaneous_clients_are_each_answered_or_refused() {
+    let server = ServerProcess::start();
+    let addr = address(&server);
+    let _hogs = CpuHogs::start();
+    for round in 0..3 {
+        let clients = 200;
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(clients));
+        let threads: Vec<_> = (0..clients)
+            .map(|_| {
+                let (barrier, addr) = (barrier.clone(), addr.clone());
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    get_or_why(&addr, "/api/game?size=4")
+                })
+            })
+            .collect();
+        let statuses: Vec<(u16, String)> = threads
+            .into_iter()
+            .map(|t| t.join().expect("client"))
+            .collect();
+        let answered = statuses.iter().filter(|(s, _)| *s == 200).count();
+        let refused = statuses.iter().filter(|(s, _)| *s == 503).count();
+        println!("round {round}: {answered} answered, {refused} refused (503) of {clients}");
+        let other: Vec<&(u16, String)> = statuses
+            .iter()
+            .filter(|(s, _)| *s != 200 && *s != 503)
+            .collect();
+        assert!(
+            other.is_empty(),
+            "round {round}: {} of {clients} neither answered nor refused: {:?}",
+            other.len(),
+            &other[..other.len().min(3)]
+        );
+    }
+}

@@ -20,8 +20,11 @@
 //! every search (Tiny searches included) is bounded in depth, time and
 //! nodes, at most [`ServerLimits::max_searches`] run at once, and a search stops
 //! when its client goes away; request lines, headers and bodies are
-//! size-limited; idle and slow connections give way to new ones
-//! ([`connections`]); nothing is read from or written to files.
+//! size-limited and must arrive within [`ServerLimits::request_time`];
+//! idle and slow connections give way to new ones, a connection whose
+//! request has arrived is answered (or, when every place is busy, refused
+//! with 503), never reset ([`connections`]); nothing is read from or
+//! written to files.
 //!
 //! The module never prints: the command line ([`Server::url`],
 //! [`Server::is_loopback`]) says what it wants.
@@ -40,7 +43,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use api::{router, AppState};
-use connections::{BusyBody, Connections};
+use axum::response::IntoResponse;
+use connections::{BusyBody, Connections, Peer, Place};
+use hyper::body::Incoming;
 
 /// The bounds the server keeps every request within.
 #[derive(Clone, Copy, Debug)]
@@ -70,6 +75,14 @@ pub struct ServerLimits {
     /// Open connections at once; when all are open, the one idle for
     /// longest is closed for a new one ([`connections`]).
     pub max_connections: usize,
+    /// The longest a client may take to send a request's header, and again
+    /// its body: a header that has not arrived by then closes the
+    /// connection, a body is answered `408 Request Timeout`.
+    pub request_time: Duration,
+    /// How long a new connection waits for a place when every open one is
+    /// busy (or has a request waiting to be read), before it is answered
+    /// `503 Service Unavailable`.
+    pub place_wait: Duration,
 }
 
 impl Default for ServerLimits {
@@ -86,6 +99,8 @@ impl Default for ServerLimits {
             max_uri: 4096,
             max_body: 16 * 1024,
             max_connections: 64,
+            request_time: Duration::from_secs(10),
+            place_wait: Duration::from_secs(2),
         }
     }
 }
@@ -227,7 +242,7 @@ impl Server {
         let result = runtime.block_on(async {
             let stop = stop_signal().map_err(ServeError::Io)?;
             ready().map_err(ServeError::Io)?;
-            serve(listener, state.clone(), limits, stop).await
+            serve(listener, router(state.clone()), limits, stop).await
         });
         state.shut_down();
         runtime.shutdown_timeout(Duration::from_secs(2));
@@ -271,19 +286,24 @@ fn stop_signal() -> std::io::Result<tokio::sync::mpsc::Receiver<i32>> {
 
 async fn serve(
     listener: TcpListener,
-    state: Arc<AppState>,
+    app: axum::Router,
     limits: ServerLimits,
     mut stop: tokio::sync::mpsc::Receiver<i32>,
 ) -> Result<i32, ServeError> {
-    use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
 
     listener.set_nonblocking(true).map_err(ServeError::Io)?;
     let listener = tokio::net::TcpListener::from_std(listener).map_err(ServeError::Io)?;
-    let app = TowerToHyperService::new(router(state));
+    let app = TowerToHyperService::new(app);
     let connections = Arc::new(Connections::new(limits.max_connections));
+    // Connections accepted and waiting for a place: as many as there are
+    // places; beyond, new ones wait in the listener's queue.
+    let waiting = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
     let accept = tokio::spawn(async move {
         loop {
+            let Ok(turn) = waiting.clone().acquire_owned().await else {
+                return;
+            };
             let stream = match listener.accept().await {
                 Ok((stream, _)) => stream,
                 Err(_) => {
@@ -293,35 +313,91 @@ async fn serve(
                 }
             };
             // Room is made by closing the connection idle for longest
-            // (see `connections`); only busy connections make this wait.
-            let place = connections.admit().await;
-            let requests = place.handle();
-            let app = app.clone();
-            let service = hyper::service::service_fn(move |request| {
-                let busy = requests.busy();
-                let answer = hyper::service::Service::call(&app, request);
-                async move {
-                    let response: axum::response::Response = answer.await?;
-                    Ok::<_, std::convert::Infallible>(
-                        response.map(|body| BusyBody::wrap(body, busy)),
-                    )
-                }
-            });
-            let handle = place.handle();
+            // (see `connections`); when every one is busy or has a request
+            // waiting, this one waits, then is refused with 503.
+            let peer = Peer::of(&stream);
+            let closer = peer.closer();
+            let (connections, app) = (connections.clone(), app.clone());
             let task = tokio::spawn(async move {
-                // Freed when the connection ends or its task is aborted.
-                let _place = place;
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .timer(TokioTimer::new())
-                    .header_read_timeout(Duration::from_secs(10))
-                    .max_buf_size(16 * 1024)
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
+                let Some(place) = connections.admit(peer, limits.place_wait).await else {
+                    refuse(stream, limits).await;
+                    drop(turn);
+                    return;
+                };
+                drop(turn);
+                answer(stream, place, app, limits).await;
             });
-            handle.closes_with(task.abort_handle());
+            let _ = closer.set(task.abort_handle());
         }
     });
     let signal = stop.recv().await;
     accept.abort();
     signal.ok_or_else(|| ServeError::Io(std::io::Error::other("the signal listeners stopped")))
 }
+
+/// A connection's HTTP/1.1 settings: the request's header within
+/// [`ServerLimits::request_time`], 16 KiB of buffer.
+fn http1(limits: ServerLimits) -> hyper::server::conn::http1::Builder {
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(limits.request_time)
+        .max_buf_size(16 * 1024);
+    builder
+}
+
+/// Answers the requests of the connection `stream`, which holds `place`:
+/// each busy from its header until its response is sent, idle while it
+/// waits for a body that has not arrived (see `connections`).
+async fn answer(
+    stream: tokio::net::TcpStream,
+    place: Place,
+    app: hyper_util::service::TowerToHyperService<axum::Router>,
+    limits: ServerLimits,
+) {
+    let requests = place.handle();
+    let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+        let busy = requests.busy();
+        let request = request.map(|body| requests.arriving(body));
+        let answer = hyper::service::Service::call(&app, request);
+        async move {
+            let response: axum::response::Response = answer.await?;
+            Ok::<_, std::convert::Infallible>(response.map(|body| BusyBody::wrap(body, busy)))
+        }
+    });
+    let _ = http1(limits)
+        .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+        .await;
+    // Freed once the connection has ended (or with the task, if closed).
+    drop(place);
+}
+
+/// Answers the one request of a connection that found no place with
+/// `503 Service Unavailable`, then closes it (having read the request, so
+/// that closing does not reset it).
+async fn refuse(stream: tokio::net::TcpStream, limits: ServerLimits) {
+    let service =
+        hyper::service::service_fn(move |_request: hyper::Request<Incoming>| async move {
+            let message = format!(
+                "the server is full: its {} connections are all answering requests; try again",
+                limits.max_connections
+            );
+            let mut response = (
+                hyper::StatusCode::SERVICE_UNAVAILABLE,
+                axum::Json(serde_json::json!({ "error": message })),
+            )
+                .into_response();
+            response.headers_mut().insert(
+                hyper::header::RETRY_AFTER,
+                hyper::header::HeaderValue::from_static("1"),
+            );
+            Ok::<_, std::convert::Infallible>(response)
+        });
+    let _ = http1(limits)
+        .keep_alive(false)
+        .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+        .await;
+}
+
+#[cfg(test)]
+mod tests;

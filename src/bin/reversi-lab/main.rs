@@ -40,6 +40,8 @@ Usage:
                                 their positions labelled by search or solving
   reversi-lab train merge --out FILE SHARD...   the shards of a --shard K/N stage
   reversi-lab train compare --labels LABELS --reference LABELS   labels' error
+  reversi-lab train pack --out PACKED LABELS   a label file kept compact
+  reversi-lab train unpack --out LABELS PACKED   and given back
   reversi-lab train import --out GAMES FILE...   WTHOR and Logistello games
   reversi-lab train heldout --games GAMES --training GAMES --out LABELS
                                 the evaluation's test set, solved exactly

@@ -100,14 +100,18 @@ impl Resumable<'_> {
     /// header (its whole lines counted, each checked and numbered
     /// `shard.item(0)`, `shard.item(1)`, ..., and a last line without its
     /// newline, an interrupted write, cut off), or started with the header
-    /// (created, or emptied when `force` starts a file of other options
-    /// over). The file stays locked while it is open, so that one run at a
-    /// time writes it: a second run on the same file is refused. Returns
-    /// the file and the number of lines it holds.
+    /// (created, taken when it is empty, or emptied when `force` starts a
+    /// file of other options over). The file stays locked while it is
+    /// open, so that one run at a time writes it: a second run on the same
+    /// file is refused. Returns the file and the number of lines it holds.
     fn open(&self) -> Result<(File, u64)> {
+        // A file of 0 bytes is one a run made and was killed (SIGKILL, a
+        // power cut) before giving it its header: nothing to keep, and no
+        // other command writes an empty file, so it is started as new.
+        let empty = std::fs::metadata(self.out).is_ok_and(|m| m.is_file() && m.len() == 0);
         let rule = Rule {
             ours: Some(self.signature),
-            force: self.force,
+            force: self.force || empty,
             in_place: InPlace::Refused,
         };
         let planned = output_files::plan_output("--out", Path::new(self.out), &rule)?;

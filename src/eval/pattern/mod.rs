@@ -3,8 +3,11 @@
 //! per pattern (a fixed set of squares: an edge with its X-squares, a
 //! corner block, a diagonal, an inner line, ...) looked up by the ternary
 //! index of what stands on those squares, plus a weight for the mobility of
-//! each side. Each game phase (a range of empty-square counts) has its own
-//! weights.
+//! each side and one for the parity of the empty-square count (which of
+//! the two sides would play last if neither passed: a phase mixes both
+//! parities, and a search ending on odd and on even counts must value
+//! them alike). Each game phase (a range of empty-square counts) has its
+//! own weights.
 //!
 //! Every pattern is read on all eight symmetric images of the board, so
 //! the value is exactly symmetric under the board's symmetries; it is read
@@ -125,13 +128,18 @@ pub const PATTERN_FEATURES: usize = PATTERNS.len() * 8;
 pub const FEATURES: usize = PATTERN_FEATURES + OTHER_FEATURES;
 
 /// Features per position after the pattern readings: the mover's and the
-/// opponent's mobility ([`other_features`]).
-pub const OTHER_FEATURES: usize = 2;
+/// opponent's mobility, then the parity of the empty squares
+/// ([`other_features`]).
+pub const OTHER_FEATURES: usize = 3;
 
-/// The first weight of each pattern, then of the two mobility tables, and
-/// the total number of weights of one phase.
-const OFFSETS: ([usize; PATTERNS.len() + 2], usize) = {
-    let mut offsets = [0; PATTERNS.len() + 2];
+/// The parity weights of a phase: one for an even number of empty
+/// squares, one for an odd number.
+pub const PARITY_WEIGHTS: usize = 2;
+
+/// The first weight of each pattern, then of the two mobility tables and
+/// of the parity pair, and the total number of weights of one phase.
+const OFFSETS: ([usize; PATTERNS.len() + 3], usize) = {
+    let mut offsets = [0; PATTERNS.len() + 3];
     let mut next = 0;
     let mut i = 0;
     while i < PATTERNS.len() {
@@ -141,7 +149,8 @@ const OFFSETS: ([usize; PATTERNS.len() + 2], usize) = {
     }
     offsets[PATTERNS.len()] = next;
     offsets[PATTERNS.len() + 1] = next + MAX_MOBILITY + 1;
-    (offsets, next + 2 * (MAX_MOBILITY + 1))
+    offsets[PATTERNS.len() + 2] = next + 2 * (MAX_MOBILITY + 1);
+    (offsets, next + 2 * (MAX_MOBILITY + 1) + PARITY_WEIGHTS)
 };
 
 /// The number of weights of one phase.
@@ -207,7 +216,7 @@ const _: () = assert!(PATTERNS.len() == 11);
 /// The weight indices (within one phase) of the features of the position
 /// where the side to move has discs `p` and the other side `o`, on a full
 /// 8x8 board: each pattern read on each of the eight images, then the two
-/// mobility counts.
+/// mobility counts, then the parity of the empty squares.
 #[inline]
 #[must_use]
 pub fn features(p: u64, o: u64) -> [u32; FEATURES] {
@@ -237,9 +246,10 @@ pub fn features(p: u64, o: u64) -> [u32; FEATURES] {
 /// The weight indices (within one phase) of the features that are not
 /// pattern readings, of the position where the side to move has discs `p`
 /// and legal moves `mover_moves`, the other side discs `o` and legal moves
-/// `opponent_moves`: the two mobility counts. The one definition of these
-/// features: [`features`] and the searches' evaluation from
-/// [`Indices`] ([`PatternWeights::evaluate_indexed`]) both call it.
+/// `opponent_moves`: the two mobility counts, then the parity of the empty
+/// squares ([`parity_index`]). The one definition of these features:
+/// [`features`] and the searches' evaluation from [`Indices`]
+/// ([`PatternWeights::evaluate_indexed`]) both call it.
 #[inline(always)]
 #[must_use]
 pub fn other_features(
@@ -248,13 +258,31 @@ pub fn other_features(
     mover_moves: u64,
     opponent_moves: u64,
 ) -> [u32; OTHER_FEATURES] {
-    let _ = (p, o);
     let mobility = |moves: u64| moves.count_ones().min(MAX_MOBILITY as u32);
     [
         (OFFSETS.0[PATTERNS.len()] as u32) + mobility(mover_moves),
         (OFFSETS.0[PATTERNS.len() + 1] as u32) + mobility(opponent_moves),
+        parity_index(p, o),
     ]
 }
+
+/// The weight index (within one phase) of the parity feature of a
+/// position: the first of the pair for an even number of empty squares,
+/// the second for an odd number.
+#[inline]
+#[must_use]
+pub const fn parity_index(p: u64, o: u64) -> u32 {
+    (OFFSETS.0[PATTERNS.len() + 2] as u32) + ((p | o).count_zeros() & 1)
+}
+
+/// The weights of a phase in the layout of the first weights files
+/// (format version 1): every weight but the parity pair, which comes last
+/// in a phase.
+pub(crate) const WEIGHTS_PER_PHASE_V1: usize = WEIGHTS_PER_PHASE - PARITY_WEIGHTS;
+
+// The parity pair is a phase's last two weights (format 1 is format 2
+// without them).
+const _: () = assert!(OFFSETS.0[PATTERNS.len() + 2] == WEIGHTS_PER_PHASE_V1);
 
 /// Weights are stored in units of 1/`SCALE` disc.
 pub const SCALE: i32 = crate::units::Eval::PER_DISC;

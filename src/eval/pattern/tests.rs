@@ -1,7 +1,7 @@
 //! Properties of the pattern evaluation: readings against the pattern's
 //! squares, symmetry, colour swap, the file format, and fitting.
 
-use super::fit::{fit, FitConfig, Sample};
+use super::fit::{fit, phase_range, FitConfig, Sample};
 use super::*;
 use crate::rng::Rng;
 
@@ -132,6 +132,111 @@ fn weights_file_round_trips_and_refuses_damage() {
     );
 }
 
+/// `weights` with every parity pair set to zero.
+fn without_parity(weights: &PatternWeights) -> PatternWeights {
+    let mut bytes = weights.to_bytes();
+    if read_version(&bytes) == 2 {
+        let mut phases = Vec::new();
+        for k in 0..PHASES {
+            let w = weights.phase_weights(phase_range(k).1);
+            let mut discs: Vec<f64> = w.iter().map(|&x| f64::from(x) / f64::from(SCALE)).collect();
+            discs[WEIGHTS_PER_PHASE_V1..].fill(0.0);
+            phases.push(discs);
+        }
+        bytes = PatternWeights::from_discs(&phases).to_bytes();
+    }
+    PatternWeights::from_bytes(&bytes).unwrap()
+}
+
+fn read_version(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes(bytes[8..12].try_into().unwrap())
+}
+
+#[test]
+fn weights_without_a_parity_term_are_written_as_version_1_and_read_back() {
+    // Random weights have parity pairs: format 2, every weight kept.
+    let weights = random_weights(16);
+    let v2 = weights.to_bytes();
+    assert_eq!(read_version(&v2), 2);
+    assert_eq!(v2.len(), FILE_BYTES);
+    // The same weights without them: format 1, two weights a phase fewer,
+    // read back with a parity pair of zeros.
+    let plain = without_parity(&weights);
+    let v1 = plain.to_bytes();
+    assert_eq!(read_version(&v1), 1);
+    assert_eq!(v1.len(), FILE_BYTES - 2 * PARITY_WEIGHTS * PHASES);
+    assert_eq!(PatternWeights::from_bytes(&v1).unwrap(), plain);
+    // A version 1 file is the version 2 file without each phase's last two
+    // weights, under its own header and checksum.
+    let weights_of = |bytes: &[u8], per_phase: usize| -> Vec<Vec<u8>> {
+        bytes[28..bytes.len() - 8]
+            .chunks_exact(2 * per_phase)
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    let phases_v1 = weights_of(&v1, WEIGHTS_PER_PHASE_V1);
+    let phases_v2 = weights_of(&plain_as_v2(&plain), WEIGHTS_PER_PHASE);
+    for (a, b) in phases_v1.iter().zip(&phases_v2) {
+        assert_eq!(&b[..a.len()], &a[..]);
+        assert_eq!(&b[a.len()..], &[0; 2 * PARITY_WEIGHTS][..]);
+    }
+    // The embedded weights (a version 1 file) keep their bytes.
+    let embedded = include_bytes!("../../../data/pattern-weights.bin");
+    if read_version(embedded) == 1 {
+        assert_eq!(PatternWeights::embedded().to_bytes(), &embedded[..]);
+    }
+    // A version 1 header with version 2's count, and the reverse, are refused.
+    let mut wrong = v1.clone();
+    wrong[8] = 2;
+    assert_eq!(
+        PatternWeights::from_bytes(&wrong),
+        Err(WeightsError::Layout)
+    );
+    let mut wrong = v2.clone();
+    wrong[8] = 1;
+    assert_eq!(
+        PatternWeights::from_bytes(&wrong),
+        Err(WeightsError::Layout)
+    );
+}
+
+/// The version 2 bytes of weights without a parity term (which
+/// `to_bytes` writes as version 1): the version 1 body with two zero
+/// weights after each phase.
+fn plain_as_v2(weights: &PatternWeights) -> Vec<u8> {
+    let v1 = weights.to_bytes();
+    let mut out = v1[..28].to_vec();
+    out[8..12].copy_from_slice(&2u32.to_le_bytes());
+    out[20..24].copy_from_slice(&(WEIGHTS_PER_PHASE as u32).to_le_bytes());
+    for phase in v1[28..v1.len() - 8].chunks_exact(2 * WEIGHTS_PER_PHASE_V1) {
+        out.extend_from_slice(phase);
+        out.extend_from_slice(&[0; 2 * PARITY_WEIGHTS]);
+    }
+    let sum = out.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    });
+    out.extend_from_slice(&sum.to_le_bytes());
+    assert_eq!(PatternWeights::from_bytes(&out).unwrap(), *weights);
+    out
+}
+
+#[test]
+fn the_parity_weight_is_added_by_the_empty_squares_parity() {
+    let weights = random_weights(19);
+    let plain = without_parity(&weights);
+    for (p, o) in positions(300, 20) {
+        let empties = 64 - (p | o).count_ones();
+        let w = weights.phase_weights(empties);
+        let pair = &w[WEIGHTS_PER_PHASE_V1..];
+        let parity = i32::from(pair[(empties % 2) as usize]);
+        assert_eq!(weights.evaluate(p, o), plain.evaluate(p, o) + parity);
+        assert_eq!(
+            features(p, o)[FEATURES - 1] as usize,
+            WEIGHTS_PER_PHASE_V1 + (empties % 2) as usize
+        );
+    }
+}
+
 #[test]
 fn embedded_weights_are_valid() {
     // Read without its checksum by the engine: checked here.
@@ -224,7 +329,27 @@ fn indices_kept_up_to_date_along_random_games_are_the_boards_readings() {
     // the readings updated by `after` and `passed` against the ones read
     // from the board, and the evaluation from them against `evaluate`.
     use crate::board::bits::{after, flips_reference, moves_reference, Bits};
-    let weights = random_weights(31);
+    // Random weights whose parity pairs are non-zero and unequal (so that
+    // leaving the pair out, or reading the wrong one, changes the value).
+    let weights = {
+        let mut rng = Rng::new(31);
+        let phases: Vec<Vec<f64>> = (0..PHASES)
+            .map(|_| {
+                let mut w: Vec<f64> = (0..WEIGHTS_PER_PHASE)
+                    .map(|_| (rng.below(400) as f64 - 200.0) / f64::from(SCALE))
+                    .collect();
+                let even = 1 + rng.below(200) as i32;
+                w[WEIGHTS_PER_PHASE_V1] = f64::from(even) / f64::from(SCALE);
+                w[WEIGHTS_PER_PHASE_V1 + 1] = -f64::from(even + 1) / f64::from(SCALE);
+                w
+            })
+            .collect();
+        PatternWeights::from_discs(&phases)
+    };
+    assert_eq!(
+        PatternWeights::from_bytes(&weights.to_bytes()).as_ref(),
+        Ok(&weights)
+    );
     let mut rng = Rng::new(32);
     let (mut moves_checked, mut passes) = (0, 0);
     for _ in 0..200 {

@@ -1,24 +1,41 @@
 //! The weight set of the pattern evaluation and its file format.
 //!
 //! A weights file is, in little-endian order: the 8 bytes `RVPATTRN`, the
-//! format version (u32, now 1), the layout id (u32: a checksum of the
-//! pattern list, so weights of another pattern set are refused), the number
-//! of phases (u32), the weights per phase (u32), the scale (u32, weights are
+//! format version (u32), the layout id (u32: a checksum of the pattern
+//! list, so weights of another pattern set are refused), the number of
+//! phases (u32), the weights per phase (u32), the scale (u32, weights are
 //! in 1/scale disc), then every weight (i16) phase by phase, and last an
 //! FNV-1a 64-bit checksum (u64) of everything before it.
+//!
+//! Version 2 holds a phase's parity pair ([`super::PARITY_WEIGHTS`]) as
+//! its last two weights; version 1, the first files, holds every other
+//! weight in the same order and is read with a parity pair of zeros.
+//! Weights whose parity pairs are all zero are written as version 1, so
+//! that they keep the bytes and the checksum they always had (the checksum
+//! names weights in the lab's files).
 
 use super::gather::GatherKernel;
-use super::{features, other_features, phase, Row, PATTERNS, PHASES, SCALE, WEIGHTS_PER_PHASE};
+use super::{
+    features, other_features, phase, Row, PATTERNS, PHASES, SCALE, WEIGHTS_PER_PHASE,
+    WEIGHTS_PER_PHASE_V1,
+};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 const MAGIC: &[u8; 8] = b"RVPATTRN";
-/// The version of the weights file format this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest version of the weights file format, which this build reads
+/// and writes (with version 1: see the module's documentation).
+pub const FORMAT_VERSION: u32 = 2;
 const HEADER: usize = 8 + 5 * 4;
-/// The length in bytes of a weights file of this build's layout: a reader
-/// needs no more than this (and one byte to see that a file is longer).
-pub const FILE_BYTES: usize = HEADER + 2 * PHASES * WEIGHTS_PER_PHASE + 8;
+/// The length in bytes of a weights file of this build's layout, of the
+/// newest version (the longest): a reader needs no more than this (and one
+/// byte to see that a file is longer).
+pub const FILE_BYTES: usize = file_bytes(WEIGHTS_PER_PHASE);
+
+/// The length of a weights file of `per_phase` weights a phase.
+const fn file_bytes(per_phase: usize) -> usize {
+    HEADER + 2 * PHASES * per_phase + 8
+}
 
 /// The weights of every phase of the pattern evaluation.
 #[derive(Clone, PartialEq, Eq)]
@@ -72,7 +89,7 @@ impl fmt::Display for WeightsError {
             WeightsError::NotWeights => f.write_str("is not a pattern weights file"),
             WeightsError::Version(v) => write!(
                 f,
-                "has format version {v}; this build reads version {FORMAT_VERSION}"
+                "has format version {v}; this build reads versions 1 to {FORMAT_VERSION}"
             ),
             WeightsError::Layout => {
                 f.write_str("holds weights for another pattern set (retrain with this build)")
@@ -218,22 +235,42 @@ impl PatternWeights {
         u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"))
     }
 
-    /// The weights file's bytes.
+    /// Every phase's weights (without the trailing 0).
+    fn phases(&self) -> std::slice::ChunksExact<'_, i16> {
+        self.weights[..PHASES * WEIGHTS_PER_PHASE].chunks_exact(WEIGHTS_PER_PHASE)
+    }
+
+    /// Whether every phase's parity pair is zero (the weights of a model
+    /// without the parity term, written as format version 1).
+    fn without_parity(&self) -> bool {
+        self.phases()
+            .all(|phase| phase[WEIGHTS_PER_PHASE_V1..].iter().all(|&w| w == 0))
+    }
+
+    /// The weights file's bytes: format version 1 when every parity pair
+    /// is zero (the bytes such weights always had), else version 2.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + 2 * self.weights.len() + 8);
+        let (version, per_phase) = if self.without_parity() {
+            (1, WEIGHTS_PER_PHASE_V1)
+        } else {
+            (FORMAT_VERSION, WEIGHTS_PER_PHASE)
+        };
+        let mut out = Vec::with_capacity(file_bytes(per_phase));
         out.extend_from_slice(MAGIC);
         for x in [
-            FORMAT_VERSION,
+            version,
             layout_id(),
             PHASES as u32,
-            WEIGHTS_PER_PHASE as u32,
+            per_phase as u32,
             SCALE as u32,
         ] {
             out.extend_from_slice(&x.to_le_bytes());
         }
-        for w in &self.weights[..PHASES * WEIGHTS_PER_PHASE] {
-            out.extend_from_slice(&w.to_le_bytes());
+        for phase in self.phases() {
+            for w in &phase[..per_phase] {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
         }
         let sum = fnv1a(&out);
         out.extend_from_slice(&sum.to_le_bytes());
@@ -253,34 +290,29 @@ impl PatternWeights {
     /// embedded file's is checked by the crate's tests instead: its FNV-1a
     /// over 4 MB took a fifth of a `hint`'s start).
     fn parse(bytes: &[u8], check: bool) -> Result<PatternWeights, WeightsError> {
-        let expected = FILE_BYTES;
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
             return Err(WeightsError::NotWeights);
         }
         if bytes.len() < HEADER {
             return Err(WeightsError::Truncated {
                 found: bytes.len(),
-                expected,
+                expected: FILE_BYTES,
             });
         }
         let version = read_u32(bytes, 8);
-        if version != FORMAT_VERSION {
-            return Err(WeightsError::Version(version));
-        }
+        let per_phase = match version {
+            1 => WEIGHTS_PER_PHASE_V1,
+            FORMAT_VERSION => WEIGHTS_PER_PHASE,
+            _ => return Err(WeightsError::Version(version)),
+        };
+        let expected = file_bytes(per_phase);
         let shape = [
             read_u32(bytes, 12),
             read_u32(bytes, 16),
             read_u32(bytes, 20),
             read_u32(bytes, 24),
         ];
-        if shape
-            != [
-                layout_id(),
-                PHASES as u32,
-                WEIGHTS_PER_PHASE as u32,
-                SCALE as u32,
-            ]
-        {
+        if shape != [layout_id(), PHASES as u32, per_phase as u32, SCALE as u32] {
             return Err(WeightsError::Layout);
         }
         if bytes.len() != expected {
@@ -294,8 +326,11 @@ impl PatternWeights {
             return Err(WeightsError::Checksum);
         }
         let mut weights = vec![0; STORED];
-        for (w, c) in weights.iter_mut().zip(body[HEADER..].chunks_exact(2)) {
-            *w = i16::from_le_bytes([c[0], c[1]]);
+        let read = body[HEADER..].chunks_exact(2 * per_phase);
+        for (phase, bytes) in weights.chunks_exact_mut(WEIGHTS_PER_PHASE).zip(read) {
+            for (w, c) in phase.iter_mut().zip(bytes.chunks_exact(2)) {
+                *w = i16::from_le_bytes([c[0], c[1]]);
+            }
         }
         Ok(PatternWeights { weights })
     }

@@ -731,6 +731,25 @@ pub fn merge(
         )));
     }
     book.negamax_with_odd_gain(odd_gain);
+    readable(book, odd_gain)
+}
+
+/// Checks every entry of `book`, valued with `odd_gain`, against the rule
+/// its readers apply ([`Entry::check`]: among others, every value within
+/// 64 discs): a gain so large that it pushes a value beyond is refused,
+/// naming the first position, before anything is written.
+fn readable(book: &Book, odd_gain: Eval) -> Result<(), MergeError> {
+    for (key, entry) in book.sorted() {
+        if let Err(e) = entry.check(&position_of(key)) {
+            return Err(MergeError(format!(
+                "with every move into the book losing {} discs, a position of ply {} is refused: {}; \
+                 no reader takes such a book (a smaller gain keeps the values within 64 discs)",
+                odd_gain.discs(),
+                ply(key),
+                e.0
+            )));
+        }
+    }
     Ok(())
 }
 

@@ -5,7 +5,7 @@
 //! the table's text: [`fit_probcut_table`]).
 
 use super::formats::probcut_table::{self, Fitted};
-use super::labels::{combined_samples, Label};
+use super::labels::{combined_samples, Label, LabelSource};
 use super::tables::{FitTable, TestTable};
 use super::{fit_endgame_sigma, fit_probcut, samples, TrainingGame, ENDGAME_FIT_MIN_EMPTIES};
 use crate::engine::probcut::{EndgameFit, ProbCutTable};
@@ -134,6 +134,10 @@ pub struct ProbcutSettings {
     pub cell_positions: u64,
     /// Worker threads.
     pub threads: usize,
+    /// The midgame lines fitted on positions off the games' path (one in
+    /// N of the positions after the moves their players did not make:
+    /// [`super::off_path::deviation_list`]) instead of the games' own.
+    pub off_path: Option<u64>,
 }
 
 /// The fitted Multi-ProbCut table.
@@ -162,19 +166,37 @@ impl ProbcutFit {
 }
 
 /// Fits `train probcut`'s table to `games` with `weights`: the endgame
-/// model ([`fit_endgame_sigma`]), then the midgame searches' lines
-/// ([`fit_probcut`] of the games' positions, `progress` hearing of each
-/// position searched), and the table's text naming how.
+/// model ([`fit_endgame_sigma`] of the games' solved lines and the exact
+/// labels `exact`), then the midgame searches' lines ([`fit_probcut`] of
+/// the games' positions, or of positions off their path with
+/// `settings.off_path`; `progress` hearing of each position searched), and
+/// the table's text naming how.
 #[must_use]
 pub fn fit_probcut_table(
     games: &[TrainingGame],
+    exact: &[Label],
     weights: &Arc<PatternWeights>,
     settings: &ProbcutSettings,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> ProbcutFit {
-    let (positions, _) = samples(games, false);
+    let positions: Vec<Sample> = match settings.off_path {
+        Some(every) => super::off_path::deviation_list(games, &(0..=60), every)
+            .iter()
+            .map(|p| Sample {
+                p: p.player,
+                o: p.opponent,
+                target: 0.0,
+            })
+            .collect(),
+        None => samples(games, false).0,
+    };
     let cell_positions = usize::try_from(settings.cell_positions).unwrap_or(usize::MAX);
-    let endgame = fit_endgame_sigma(games, weights, cell_positions);
+    let exact: Vec<Sample> = exact
+        .iter()
+        .filter(|l| l.source == LabelSource::Exact)
+        .map(Label::sample)
+        .collect();
+    let endgame = fit_endgame_sigma(games, &exact, weights, cell_positions);
     let mut table = fit_probcut(
         &positions,
         weights,
@@ -192,6 +214,8 @@ pub fn fit_probcut_table(
         depth: settings.depth,
         cell_positions,
         endgame: endgame.as_ref(),
+        off_path: settings.off_path,
+        exact_labels: exact.len(),
     };
     let text = probcut_table::text(&table, &fitted);
     ProbcutFit {
@@ -287,9 +311,10 @@ mod tests {
             depth: 3,
             cell_positions: 3,
             threads: 2,
+            off_path: None,
         };
         let heard = std::sync::Mutex::new(Vec::new());
-        let fit = fit_probcut_table(&games, weights, &settings, &|done, total| {
+        let fit = fit_probcut_table(&games, &[], weights, &settings, &|done, total| {
             heard.lock().expect("no panics").push((done, total));
         });
         assert!(fit.endgame.is_some() && fit.missing_endgame().is_none());
@@ -306,7 +331,7 @@ mod tests {
             cell_positions: u64::MAX,
             ..settings
         };
-        let fit = fit_probcut_table(&games, weights, &none, &|_, _| {});
+        let fit = fit_probcut_table(&games, &[], weights, &none, &|_, _| {});
         assert!(fit.endgame.is_none());
         assert!(!fit.text.contains("endgame"), "{}", fit.text);
         assert_eq!(

@@ -98,6 +98,35 @@ impl fmt::Display for LabelSource {
     }
 }
 
+/// The deepest search a label may name.
+pub const MAX_LABEL_DEPTH: u32 = 60;
+
+/// Whether `value` (1/64 disc) is within the scores' range, -64..64 discs.
+fn value_in_range(value: i32) -> bool {
+    value.unsigned_abs() <= (64 * Eval::PER_DISC).unsigned_abs()
+}
+
+/// A label's position: canonical, two sides that share no square, at
+/// least the 4 discs of the start.
+fn check_position(player: u64, opponent: u64) -> Result<(), LabelLineError> {
+    if player & opponent != 0 {
+        return Err(LabelLineError("the two sides share a square".into()));
+    }
+    if canonical(player, opponent) != (player, opponent) {
+        return Err(LabelLineError(
+            "the position is not in its canonical orientation".into(),
+        ));
+    }
+    let counted = 64 - (player | opponent).count_ones();
+    if counted > 60 {
+        return Err(LabelLineError(format!(
+            "holds a position of {} discs, fewer than the 4 every game starts with",
+            64 - counted
+        )));
+    }
+    Ok(())
+}
+
 impl Label {
     /// The label as one line: the item, the game, the side to move's and
     /// the other side's discs (16 hexadecimal digits each), the number of
@@ -147,35 +176,24 @@ impl Label {
                 .ok_or_else(|| LabelLineError(format!("{name} {text:?} is not 16 hex digits")))
         };
         let (player, opponent) = (bits("player", player)?, bits("opponent", opponent)?);
-        if player & opponent != 0 {
-            return err("the two sides share a square".into());
-        }
-        if canonical(player, opponent) != (player, opponent) {
-            return err("the position is not in its canonical orientation".into());
-        }
+        check_position(player, opponent)?;
         let counted = 64 - (player | opponent).count_ones();
-        if counted > 60 {
-            return err(format!(
-                "holds a position of {} discs, fewer than the 4 every game starts with",
-                64 - counted
-            ));
-        }
         if number("empties", empties)? != u64::from(counted) {
             return err(format!(
                 "says {empties} empty squares, the position has {counted}"
             ));
         }
-        let value: i32 = value
+        let value = value
             .parse()
             .ok()
-            .filter(|v: &i32| v.unsigned_abs() <= (64 * Eval::PER_DISC).unsigned_abs())
+            .filter(|&v| value_in_range(v))
             .ok_or_else(|| {
                 LabelLineError(format!("value {value:?} is not within -64..64 discs"))
             })?;
         let source = match source {
             "exact" => LabelSource::Exact,
             s => match s.strip_prefix('d').map(|d| number("depth", d)) {
-                Some(Ok(d)) if d <= 60 => LabelSource::Search(d as u32),
+                Some(Ok(d)) if d <= u64::from(MAX_LABEL_DEPTH) => LabelSource::Search(d as u32),
                 _ => return err(format!("source {s:?} is not exact or d and a depth")),
             },
         };
@@ -189,6 +207,30 @@ impl Label {
             value: Eval(value),
             source,
         })
+    }
+
+    /// Checks what [`Label::parse_line`] checks of a line's label, for
+    /// labels read from elsewhere (a packed file): a canonical position of
+    /// two sides that share no square with at least the 4 discs of the
+    /// start, a value within the scores' range, a search of at most
+    /// [`MAX_LABEL_DEPTH`] plies.
+    ///
+    /// # Errors
+    /// What is wrong with the label.
+    pub fn check(&self) -> Result<(), LabelLineError> {
+        check_position(self.position.player, self.position.opponent)?;
+        if !value_in_range(self.value.0) {
+            return Err(LabelLineError(format!(
+                "value {} is not within -64..64 discs",
+                self.value.0
+            )));
+        }
+        match self.source {
+            LabelSource::Search(d) if d > MAX_LABEL_DEPTH => Err(LabelLineError(format!(
+                "source d{d} searches deeper than {MAX_LABEL_DEPTH} plies"
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// The label as a training sample.
@@ -216,6 +258,27 @@ pub fn stage_list(
         Some(every) => super::off_path::deviation_list(games, empties, every),
         None => position_list(games, empties),
     }
+}
+
+/// The position list of a stage over a label file's positions (`train
+/// label --positions`: a held-out set searched at a depth, say): those of
+/// `labels` with `empties` empty squares, in the file's order, each once,
+/// keeping their games (which decide what is held out), numbered from 0.
+#[must_use]
+pub fn labelled_list(labels: &[Label], empties: &RangeInclusive<u32>) -> Vec<ListedPosition> {
+    let mut seen = HashSet::new();
+    let mut list = Vec::new();
+    for label in labels {
+        let p = label.position;
+        let counted = 64 - (p.player | p.opponent).count_ones();
+        if empties.contains(&counted) && seen.insert((p.player, p.opponent)) {
+            list.push(ListedPosition {
+                item: list.len() as u64,
+                ..p
+            });
+        }
+    }
+    list
 }
 
 /// The position list of a stage: the positions of `games` (in game order,
@@ -392,6 +455,38 @@ mod tests {
 
     fn games(n: u64) -> Vec<TrainingGame> {
         crate::lab::train::test_games(n, 10)
+    }
+
+    #[test]
+    fn a_label_files_list_keeps_its_order_and_games_once_each_in_range() {
+        let games = games(4);
+        let list = position_list(&games, &(8..=30));
+        let mut labels: Vec<Label> = list
+            .iter()
+            .rev()
+            .map(|&position| Label {
+                position,
+                value: Eval(64),
+                source: LabelSource::Exact,
+            })
+            .collect();
+        labels.push(labels[2]);
+        let taken = labelled_list(&labels, &(10..=20));
+        let expected: Vec<(u64, u64, u64)> = list
+            .iter()
+            .rev()
+            .filter(|p| (10..=20).contains(&(64 - (p.player | p.opponent).count_ones())))
+            .map(|p| (p.game, p.player, p.opponent))
+            .collect();
+        assert!(!expected.is_empty());
+        assert_eq!(
+            taken
+                .iter()
+                .map(|p| (p.game, p.player, p.opponent))
+                .collect::<Vec<_>>(),
+            expected
+        );
+        assert!(taken.iter().enumerate().all(|(i, p)| p.item == i as u64));
     }
 
     #[test]

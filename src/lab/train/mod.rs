@@ -317,11 +317,13 @@ pub fn generate(
 }
 
 /// Fits the Multi-ProbCut table: for up to `per_phase` positions of each
-/// phase among `samples` (in their order) with more than `max_depth` empty
-/// squares, the root values of a full search to `max_depth`; then, per
-/// depth and phase, the line predicting each depth's value from its
-/// shallow depth's (on `threads` threads, the searches evaluating with
-/// `weights`; `progress` hears of each position).
+/// phase among `samples` with more than `max_depth` empty squares, spread
+/// evenly over the phase's samples in their order (so that a sample of
+/// games in order gives positions of all its games, not of its first few),
+/// the root values of a full search to `max_depth`; then, per depth and
+/// phase, the line predicting each depth's value from its shallow depth's
+/// (on `threads` threads, the searches evaluating with `weights`;
+/// `progress` hears of each position).
 pub fn fit_probcut(
     samples: &[Sample],
     weights: &Arc<PatternWeights>,
@@ -333,23 +335,19 @@ pub fn fit_probcut(
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let max_depth = max_depth.min(MAX_CUT_DEPTH);
-    let mut chosen: Vec<(usize, RelativePosition)> = Vec::new();
-    let mut taken = [0usize; PHASES];
-    for s in samples {
-        let empties = s.empties();
-        let k = phase(empties);
-        if empties > max_depth && taken[k] < per_phase {
-            taken[k] += 1;
-            chosen.push((
+    let chosen: Vec<(usize, RelativePosition)> = spread_by_phase(samples, per_phase, max_depth)
+        .into_iter()
+        .map(|(k, s)| {
+            (
                 k,
                 RelativePosition {
                     player: s.p,
                     opponent: s.o,
                     valid: u64::MAX,
                 },
-            ));
-        }
-    }
+            )
+        })
+        .collect();
     let next = AtomicUsize::new(0);
     let values = Mutex::new(vec![Vec::new(); chosen.len()]);
     std::thread::scope(|scope| {
@@ -393,14 +391,37 @@ pub fn fit_probcut(
     table
 }
 
+/// Up to `per_phase` of `samples` of each phase with more than
+/// `min_empties` empty squares, with their phases: the `i`-th of `n` taken
+/// from a phase's `m` samples is its `i * m / n`-th, in order.
+fn spread_by_phase(
+    samples: &[Sample],
+    per_phase: usize,
+    min_empties: u32,
+) -> Vec<(usize, &Sample)> {
+    let mut by_phase: Vec<Vec<&Sample>> = vec![Vec::new(); PHASES];
+    for s in samples.iter().filter(|s| s.empties() > min_empties) {
+        by_phase[phase(s.empties())].push(s);
+    }
+    let mut chosen = Vec::new();
+    for (k, phase_samples) in by_phase.iter().enumerate() {
+        let taken = per_phase.min(phase_samples.len());
+        for i in 0..taken {
+            chosen.push((k, phase_samples[i * phase_samples.len() / taken]));
+        }
+    }
+    chosen
+}
+
 /// The fewest empty squares of a position the endgame model is fitted on.
 pub const ENDGAME_FIT_MIN_EMPTIES: u32 = 8;
 
 /// Fits the endgame solver's model of its cut error
 /// ([`crate::engine::probcut::EndgameSigma`]): every exactly scored
 /// position of `games` (from each game's solve on, once up to symmetry)
-/// with at least [`ENDGAME_FIT_MIN_EMPTIES`] empty squares gives, at each
-/// of the solver's cut depths ([`CUT_DEPTHS`]), the error of the solver's
+/// and of `exact` (exact labels: positions with their exact scores) with
+/// at least [`ENDGAME_FIT_MIN_EMPTIES`] empty squares gives, at each of
+/// the solver's cut depths ([`CUT_DEPTHS`]), the error of the solver's
 /// estimate ([`shallow_estimate`] with `weights`) against its exact score;
 /// then [`fit_endgame`] over the (empties, depth) cells of at least
 /// `min_count` positions. `None` when those cells do not determine the
@@ -408,15 +429,18 @@ pub const ENDGAME_FIT_MIN_EMPTIES: u32 = 8;
 #[must_use]
 pub fn fit_endgame_sigma(
     games: &[TrainingGame],
+    exact: &[Sample],
     weights: &PatternWeights,
     min_count: usize,
 ) -> Option<EndgameFit> {
     let (train, held) = samples(games, true);
     let scale = f64::from(SCALE);
+    let mut seen = HashSet::new();
     let residuals: Vec<(u32, u32, f64)> = train
         .iter()
         .chain(&held)
-        .filter(|s| s.empties() >= ENDGAME_FIT_MIN_EMPTIES)
+        .chain(exact)
+        .filter(|s| s.empties() >= ENDGAME_FIT_MIN_EMPTIES && seen.insert(canonical(s.p, s.o)))
         .flat_map(|s| {
             CUT_DEPTHS.map(|d| {
                 let estimate = f64::from(shallow_estimate(weights, s.p, s.o, d)) / scale;
@@ -530,6 +554,31 @@ mod tests {
     }
 
     #[test]
+    fn probcut_positions_are_spread_over_each_phases_samples() {
+        let games = test_games(12, 10);
+        let (samples, _) = samples(&games, false);
+        let chosen = spread_by_phase(&samples, 5, 8);
+        for k in 0..PHASES {
+            let of_phase: Vec<&Sample> = samples
+                .iter()
+                .filter(|s| s.empties() > 8 && phase(s.empties()) == k)
+                .collect();
+            let taken: Vec<&Sample> = chosen.iter().filter(|c| c.0 == k).map(|c| c.1).collect();
+            assert_eq!(taken.len(), of_phase.len().min(5), "phase {k}");
+            for (i, s) in taken.iter().enumerate() {
+                assert!(std::ptr::eq(*s, of_phase[i * of_phase.len() / taken.len()]));
+            }
+            // The last one taken lies in the last fifth of the phase's samples.
+            if of_phase.len() >= 10 {
+                let last = of_phase
+                    .iter()
+                    .position(|s| std::ptr::eq(*s, *taken.last().unwrap()));
+                assert!(last.unwrap() * 5 >= 4 * (of_phase.len() - 1), "phase {k}");
+            }
+        }
+    }
+
+    #[test]
     fn games_are_reproducible_legal_and_exact() {
         let settings = quick();
         let mut player = player(settings);
@@ -616,7 +665,7 @@ mod tests {
         let mut player = player(settings);
         let games: Vec<TrainingGame> = (0..10).map(|i| player.play(i)).collect();
         let weights = crate::eval::pattern::PatternWeights::embedded();
-        let fit = fit_endgame_sigma(&games, weights, 3).expect("a model");
+        let fit = fit_endgame_sigma(&games, &[], weights, 3).expect("a model");
         // Cells for 8 to 12 empties at each cut depth, each counting the
         // distinct solved positions with that many empties.
         let (train, held) = samples(&games, true);
@@ -635,7 +684,7 @@ mod tests {
         // Weights that know nothing estimate 0 at depth 0: the error there
         // is the exact score itself.
         let zero = crate::eval::pattern::PatternWeights::zero();
-        let fit = fit_endgame_sigma(&games, &zero, 3).expect("a model");
+        let fit = fit_endgame_sigma(&games, &[], &zero, 3).expect("a model");
         let c = fit.cells.iter().find(|c| c.depth == 0).expect("a cell");
         let scores: Vec<f64> = train
             .iter()

@@ -217,7 +217,33 @@ pub fn errors_by_loss(
     children: &[Label],
     estimate: impl Fn(&Label) -> Eval,
 ) -> Result<Vec<ClassError>, String> {
-    errors_by_loss_where_known(parents, children, |c| Some(estimate(c)))
+    errors_by_loss_where_known(parents, children, |c| Some(estimate(c)), LossBy::Exact)
+}
+
+/// [`errors_by_loss`] with the moves grouped by their *estimated* loss:
+/// the best estimated move of the parent minus the move's estimate,
+/// rounded to whole discs. A static evaluation regresses toward its mean
+/// when grouped by the exact loss (the best moves look worse than they
+/// are, the worst better), which no least-squares fit can remove; grouped
+/// by what it estimates, a bias is its own.
+///
+/// # Errors
+/// As [`errors_by_loss`].
+pub fn errors_by_estimated_loss(
+    parents: &[Label],
+    children: &[Label],
+    estimate: impl Fn(&Label) -> Eval,
+) -> Result<Vec<ClassError>, String> {
+    errors_by_loss_where_known(parents, children, |c| Some(estimate(c)), LossBy::Estimate)
+}
+
+/// Which loss [`errors_by_loss_where_known`] groups the moves by.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LossBy {
+    /// The exact loss.
+    Exact,
+    /// The loss the estimates give.
+    Estimate,
 }
 
 /// The values that a ranking of each parent's moves gives the positions
@@ -274,7 +300,7 @@ pub fn errors_by_loss_of_ranking(
     children: &[Label],
     ranked: &RankedChildren,
 ) -> Result<Vec<ClassError>, String> {
-    errors_by_loss_where_known(parents, children, |c| ranked.get(c))
+    errors_by_loss_where_known(parents, children, |c| ranked.get(c), LossBy::Exact)
 }
 
 message_error! {
@@ -347,8 +373,20 @@ fn errors_by_loss_where_known(
     parents: &[Label],
     children: &[Label],
     estimate: impl Fn(&Label) -> Option<Eval>,
+    by: LossBy,
 ) -> Result<Vec<ClassError>, String> {
     let by_item: HashMap<u64, &Label> = parents.iter().map(|p| (p.position.item, p)).collect();
+    // The best estimated move of each parent: minus its child's estimate.
+    let mut best_estimate: HashMap<u64, i32> = HashMap::new();
+    for child in children {
+        if let Some(e) = estimate(child) {
+            let value = -e.0;
+            best_estimate
+                .entry(child.position.game)
+                .and_modify(|b| *b = (*b).max(value))
+                .or_insert(value);
+        }
+    }
     let mut sums: HashMap<LossClass, (usize, f64, f64)> = HashMap::new();
     for child in children {
         let parent = by_item.get(&child.position.game).ok_or_else(|| {
@@ -374,7 +412,15 @@ fn errors_by_loss_where_known(
             )
         })?;
         let error = f64::from(-estimated.0 - exact_move) / f64::from(Eval::PER_DISC);
-        let sum = sums.entry(LossClass::of(loss)).or_default();
+        let class = match by {
+            LossBy::Exact => LossClass::of(loss),
+            LossBy::Estimate => {
+                let best = best_estimate[&child.position.game];
+                let estimated_loss = f64::from(best + estimated.0) / f64::from(Eval::PER_DISC);
+                LossClass::of(estimated_loss.round() as i32)
+            }
+        };
+        let sum = sums.entry(class).or_default();
         sum.0 += 1;
         sum.1 += error.abs();
         sum.2 += error;
@@ -639,6 +685,58 @@ mod tests {
             ..children[0]
         };
         assert!(errors_by_loss(&parents, &[orphan], |c| c.value).is_err());
+
+        // By the estimated loss: exact estimates class every move as the
+        // exact loss does.
+        let exact_rows = errors_by_loss(&parents, &children, |c| c.value).unwrap();
+        let estimated_rows = errors_by_estimated_loss(&parents, &children, |c| c.value).unwrap();
+        assert_eq!(estimated_rows, exact_rows);
+        // An estimate that values every move alike (every child 0): every
+        // move is a best move by the estimate, its error the move's value.
+        let flat = errors_by_estimated_loss(&parents, &children, |_| Eval(0)).unwrap();
+        assert_eq!(flat.len(), 1);
+        assert_eq!(flat[0].class, LossClass::Best);
+        assert_eq!(flat[0].moves, children.len());
+        let mean_move = children
+            .iter()
+            .map(|c| f64::from(c.value.0) / 64.0)
+            .sum::<f64>()
+            / children.len() as f64;
+        assert!((flat[0].bias - mean_move).abs() < 1e-9, "{flat:?}");
+        // An estimate that swaps the best and the worst moves of a parent
+        // puts the best in the worst move's class, too harsh, and the
+        // worst in "best", too kind.
+        let by_parent = |item: u64| -> Vec<&Label> {
+            children
+                .iter()
+                .filter(|c| c.position.game == item)
+                .collect()
+        };
+        let moves = by_parent(parents[0].position.item);
+        let best = moves.iter().min_by_key(|c| c.value.0).unwrap().position;
+        let worst = moves.iter().max_by_key(|c| c.value.0).unwrap().position;
+        let swapped = |c: &Label| {
+            if c.position == best {
+                Eval(moves.iter().map(|c| c.value.0).max().unwrap())
+            } else if c.position == worst {
+                Eval(moves.iter().map(|c| c.value.0).min().unwrap())
+            } else {
+                c.value
+            }
+        };
+        let only_first: Vec<Label> = moves.iter().map(|c| **c).collect();
+        let rows = errors_by_estimated_loss(&parents[..1], &only_first, swapped).unwrap();
+        let exact_first = errors_by_loss(&parents[..1], &only_first, |c| c.value).unwrap();
+        let worst_class = exact_first.last().unwrap().class;
+        if worst_class != LossClass::Best {
+            let best_row = rows.iter().find(|r| r.class == LossClass::Best).unwrap();
+            assert!(
+                best_row.bias > 0.0,
+                "the worst move valued as the best: {rows:?}"
+            );
+            let worst_row = rows.iter().find(|r| r.class == worst_class).unwrap();
+            assert!(worst_row.bias < 0.0, "{rows:?}");
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! ([`MovesTable`]).
 
 use super::labels::Label;
-use super::off_path::{errors_by_loss, loss_table, ClassError};
+use super::off_path::{errors_by_estimated_loss, errors_by_loss, loss_table, ClassError};
 use crate::eval::pattern::fit::{PhaseReport, Sample};
 use crate::eval::pattern::{PatternWeights, SCALE};
 use crate::units::Eval;
@@ -240,6 +240,8 @@ pub struct MovesTable {
     /// The static evaluation's error on the moves' values, by the move's
     /// loss.
     pub by_loss: Vec<ClassError>,
+    /// The same, by the loss the evaluation estimates.
+    pub by_estimated_loss: Vec<ClassError>,
     /// Each level's move list's error, by the move's loss, in the order
     /// measured.
     pub levels: Vec<(u32, Vec<ClassError>)>,
@@ -258,15 +260,16 @@ impl MovesTable {
         children: &[Label],
         name: &str,
     ) -> Result<MovesTable, String> {
-        let by_loss = errors_by_loss(parents, children, |c| {
-            Eval(weights.evaluate(c.position.player, c.position.opponent))
-        })?;
+        let estimate = |c: &Label| Eval(weights.evaluate(c.position.player, c.position.opponent));
+        let by_loss = errors_by_loss(parents, children, estimate)?;
+        let by_estimated_loss = errors_by_estimated_loss(parents, children, estimate)?;
         let samples: Vec<Sample> = children.iter().map(Label::sample).collect();
         Ok(MovesTable {
             test: TestTable::measure(weights, &samples, name),
             moves: children.len(),
             parents: parents.len(),
             by_loss,
+            by_estimated_loss,
             levels: Vec::new(),
         })
     }
@@ -281,6 +284,10 @@ impl fmt::Display for MovesTable {
                 self.moves, self.parents
             ),
             &self.by_loss,
+        ))?;
+        f.write_str(&loss_table(
+            "\nThe same, by the loss the static evaluation estimates (its best move's value minus the move's, rounded):",
+            &self.by_estimated_loss,
         ))?;
         for (level, rows) in &self.levels {
             f.write_str(&loss_table(
@@ -407,7 +414,7 @@ mod tests {
                 error: 1.0
             }]
         );
-        let head = "\nExact positions of m.txt:\n\n| empties | positions | mean absolute error (discs) |\n| ---: | ---: | ---: |\n| 59 | 4 | 1.00 |\n\nThe static evaluation's error on the moves' values (minus the positions' after them), by the move's loss (4 moves of 1 positions):\n| the move | moves | mean error (discs) | bias (discs) |\n| --- | ---: | ---: | ---: |\n| best | 3 | 0.00 | +0.00 |\n| loses 1-6 | 1 | 4.00 | +4.00 |\n| all | 4 | 1.00 | +1.00 |\n";
+        let head = "\nExact positions of m.txt:\n\n| empties | positions | mean absolute error (discs) |\n| ---: | ---: | ---: |\n| 59 | 4 | 1.00 |\n\nThe static evaluation's error on the moves' values (minus the positions' after them), by the move's loss (4 moves of 1 positions):\n| the move | moves | mean error (discs) | bias (discs) |\n| --- | ---: | ---: | ---: |\n| best | 3 | 0.00 | +0.00 |\n| loses 1-6 | 1 | 4.00 | +4.00 |\n| all | 4 | 1.00 | +1.00 |\n\nThe same, by the loss the static evaluation estimates (its best move's value minus the move's, rounded):\n| the move | moves | mean error (discs) | bias (discs) |\n| --- | ---: | ---: | ---: |\n| best | 4 | 1.00 | +1.00 |\n| all | 4 | 1.00 | +1.00 |\n";
         assert_eq!(table.to_string(), head);
         table.levels.push((5, Vec::new()));
         assert_eq!(

@@ -102,16 +102,75 @@ pub(super) async fn api_record_file(
     body: axum::body::Body,
 ) -> ApiResult {
     let size = size_param(&q)?;
-    let max = state.limits.max_body;
-    let bytes = axum::body::to_bytes(body, max).await.map_err(|_| {
-        ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the record file could not be read whole: at most {max} bytes are taken"),
-        )
-    })?;
+    let bytes = whole_body(body, state.limits.max_body, state.limits.request_time).await?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|_| ApiError::bad("the record file is not UTF-8 text"))?;
-    read_record(text.trim_start_matches('\u{feff}'), size)
+    read_record(text, size)
+}
+
+/// Why a body was not read whole.
+enum NotWhole {
+    /// More than the limit.
+    TooLarge,
+    /// The connection ended first.
+    Ended,
+}
+
+/// The record file `body`, read whole within `time`: `413` when it
+/// announces or brings more than `max` bytes, `400` when it ends before
+/// the bytes it announced, `408` when it has not arrived in time (each
+/// message with the byte counts).
+async fn whole_body(
+    mut body: axum::body::Body,
+    max: usize,
+    time: std::time::Duration,
+) -> Result<Vec<u8>, ApiError> {
+    use axum::body::HttpBody;
+    let announced = body.size_hint().exact();
+    if let Some(n) = announced.filter(|&n| n > max as u64) {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the record file is {n} bytes: at most {max} bytes are taken"),
+        ));
+    }
+    let mut bytes = Vec::new();
+    let read = tokio::time::timeout(time, async {
+        while let Some(frame) =
+            std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await
+        {
+            let frame = frame.map_err(|_| NotWhole::Ended)?;
+            if let Ok(data) = frame.into_data() {
+                bytes.extend_from_slice(&data);
+                if bytes.len() > max {
+                    return Err(NotWhole::TooLarge);
+                }
+            }
+        }
+        Ok(())
+    })
+    .await;
+    let got = bytes.len();
+    let counts = match announced {
+        Some(n) => format!("{got} of the {n} bytes announced"),
+        None => format!("{got} bytes"),
+    };
+    match read {
+        Ok(Ok(())) => Ok(bytes),
+        Ok(Err(NotWhole::TooLarge)) => Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the record file is larger than {max} bytes: at most {max} bytes are taken"),
+        )),
+        Ok(Err(NotWhole::Ended)) => Err(ApiError::bad(format!(
+            "the record file was cut short: the connection ended after {counts}"
+        ))),
+        Err(_) => Err(ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the record file did not arrive in {} s: {counts} came",
+                time.as_secs_f64()
+            ),
+        )),
+    }
 }
 
 /// A record's text read for a board of `size`, else of the other sizes.

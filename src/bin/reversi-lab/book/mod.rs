@@ -109,7 +109,7 @@ fn deepen_command() -> Command {
 
 fn add_command() -> Command {
     Command::new("reversi-lab book add")
-        .about("Learn games: the positions of their first --depth plies join the book (the new ones searched at --level) and count each finished game's result")
+        .about("Learn games: the positions of their first --depth plies join the book (the new ones searched at --level) and count each finished game's result; a games file without a game is refused")
         .arg(book_arg("The book to add to (default: an empty book)"))
         .arg(out_arg())
         .arg(Arg::new("games").value_name("GAMES").num_args(1..).required(true).help("Files of games: games files of `reversi-lab train import` (or generate), WTHOR files (`.wtb`, PGN), or one game a line: transcripts (f5d6c3...), GGF games, Logistello .gam lines, or board strings followed by moves; `#` lines are skipped"))
@@ -138,7 +138,7 @@ fn merge_command() -> Command {
         .arg(book_arg("The planned book").required(true))
         .arg(out_arg())
         .arg(Arg::new("searched").value_name("SEARCHED").num_args(1..).required(true).help("The search files, in any order"))
-        .arg(option("odd-gain", "DISCS", "Value by negamax with every move into the book losing DISCS: what the evaluation's searches of odd depth give the side to move over even ones (the difference of `book check`'s mean at levels L-1 and L, docs/BOOK.md), so that every value is an estimate of even depth; 0: plain negamax. A later build step's merge values by plain negamax again").value_parser(parse_discs).default_value("0"))
+        .arg(option("odd-gain", "DISCS", "Value by negamax with every move into the book losing DISCS: what the evaluation's searches of odd depth give the side to move over even ones (the difference of `book check`'s mean at levels L-1 and L, docs/BOOK.md), so that every value is an estimate of even depth; 0: plain negamax. A later build step's merge values by plain negamax again. A gain that would value a position beyond 64 discs is refused before --out is written").value_parser(parse_discs).default_value("0"))
         .arg(flag("force", "Replace --out even if it is not a book"))
 }
 
@@ -497,7 +497,28 @@ fn read_games_file(path: &str) -> Result<Option<Vec<reversi::lab::train::Trainin
     let whole = std::io::BufReader::new(std::io::Read::chain(first.as_slice(), reader));
     let games =
         reversi::lab::train::formats::games::read(whole, path).map_err(|e| UsageError(e.0))?;
+    some_games(path, games.len() as u64)?;
     Ok(Some(games))
+}
+
+/// Refuses the games file `path` when it held no game (`read`): a book
+/// learned from nothing is a mistake to say, not an empty book to write.
+fn some_games(path: &str, read: u64) -> Result<()> {
+    if read == 0 {
+        return usage(format!("{path} holds no game: nothing to add"));
+    }
+    Ok(())
+}
+
+/// A game of a games file of `train import` or `generate` as a record.
+fn training_record(path: &str, game: &reversi::lab::train::TrainingGame) -> Result<GameRecord> {
+    let mut record = GameRecord::new(reversi::reversi::Position::start(8));
+    for &mv in &game.moves {
+        record
+            .push(reversi::record::RecordedMove::plain(mv))
+            .map_err(|e| UsageError(format!("{path} game {}: {e}", game.index)))?;
+    }
+    Ok(record)
 }
 
 /// `book add --min-games N`: the positions that at least N of the games
@@ -513,7 +534,9 @@ fn add_world(r: &Add, book: &mut Book, min_games: Option<u64>) -> Result<(usize,
             files.push(games);
             continue;
         }
+        let mut read = 0u64;
         let mut take = |game: GameRecord| {
+            read += 1;
             if let Some(score) = game
                 .final_score()
                 .filter(|_| game.start == reversi::reversi::Position::start(8))
@@ -531,6 +554,7 @@ fn add_world(r: &Add, book: &mut Book, min_games: Option<u64>) -> Result<(usize,
                 Ok(())
             })?;
         }
+        some_games(path, read)?;
     }
     let mut games: Vec<world::CountedGame<'_>> =
         files.iter().flat_map(|f| world::counted(f)).collect();
@@ -569,21 +593,31 @@ fn add(r: Add) -> Result<()> {
     let (depth, limit) = (r.depth, r.building.max_positions);
     let (mut games, mut added) = (0u64, 0usize);
     for path in &r.games {
-        if let Some(form @ (Form::Wtb | Form::Pgn)) = form_of(path)? {
+        let before = games;
+        if let Some(file) = read_games_file(path)? {
+            // The games files of `train import` and `generate`, as
+            // `--min-games` reads them.
+            for game in &file {
+                added += build::plan_game(&mut book, &training_record(path, game)?, depth, limit)
+                    .map_err(|e| UsageError(format!("{path} game {}: {e}", game.index)))?;
+                games += 1;
+            }
+        } else if let Some(form @ (Form::Wtb | Form::Pgn)) = form_of(path)? {
             for (i, game) in read_collection(path, form)?.enumerate() {
                 let game = game.map_err(collection_usage)?;
                 added += build::plan_game(&mut book, &game.record, depth, limit)
                     .map_err(|e| UsageError(format!("{path} game {}: {e}", i + 1)))?;
                 games += 1;
             }
-            continue;
+        } else {
+            each_game_line(path, |number, game| {
+                added += build::plan_game(&mut book, &game, depth, limit)
+                    .map_err(|e| UsageError(format!("{path} line {number}: {e}")))?;
+                games += 1;
+                Ok(())
+            })?;
         }
-        each_game_line(path, |number, game| {
-            added += build::plan_game(&mut book, &game, depth, limit)
-                .map_err(|e| UsageError(format!("{path} line {number}: {e}")))?;
-            games += 1;
-            Ok(())
-        })?;
+        some_games(path, games - before)?;
     }
     r.building
         .searching

@@ -52,6 +52,10 @@ const IMPORTED: Signature = signature(games::IMPORTED);
 /// The dropped-games lists `import` writes.
 const DROPPED: Signature = signature(dropped::DROPPED);
 
+/// The theoretical label files `import` writes (a `train label` file is
+/// another command's: replaced only with `--force`).
+const THEORETICAL: Signature = signature(labels::THEORETICAL);
+
 /// The form of the collection in `path`, by its extension (`.wtb`) or its
 /// first bytes ([`form_by_head`]), or `None` for a file of none of these
 /// forms. A gzip file is refused with the way to read it.
@@ -190,7 +194,7 @@ fn outputs(r: &Import) -> Vec<(&'static str, &str, Signature)> {
         (
             "--theoretical-labels",
             r.theoretical_labels.as_ref(),
-            LABELS,
+            THEORETICAL,
         ),
     ]
     .into_iter()

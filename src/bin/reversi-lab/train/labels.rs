@@ -7,14 +7,16 @@ use crate::sharded::{read_shards, signature, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
+use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
-use reversi::kit::{flag, option, value, write_stdout, UsageError};
+use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::train::formats::labels::{self, listed_position_number, MAX_LABELS};
 use reversi::lab::train::formats::merged;
+use reversi::lab::train::formats::packed::{self, PackedInput, Provenance};
 use reversi::lab::train::labels::{
-    label_positions, stage_list, Label, LabelSettings, ListedPosition,
+    label_positions, labelled_list, stage_list, Label, LabelSettings, ListedPosition,
 };
 use reversi::lab::train::options;
 use reversi::lab::train::tables::CompareTable;
@@ -27,7 +29,8 @@ pub(super) const LABELS: Signature = signature(labels::LABELS);
 pub(super) fn label_command() -> Command {
     Command::new("reversi-lab train label")
         .about("Label the positions of a games file with --empties empty squares (each once up to the symmetries, in the games' order) by a full-width search of the pattern evaluation, or exactly from --exact-empties; appends to --out, one per line, and continues an existing file")
-        .arg(option("games", "FILE", "The games file (from `reversi-lab train generate` or `merge`)").required(true))
+        .arg(option("games", "FILE", "The games file (from `reversi-lab train generate`, `import` or `merge`)").required_unless_present("positions"))
+        .arg(option("positions", "LABELS", "Instead of a games file's positions, those of a label file (a held-out set, say), in its order, each once").conflicts_with_all(["games", "off-path"]))
         .arg(option("empties", "A-B", "The positions labelled: those with A to B empty squares (or just A)").required(true).value_parser(options::parse_empties))
         .arg(option("out", "FILE", "The label file (created, or continued if it is a label file of the same options; any other file is refused without --force)").required(true))
         .arg(option("depth", "PLIES", "Plies of the search that labels the positions not solved exactly (0: the evaluation itself, to measure it against exact labels)").value_parser(value_parser!(u32).range(0..=20)).default_value("4"))
@@ -49,6 +52,24 @@ pub(super) fn merge_command() -> Command {
         .arg(flag("force", "Replace --out even if it is not a games or label file"))
 }
 
+pub(super) fn pack_command() -> Command {
+    Command::new("reversi-lab train pack")
+        .about("Pack a label file for keeping (about 9.5 bytes a label, deflated by columns), with the checksums of its inputs and its recipe; every reader of label files (fit --labels, compare, probcut --labels) reads the packed file, and `unpack` gives back the label file byte for byte")
+        .arg(option("out", "FILE", "The packed file (replaced only if it is a packed label file, or with --force)").required(true))
+        .arg(option("input", "FILE", "A file the labels were made from (the games file, say): its name and checksum go in the header (repeatable)").action(clap::ArgAction::Append))
+        .arg(option("recipe", "TEXT", "A line of the recipe that made the labels: a command, a seed (repeatable)").action(clap::ArgAction::Append))
+        .arg(Arg::new("labels").value_name("LABELS").required(true).help("The label file (`train label`, `merge`, `heldout` or `import --theoretical-labels`)"))
+        .arg(flag("force", "Replace --out even if it is not a packed label file"))
+}
+
+pub(super) fn unpack_command() -> Command {
+    Command::new("reversi-lab train unpack")
+        .about("Write the label file a packed label file holds, byte for byte, and print where its labels came from")
+        .arg(option("out", "FILE", "The label file (replaced only if it is a label file, or with --force)").required(true))
+        .arg(Arg::new("packed").value_name("PACKED").required(true).help("The packed label file (`train pack`)"))
+        .arg(flag("force", "Replace --out even if it is not a label file"))
+}
+
 pub(super) fn compare_command() -> Command {
     Command::new("reversi-lab train compare")
         .about("The error of labels against reference labels (e.g. exact ones) on the positions both hold, per number of empty squares, in discs")
@@ -58,7 +79,8 @@ pub(super) fn compare_command() -> Command {
 
 /// `reversi-lab train label`'s request.
 pub(super) struct LabelRequest {
-    games: String,
+    games: Option<String>,
+    positions: Option<String>,
     out: String,
     settings: LabelSettings,
     weights: Option<String>,
@@ -72,7 +94,8 @@ pub(super) struct LabelRequest {
 impl LabelRequest {
     pub(super) fn from_matches(m: &ArgMatches) -> Result<LabelRequest> {
         Ok(LabelRequest {
-            games: value(m, "games"),
+            games: m.get_one("games").cloned(),
+            positions: m.get_one("positions").cloned(),
             out: value(m, "out"),
             settings: LabelSettings {
                 empties: value(m, "empties"),
@@ -96,8 +119,11 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
     let shard = r.shard;
     let settings = r.settings;
     let weights = weights_or_embedded(r.weights.as_deref())?;
-    let games = read_games(&r.games)?;
-    let list = stage_list(&games, &settings.empties, r.off_path);
+    let list = match (&r.positions, &r.games) {
+        (Some(path), _) => labelled_list(&read_labels(path)?.1, &settings.empties),
+        (None, Some(path)) => stage_list(&read_games(path)?, &settings.empties, r.off_path),
+        (None, None) => return usage("give --games or --positions"),
+    };
     let header_line = labels::run_header(&settings, weights.checksum(), &list, r.off_path, shard);
     let check = |line: &str| listed_position_number(line, &list);
     let threads = r.threads;
@@ -139,6 +165,122 @@ pub(super) fn label_into(
 /// labels.
 pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
     Ok(labels::read(open_lines(path)?, path).map_err(refused)?)
+}
+
+/// The files `pack` writes.
+const PACKED: Signature = Signature {
+    start: packed::PACKED_START,
+    former: None,
+    kind: "a packed label file of `reversi-lab train pack`",
+};
+
+/// `reversi-lab train pack`'s request.
+pub(super) struct Pack {
+    out: String,
+    inputs: Vec<String>,
+    recipe: Vec<String>,
+    labels: String,
+    force: bool,
+}
+
+impl Pack {
+    pub(super) fn from_matches(m: &ArgMatches) -> Result<Pack> {
+        Ok(Pack {
+            out: value(m, "out"),
+            inputs: args::strings(m, "input"),
+            recipe: args::strings(m, "recipe"),
+            labels: value(m, "labels"),
+            force: m.get_flag("force"),
+        })
+    }
+}
+
+pub(super) fn pack(r: Pack) -> Result<()> {
+    let rule = Rule {
+        ours: Some(PACKED),
+        force: r.force,
+        in_place: InPlace::Refused,
+    };
+    let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
+    if let Some(line) = r.recipe.iter().find(|l| l.contains('\n')) {
+        return Err(UsageError(format!(
+            "--recipe {line:?} holds a line break: give one line each"
+        ))
+        .into());
+    }
+    let mut provenance = Provenance {
+        inputs: Vec::new(),
+        recipe: r.recipe,
+    };
+    for path in &r.inputs {
+        let name = Path::new(path)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(UsageError(format!(
+                "--input {path:?}: its file name must be non-empty and hold no space"
+            ))
+            .into());
+        }
+        let (file, _) = open_regular(Path::new(path), path)?;
+        let checksum = packed::checksum(file)
+            .map_err(|e| UsageError(format!("cannot read --input {path}: {e}")))?;
+        provenance.inputs.push(PackedInput { name, checksum });
+    }
+    let file = labels::read_file(open_lines(&r.labels)?, &r.labels).map_err(refused)?;
+    if file.provenance.is_some() {
+        return Err(UsageError(format!("{} is packed already", r.labels)).into());
+    }
+    let mut bytes = Vec::new();
+    packed::write(&mut bytes, &file.header, &file.labels, &provenance)?;
+    output_files::write(&[planned], &[&bytes])?;
+    Ok(())
+}
+
+/// `reversi-lab train unpack`'s request.
+pub(super) struct Unpack {
+    out: String,
+    packed: String,
+    force: bool,
+}
+
+impl Unpack {
+    pub(super) fn from_matches(m: &ArgMatches) -> Result<Unpack> {
+        Ok(Unpack {
+            out: value(m, "out"),
+            packed: value(m, "packed"),
+            force: m.get_flag("force"),
+        })
+    }
+}
+
+pub(super) fn unpack(r: Unpack) -> Result<()> {
+    let rule = Rule {
+        ours: Some(LABELS),
+        force: r.force,
+        in_place: InPlace::Refused,
+    };
+    let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
+    let file = labels::read_file(open_lines(&r.packed)?, &r.packed).map_err(refused)?;
+    let Some(provenance) = &file.provenance else {
+        return Err(UsageError(format!(
+            "{} is not packed: it is a label file already",
+            r.packed
+        ))
+        .into());
+    };
+    let mut text = Vec::new();
+    packed::unpack(&mut text, &file)?;
+    output_files::write(&[planned], &[&text])?;
+    let mut report = format!("{} labels\n", file.labels.len());
+    for input in &provenance.inputs {
+        report.push_str(&format!("input: {} {:016x}\n", input.name, input.checksum));
+    }
+    for line in &provenance.recipe {
+        report.push_str(&format!("recipe: {line}\n"));
+    }
+    write_stdout(&report)
 }
 
 /// `reversi-lab train merge`'s request.

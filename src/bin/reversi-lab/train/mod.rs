@@ -28,7 +28,7 @@ pub(super) mod labels;
 const ABOUT: &str = "Train the pattern evaluation: `generate` plays and solves self-play \
 games into a file (resumable: run it again to continue), `label` labels their positions by \
 search or exact solving (resumable), `merge` joins the files of runs split with --shard K/N, \
-`compare` measures labels against exact ones, `import` makes a games file of WTHOR and Logistello games, `heldout` solves the evaluation's test set, `fit` fits the weights to games and labels, \
+`compare` measures labels against exact ones, `pack` and `unpack` keep label files compact for the repository, `import` makes a games file of WTHOR and Logistello games, `heldout` solves the evaluation's test set, `fit` fits the weights to games and labels, \
 `probcut` fits the midgame search's Multi-ProbCut table and the endgame solver's model of its cuts";
 
 fn generate_command() -> Command {
@@ -71,10 +71,12 @@ fn fit_command() -> Command {
 fn probcut_command() -> Command {
     Command::new("reversi-lab train probcut")
         .about("Fit the Multi-ProbCut table of the midgame search (full searches of training positions, shallow values against deep ones per depth and phase) and the endgame solver's model of its cuts (the `endgame` line: the spread of the exact scores of the solved positions with 8 or more empties around the solver's shallow estimates)")
-        .arg(option("games", "FILE", "The games file written by `reversi-lab train generate`").required(true))
+        .arg(option("games", "FILE", "The games file written by `reversi-lab train generate` or `import`").required(true))
         .arg(option("out", "FILE", "The table to write (text; replaced only if it is such a table, or with --force)").required(true))
+        .arg(option("labels", "FILE", "A label file (or packed label file) whose exact labels of 8 or more empties also fit the endgame model (repeatable): the imported world's games have no solved lines").action(clap::ArgAction::Append))
+        .arg(option("off-path", "N", "Fit the midgame lines on positions off the games' path, one in N of those after the moves their players did not make, instead of the games' own (the search cuts mostly below moves nobody plays)").value_parser(value_parser!(u64).range(1..)))
         .arg(option("weights", "FILE", "Pattern weights to search with (default: the embedded ones)"))
-        .arg(option("positions", "N", "Positions per phase (40 fitted the shipped table)").value_parser(value_parser!(usize)).default_value("40"))
+        .arg(option("positions", "N", "Positions per phase, spread evenly over the games").value_parser(value_parser!(usize)).default_value("40"))
         .arg(option("depth", "PLIES", "The deepest search fitted").value_parser(value_parser!(u32).range(3..=12)).default_value("8"))
         .arg(option("cell-positions", "N", "Fewest solved positions of an (empties, depth) cell of the endgame model's fit").value_parser(value_parser!(u64).range(1..)).default_value("30"))
         .arg(args::threads("Worker threads"))
@@ -84,7 +86,7 @@ fn probcut_command() -> Command {
 
 /// The subcommands' definitions (for the consistency test).
 #[cfg(test)]
-pub(super) fn commands() -> [Command; 9] {
+pub(super) fn commands() -> [Command; 11] {
     [
         generate_command(),
         fit_command(),
@@ -92,6 +94,8 @@ pub(super) fn commands() -> [Command; 9] {
         labels::label_command(),
         labels::merge_command(),
         labels::compare_command(),
+        labels::pack_command(),
+        labels::unpack_command(),
         import::import_command(),
         import::heldout_command(),
         import::heldout_moves_command(),
@@ -101,6 +105,7 @@ pub(super) fn commands() -> [Command; 9] {
 /// `reversi-lab train probcut`'s request.
 struct Probcut {
     games: String,
+    labels: Vec<String>,
     out: String,
     weights: Option<String>,
     settings: ProbcutSettings,
@@ -112,6 +117,7 @@ impl Probcut {
     fn from_matches(m: &ArgMatches) -> Result<Probcut> {
         Ok(Probcut {
             games: value(m, "games"),
+            labels: args::strings(m, "labels"),
             out: value(m, "out"),
             weights: m.get_one("weights").cloned(),
             settings: ProbcutSettings {
@@ -119,6 +125,7 @@ impl Probcut {
                 depth: value(m, "depth"),
                 cell_positions: value(m, "cell-positions"),
                 threads: value(m, "threads"),
+                off_path: m.get_one("off-path").copied(),
             },
             force: m.get_flag("force"),
             quiet: m.get_flag("quiet"),
@@ -134,6 +141,10 @@ fn probcut(r: Probcut) -> Result<()> {
     )?;
     let weights = weights_or_embedded(r.weights.as_deref())?;
     let games = read_games(&r.games)?;
+    let mut exact = Vec::new();
+    for path in &r.labels {
+        exact.extend(labels::read_labels(path)?.1);
+    }
     let quiet = r.quiet;
     let start = Instant::now();
     let last = std::sync::Mutex::new(Instant::now());
@@ -147,7 +158,7 @@ fn probcut(r: Probcut) -> Result<()> {
             );
         }
     };
-    let fit = fits::fit_probcut_table(&games, &weights, &r.settings, &progress);
+    let fit = fits::fit_probcut_table(&games, &exact, &weights, &r.settings, &progress);
     if let Some(warning) = fit.missing_endgame() {
         eprintln!("warning: {warning}");
     }
@@ -163,15 +174,17 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("probcut") => reversi::kit::parse_and_run(probcut_command(), &args[2..], Probcut::from_matches, probcut),
         Some("label") => reversi::kit::parse_and_run(labels::label_command(), &args[2..], labels::LabelRequest::from_matches, labels::label),
         Some("merge") => reversi::kit::parse_and_run(labels::merge_command(), &args[2..], labels::Merge::from_matches, labels::merge),
+        Some("pack") => reversi::kit::parse_and_run(labels::pack_command(), &args[2..], labels::Pack::from_matches, labels::pack),
+        Some("unpack") => reversi::kit::parse_and_run(labels::unpack_command(), &args[2..], labels::Unpack::from_matches, labels::unpack),
         Some("compare") => reversi::kit::parse_and_run(labels::compare_command(), &args[2..], labels::compare_request, labels::compare),
         Some("import") => reversi::kit::parse_and_run(import::import_command(), &args[2..], import::Import::from_matches, import::import),
         Some("heldout") => reversi::kit::parse_and_run(import::heldout_command(), &args[2..], import::Heldout::from_matches, import::heldout),
         Some("heldout-moves") => reversi::kit::parse_and_run(import::heldout_moves_command(), &args[2..], import::HeldoutMoves::from_matches, import::heldout_moves),
         Some("-h" | "--help") | None => write_stdout(&format!(
-            "{ABOUT}\n\nUsage:\n  reversi-lab train generate --out GAMES [OPTIONS]\n  reversi-lab train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi-lab train merge --out FILE SHARD...\n  reversi-lab train compare --labels LABELS --reference LABELS\n  reversi-lab train import --out GAMES FILE...\n  reversi-lab train heldout --games GAMES --training GAMES --out LABELS\n  reversi-lab train heldout-moves --heldout LABELS --out LABELS\n  reversi-lab train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi-lab train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
+            "{ABOUT}\n\nUsage:\n  reversi-lab train generate --out GAMES [OPTIONS]\n  reversi-lab train label --games GAMES --empties A-B --out LABELS [OPTIONS]\n  reversi-lab train merge --out FILE SHARD...\n  reversi-lab train compare --labels LABELS --reference LABELS\n  reversi-lab train pack --out PACKED [--input FILE]... [--recipe TEXT]... LABELS\n  reversi-lab train unpack --out LABELS PACKED\n  reversi-lab train import --out GAMES FILE...\n  reversi-lab train heldout --games GAMES --training GAMES --out LABELS\n  reversi-lab train heldout-moves --heldout LABELS --out LABELS\n  reversi-lab train fit --games GAMES [--labels LABELS]... --out WEIGHTS [OPTIONS]\n  reversi-lab train probcut --games GAMES --out TABLE [OPTIONS]\n\nEach has --help.\n"
         )),
         Some(other) => usage(format!(
-            "unknown train command {other:?}: expected generate, label, merge, compare, import, heldout, heldout-moves, fit or probcut (see `reversi-lab train --help`)"
+            "unknown train command {other:?}: expected generate, label, merge, compare, pack, unpack, import, heldout, heldout-moves, fit or probcut (see `reversi-lab train --help`)"
         )),
     }
 }

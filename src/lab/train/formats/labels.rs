@@ -3,6 +3,7 @@
 //! label` writes them, `train heldout` too (its own header,
 //! [`super::heldout`]), and `train import --theoretical-labels`.
 
+use super::packed::{self, LabelFile};
 use super::{lines, FormatError};
 use crate::lab::shard::{check_listed, header_number, push_shard, FileKind, ListNames, Shard};
 use crate::lab::train::labels::{list_checksum, Label, LabelSettings, ListedPosition};
@@ -16,6 +17,15 @@ pub const LABELS: FileKind = FileKind {
     start: "# reversi-lab train label:",
     former: Some("# reversi train label:"),
     kind: "a label file of `reversi-lab train label`",
+};
+
+/// The label files of `train import --theoretical-labels`: label files
+/// (read as [`LABELS`]) whose header says what they hold, so that the
+/// import replaces only its own file, never a `train label` run's.
+pub const THEORETICAL: FileKind = FileKind {
+    start: "# reversi-lab train label: theoretical scores",
+    former: Some("# reversi train label: theoretical scores"),
+    kind: "a label file of `reversi-lab train import --theoretical-labels`",
 };
 
 /// The header line of an unsplit `train label` run of `settings` with the
@@ -69,8 +79,8 @@ pub fn push_off_path(header: &mut String, every: u64) {
 #[must_use]
 pub fn theoretical_header(games_file: &str, positions: usize) -> String {
     format!(
-        "{} theoretical scores of the WTHOR games of {games_file}, {positions} positions",
-        LABELS.start
+        "{} of the WTHOR games of {games_file}, {positions} positions",
+        THEORETICAL.start
     )
 }
 
@@ -131,17 +141,31 @@ pub fn check_complete(header: &str, labels: usize) -> Result<(), FormatError> {
 
 /// Reads a label file named `name`: its header line, then one label per
 /// line, each checked by [`Label::parse_line`]; at most [`MAX_LABELS`]
-/// labels, read a line at a time. Returns the header and the labels.
+/// labels, read a line at a time. A packed label file
+/// ([`super::packed`]) is read as the label file it holds. Returns the
+/// header and the labels.
 ///
 /// # Errors
 /// A file of another kind or empty, a line that is not a label (or is too
 /// long, or not text), too many labels, or a read error; each message
 /// names `name`.
 pub fn read(input: impl BufRead, name: &str) -> Result<(String, Vec<Label>), FormatError> {
+    read_file(input, name).map(|file| (file.header, file.labels))
+}
+
+/// [`read`], with a packed file's provenance.
+///
+/// # Errors
+/// As [`read`].
+pub fn read_file(input: impl BufRead, name: &str) -> Result<LabelFile, FormatError> {
     let mut lines = lines(input, name);
     let Some(first) = lines.next_line()? else {
         return Err(FormatError(format!("{name} is empty: not {}", LABELS.kind)));
     };
+    if first.text.starts_with(packed::PACKED_START) {
+        let first = first.text.to_owned();
+        return packed::read_rest(&first, lines.into_inner(), name);
+    }
     if !LABELS.starts(first.text) {
         return Err(FormatError(format!("{name} is not {}", LABELS.kind)));
     }
@@ -158,7 +182,11 @@ pub fn read(input: impl BufRead, name: &str) -> Result<(String, Vec<Label>), For
                 .map_err(|e| FormatError(format!("{name} line {} {e}", line.number)))?,
         );
     }
-    Ok((header, labels))
+    Ok(LabelFile {
+        header,
+        labels,
+        provenance: None,
+    })
 }
 
 /// Writes a label file: `header`, then each label a line.

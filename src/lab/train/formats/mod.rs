@@ -11,6 +11,8 @@
 //!   test set;
 //! - [`dropped`]: the dropped-games list of `train import --dropped`;
 //! - [`probcut_table`]: the Multi-ProbCut table of `train probcut`;
+//! - [`packed`]: a label file packed for the repository, with its
+//!   inputs' checksums and recipe (read wherever label files are);
 //! - [`merged`]: the games or label file that `train merge` makes of a
 //!   split stage's files.
 //!
@@ -30,6 +32,7 @@ pub mod games;
 pub mod heldout;
 pub mod labels;
 pub mod merged;
+pub mod packed;
 pub mod probcut_table;
 
 /// Why a file's text is not of its format: the message names the file
@@ -81,6 +84,13 @@ mod tests {
                 assert!(!kind.starts(other.start) && !kind.starts(other.former.unwrap()));
             }
         }
+        // The theoretical labels are label files (read as such) that only
+        // the import's own rule tells apart, in both spellings.
+        let theoretical = labels::THEORETICAL;
+        let former = theoretical.former.expect("a former spelling");
+        assert_eq!(current_spelling(former), theoretical.start);
+        assert!(labels::LABELS.starts(theoretical.start) && labels::LABELS.starts(former));
+        assert!(!theoretical.starts(labels::LABELS.start));
         // The table's title names no program: one spelling.
         assert_eq!(probcut_table::PROBCUT.former, None);
     }

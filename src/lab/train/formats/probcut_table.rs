@@ -31,6 +31,10 @@ pub struct Fitted<'a> {
     pub cell_positions: usize,
     /// The endgame model fitted, if any.
     pub endgame: Option<&'a EndgameFit>,
+    /// The midgame positions: one in N off the games' path, or the games' own.
+    pub off_path: Option<u64>,
+    /// The exact labels also given to the endgame model.
+    pub exact_labels: usize,
 }
 
 /// The table's comment (its lines without the `# `): the title, and the
@@ -41,6 +45,12 @@ pub fn comment(f: &Fitted) -> String {
         "{TITLE} fitted by `reversi-lab train probcut` on {} games, {} positions per phase, depths 3-{}",
         f.games, f.positions, f.depth
     );
+    if let Some(every) = f.off_path {
+        let _ = write!(comment, ", off the games' path (1/{every})");
+    }
+    if f.exact_labels > 0 {
+        let _ = write!(comment, ", {} exact labels", f.exact_labels);
+    }
     if let Some(fit) = f.endgame {
         let _ = write!(
             comment,
@@ -86,6 +96,8 @@ mod tests {
             depth: 8,
             cell_positions: 30,
             endgame: None,
+            off_path: None,
+            exact_labels: 0,
         };
         let table = ProbCutTable::default();
         let mut bytes = Vec::new();
@@ -117,10 +129,12 @@ mod tests {
             depth: 3,
             cell_positions: 30,
             endgame: Some(&fit),
+            off_path: Some(4),
+            exact_labels: 7,
         };
         assert_eq!(
             comment(&fitted),
-            "Multi-ProbCut table fitted by `reversi-lab train probcut` on 1 games, 2 positions per phase, depths 3-3\nendgame model: RMS of exact score minus estimate per (empties, depth) cell of at least 30 solved positions with 8+ empties, least squares weighted by the cells' counts\nendgame cell: empties depth positions sigma bias (discs)\nendgame cell: 12 2 31 2.500 -0.250"
+            "Multi-ProbCut table fitted by `reversi-lab train probcut` on 1 games, 2 positions per phase, depths 3-3, off the games' path (1/4), 7 exact labels\nendgame model: RMS of exact score minus estimate per (empties, depth) cell of at least 30 solved positions with 8+ empties, least squares weighted by the cells' counts\nendgame cell: empties depth positions sigma bias (discs)\nendgame cell: 12 2 31 2.500 -0.250"
         );
     }
 }
