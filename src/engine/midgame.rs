@@ -92,6 +92,15 @@ const NO_MOVE: u8 = 64;
 /// the search reports is one no game can end with.
 const MAX_VALUE: i32 = 64 * SCALE;
 const INF: i32 = 1 << 20;
+/// The first iteration depth whose search spreads over most of the
+/// table's pages: before it, the table's pages are mapped by one write
+/// each ([`Table::touch`]), where the search would fault twice on most
+/// (a read maps the zero page, the first write copies it). A hint at level
+/// 14 after ply 30: 13.4 k page faults and 43 ms CPU without it, 7.3 k
+/// and 35 ms with it; mapping all 6 k pages costs 6 ms, more than a whole
+/// search at level 1 to 6 (`perf stat`), hence not before this depth.
+const TOUCH_DEPTH: u32 = 7;
+
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 4096;
 
@@ -102,6 +111,8 @@ pub struct MidgameSearch {
     selectivity: Option<f64>,
     solver: EndgameSolver,
     weights: Arc<PatternWeights>,
+    /// Whether the table's pages have been mapped ([`TOUCH_DEPTH`]).
+    touched: bool,
     nodes: u64,
     deadline: Option<Instant>,
     stopped: bool,
@@ -138,13 +149,9 @@ impl MidgameSearch {
     ) -> MidgameSearch {
         let mut solver = EndgameSolver::with_table_bits(Scoring::Standard, solver_bits);
         solver.set_weights(Arc::clone(&weights));
-        // Every search soon writes all over its table: its pages are
-        // mapped now by one write each (a hint at level 14 after ply 30:
-        // 13.4 k page faults and 43 ms CPU before, 7.3 k and 35 ms).
-        let table = Table::new(bits);
-        table.touch();
         MidgameSearch {
-            table,
+            table: Table::new(bits),
+            touched: false,
             probcut: ProbCutTable::embedded(),
             selectivity: None,
             solver,
@@ -259,6 +266,10 @@ impl MidgameSearch {
         depth: u32,
         stop: Option<&AtomicBool>,
     ) -> (i32, Move) {
+        if depth >= TOUCH_DEPTH && !self.touched {
+            self.table.touch();
+            self.touched = true;
+        }
         let (p, o) = (pos.player, pos.opponent);
         if moves_scalar(p, o, u64::MAX) == 0 {
             let indices = Indices::new(o, p);
