@@ -9,6 +9,8 @@
 //! steadier on a shared machine) and nodes per CPU second.
 //! `scripts/midgame_vs_zebra.sh` runs the same positions beside Zebra.
 
+mod common;
+
 use reversi::engine::analyze::{Analyzer, Limits, MoveSearch};
 use reversi::record::parse_transcript;
 use reversi::reversi::Position;
@@ -41,15 +43,7 @@ fn positions() -> Vec<(u32, Position)> {
 }
 
 fn main() {
-    let levels: Vec<u32> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let levels = if levels.is_empty() {
-        vec![14, 16]
-    } else {
-        levels
-    };
+    let levels = common::levels_from_args(&[14, 16]);
     let all = positions();
     let stop = AtomicBool::new(false);
     println!("level | after ply | positions | nodes | wall s | CPU s | M nodes/CPU s");
