@@ -7,6 +7,8 @@
 //! moves), without a time limit; printed: mean and slowest time per move,
 //! mean nodes.
 
+mod common;
+
 use reversi::engine::midgame::{Level, MidgameSearch};
 use reversi::engine::RelativePosition as Position;
 use reversi::reversi::random_position;
@@ -14,15 +16,7 @@ use reversi::rng::Rng;
 use std::time::Instant;
 
 fn main() {
-    let levels: Vec<u32> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let levels = if levels.is_empty() {
-        vec![1, 2, 4, 6, 8, 10, 12, 14]
-    } else {
-        levels
-    };
+    let levels = common::levels_from_args(&[1, 2, 4, 6, 8, 10, 12, 14]);
     let mut rng = Rng::new(7);
     let positions: Vec<Position> = (0..10)
         .map(|_| {

@@ -13,10 +13,9 @@ use super::probcut::{shallow_depth, ProbCutTable};
 use super::score::{self, bounds};
 use super::solve::{EndgameSolver, Scoring};
 use super::tt::{Table, EXACT};
-use crate::board::bits::after;
-use crate::board::bits::{flips_scalar, moves_scalar, Bits};
+use crate::board::bits::{after, kernel_entries, moves_scalar, with_best_kernel, Bits};
 use crate::board::Square;
-use crate::eval::pattern::{self, PatternWeights, SCALE};
+use crate::eval::pattern::{self, GatherKernel, Indices, PatternWeights, SCALE};
 use crate::eval::{Eval, Score};
 use crate::reversi::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -93,6 +92,15 @@ const NO_MOVE: u8 = 64;
 /// the search reports is one no game can end with.
 const MAX_VALUE: i32 = 64 * SCALE;
 const INF: i32 = 1 << 20;
+/// The first iteration depth whose search spreads over most of the
+/// table's pages: before it, the table's pages are mapped by one write
+/// each ([`Table::touch`]), where the search would fault twice on most
+/// (a read maps the zero page, the first write copies it). A hint at level
+/// 14 after ply 30: 13.4 k page faults and 43 ms CPU without it, 7.3 k
+/// and 35 ms with it; mapping all 6 k pages costs 6 ms, more than a whole
+/// search at level 1 to 6 (`perf stat`), hence not before this depth.
+const TOUCH_DEPTH: u32 = 7;
+
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 4096;
 
@@ -103,6 +111,8 @@ pub struct MidgameSearch {
     selectivity: Option<f64>,
     solver: EndgameSolver,
     weights: Arc<PatternWeights>,
+    /// Whether the table's pages have been mapped ([`TOUCH_DEPTH`]).
+    touched: bool,
     nodes: u64,
     deadline: Option<Instant>,
     stopped: bool,
@@ -141,6 +151,7 @@ impl MidgameSearch {
         solver.set_weights(Arc::clone(&weights));
         MidgameSearch {
             table: Table::new(bits),
+            touched: false,
             probcut: ProbCutTable::embedded(),
             selectivity: None,
             solver,
@@ -255,12 +266,20 @@ impl MidgameSearch {
         depth: u32,
         stop: Option<&AtomicBool>,
     ) -> (i32, Move) {
+        if depth >= TOUCH_DEPTH && !self.touched {
+            self.table.touch();
+            self.touched = true;
+        }
         let (p, o) = (pos.player, pos.opponent);
         if moves_scalar(p, o, u64::MAX) == 0 {
-            let v = -self.pvs(o, p, depth, (-INF, INF), stop);
+            let indices = Indices::new(o, p);
+            let node = Node::known(o, p, &indices);
+            let v = -with_best_kernel!(|k| k.pvs(self, node, depth, -INF, INF, stop));
             return (v, Move::Pass);
         }
-        let v = self.pvs(p, o, depth, (-INF, INF), stop);
+        let indices = Indices::new(p, o);
+        let node = Node::known(p, o, &indices);
+        let v = with_best_kernel!(|k| k.pvs(self, node, depth, -INF, INF, stop));
         let best = self.table.probe(p, o).map_or(NO_MOVE, |e| e.best);
         let mv = if best == NO_MOVE {
             Move::Place(Square(
@@ -318,30 +337,40 @@ impl MidgameSearch {
         self.stopped
     }
 
-    /// Principal-variation search of `p` against `o` for `depth` plies
-    /// within `(alpha, beta)`, fail-soft; ends early (returning 0) once
-    /// the deadline passes or `stop` is set.
-    fn pvs(
+    /// Principal-variation search of `node` for `depth` plies within
+    /// `(alpha, beta)`, fail-soft; ends early (returning 0) once the
+    /// deadline passes or `stop` is set. Entered through
+    /// [`MidgameKernel::pvs`], which compiles it with the kernel's CPU
+    /// features.
+    #[inline(always)]
+    fn pvs<K: MidgameKernel + GatherKernel>(
         &mut self,
-        p: u64,
-        o: u64,
+        k: K,
+        node: Node<'_>,
         depth: u32,
         (mut alpha, beta): (i32, i32),
         stop: Option<&AtomicBool>,
     ) -> i32 {
+        let (p, o) = (node.p, node.o);
         self.nodes += 1;
         if self.out_of_time(stop) {
             return 0;
         }
-        let moves = moves_scalar(p, o, u64::MAX);
+        let moves = k.moves(p, o, u64::MAX);
         if moves == 0 {
-            if moves_scalar(o, p, u64::MAX) == 0 {
+            if k.moves(o, p, u64::MAX) == 0 {
                 return SCALE * final_score(p, o);
             }
-            return -self.pvs(o, p, depth, (-beta, -alpha), stop);
+            let passed = node.indices().passed();
+            return -k.pvs(self, Node::known(o, p, &passed), depth, -beta, -alpha, stop);
         }
         if depth == 0 {
-            return self.weights.evaluate(p, o).clamp(-MAX_VALUE, MAX_VALUE);
+            let mover = node.mover();
+            let replies = k.moves(o, p, u64::MAX);
+            return self
+                .weights
+                .evaluate_indexed(k, &mover, p, o, moves, replies)
+                .clamp(-MAX_VALUE, MAX_VALUE);
         }
         let mut hash = NO_MOVE;
         if let Some(e) = self.table.probe(p, o) {
@@ -359,21 +388,24 @@ impl MidgameSearch {
             }
         }
         if let (Some(t), true) = (self.selectivity, depth >= 3 && beta - alpha == 1) {
-            if let Some(v) = self.probcut(p, o, depth, (alpha, beta), t, stop) {
+            if let Some(v) = self.probcut(k, node, depth, (alpha, beta), t, stop) {
                 return v;
             }
         }
-        let list = self.ordered(p, o, moves, hash, depth);
+        let indices = node.indices();
+        let mut list = self.ordered(k, p, o, &indices, moves, hash, depth);
         let alpha0 = alpha;
         let (mut best, mut best_move) = (-INF, NO_MOVE);
-        for (i, &(sq, f)) in list.iter().enumerate() {
+        for i in 0..list.len {
+            let (sq, f) = list.pick(i);
             let (np, no) = after(p, o, sq, f);
+            let child = Node::after(np, no, &indices, sq, f);
             let v = if i == 0 {
-                -self.pvs(np, no, depth - 1, (-beta, -alpha), stop)
+                -k.pvs(self, child, depth - 1, -beta, -alpha, stop)
             } else {
-                let v = -self.pvs(np, no, depth - 1, (-alpha - 1, -alpha), stop);
+                let v = -k.pvs(self, child, depth - 1, -alpha - 1, -alpha, stop);
                 if v > alpha && v < beta {
-                    -self.pvs(np, no, depth - 1, (-beta, -v), stop)
+                    -k.pvs(self, child, depth - 1, -beta, -v, stop)
                 } else {
                     v
                 }
@@ -401,16 +433,17 @@ impl MidgameSearch {
     /// Multi-ProbCut at a null-window node: `beta` (or `alpha`) when a
     /// shallow search predicts, with `t` standard deviations to spare, a
     /// deep value at or above `beta` (at or below `alpha`).
-    fn probcut(
+    #[inline(always)]
+    fn probcut<K: MidgameKernel + GatherKernel>(
         &mut self,
-        p: u64,
-        o: u64,
+        k: K,
+        node: Node<'_>,
         depth: u32,
         (alpha, beta): (i32, i32),
         t: f64,
         stop: Option<&AtomicBool>,
     ) -> Option<i32> {
-        let empties = 64 - (p | o).count_ones();
+        let empties = 64 - (node.p | node.o).count_ones();
         let cut = self.probcut.get(depth, pattern::phase(empties))?;
         let shallow = shallow_depth(depth);
         let scale = f64::from(SCALE);
@@ -418,42 +451,173 @@ impl MidgameSearch {
         let high = ((f64::from(beta) + margin - cut.b * scale) / cut.a).ceil();
         if high.abs() < f64::from(INF / 2) {
             let high = high as i32;
-            if self.pvs(p, o, shallow, (high - 1, high), stop) >= high {
+            if k.pvs(self, node, shallow, high - 1, high, stop) >= high {
                 return Some(beta);
             }
         }
         let low = ((f64::from(alpha) - margin - cut.b * scale) / cut.a).floor();
         if low.abs() < f64::from(INF / 2) {
             let low = low as i32;
-            if self.pvs(p, o, shallow, (low, low + 1), stop) <= low {
+            if k.pvs(self, node, shallow, low, low + 1, stop) <= low {
                 return Some(alpha);
             }
         }
         None
     }
 
-    /// The moves of `p` (bitboard `moves`) with their flips, best first:
+    /// The moves of `p` (bitboard `moves`, pattern readings `indices`)
+    /// with their flips, to be picked best first ([`MoveList::pick`]):
     /// the hash move, then by a shallow look at the child (the pattern
     /// evaluation far from the horizon, the opponent's replies near it).
-    fn ordered(&mut self, p: u64, o: u64, moves: u64, hash: u8, depth: u32) -> Vec<(u8, u64)> {
-        let mut keyed: Vec<(i32, u8, u64)> = Bits(moves)
-            .map(|sq| {
-                let f = flips_scalar(p, o, sq);
-                let (np, no) = after(p, o, sq, f);
-                let key = if sq == hash {
-                    i32::MIN
-                } else if depth >= 3 {
-                    self.weights.evaluate(np, no)
-                } else {
-                    let replies = moves_scalar(np, no, u64::MAX).count_ones() as i32;
-                    let corner = i32::from(CORNERS >> sq & 1 == 1);
-                    16 * replies - 64 * corner
-                };
-                (key, sq, f)
-            })
-            .collect();
-        keyed.sort_by_key(|&(key, sq, _)| (key, sq));
-        keyed.into_iter().map(|(_, sq, f)| (sq, f)).collect()
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn ordered<K: GatherKernel>(
+        &self,
+        k: K,
+        p: u64,
+        o: u64,
+        indices: &Indices,
+        moves: u64,
+        hash: u8,
+        depth: u32,
+    ) -> MoveList {
+        let mut list = MoveList::new();
+        let mut n = 0;
+        for sq in Bits(moves) {
+            let f = k.flips(p, o, sq);
+            let (np, no) = after(p, o, sq, f);
+            let key = if sq == hash {
+                i32::MIN
+            } else if depth >= 3 {
+                let mover = indices.mover_after(sq, f);
+                let (mine, theirs) = (k.moves(np, no, u64::MAX), k.moves(no, np, u64::MAX));
+                self.weights
+                    .evaluate_indexed(k, &mover, np, no, mine, theirs)
+            } else {
+                let replies = k.moves(np, no, u64::MAX).count_ones() as i32;
+                let corner = i32::from(CORNERS >> sq & 1 == 1);
+                16 * replies - 64 * corner
+            };
+            list.rank[n] = i64::from(key) << 8 | i64::from(sq);
+            list.flips[n] = f;
+            n += 1;
+            if depth >= 2 {
+                // The child probes the table first: its slot loads while
+                // the other moves are ordered.
+                self.table.prefetch(np, no);
+            }
+        }
+        list.len = n;
+        list
+    }
+}
+
+kernel_entries! {
+    /// The midgame search's recursion, compiled once per kernel with its
+    /// CPU features (see [`crate::board::bits::Kernel`]).
+    trait MidgameKernel {
+        fn pvs(
+            s: &mut MidgameSearch,
+            node: Node<'_>,
+            depth: u32,
+            alpha: i32,
+            beta: i32,
+            stop: Option<&AtomicBool>,
+        ) -> i32 = |k| s.pvs(k, node, depth, (alpha, beta), stop);
+    }
+}
+
+/// A position of the search with what its pattern readings are made
+/// from: known (the root, a pass), or its parent's readings and the move
+/// played, applied only where the node needs them (a node cut by the
+/// table or by Multi-ProbCut needs none, a leaf only the side to move's).
+#[derive(Clone, Copy)]
+struct Node<'a> {
+    p: u64,
+    o: u64,
+    parent: &'a Indices,
+    /// The move (square, flips) that made the node from `parent`, or
+    /// `None` when `parent` holds the node's own readings.
+    last: Option<(u8, u64)>,
+}
+
+impl<'a> Node<'a> {
+    /// The position `p` against `o` with its readings `indices`.
+    #[inline(always)]
+    fn known(p: u64, o: u64, indices: &'a Indices) -> Node<'a> {
+        Node {
+            p,
+            o,
+            parent: indices,
+            last: None,
+        }
+    }
+
+    /// The position `p` against `o` reached from a position with
+    /// readings `parent` by a move on `sq` flipping `flips`.
+    #[inline(always)]
+    fn after(p: u64, o: u64, parent: &'a Indices, sq: u8, flips: u64) -> Node<'a> {
+        Node {
+            p,
+            o,
+            parent,
+            last: Some((sq, flips)),
+        }
+    }
+
+    /// The node's readings from both sides.
+    #[inline(always)]
+    fn indices(&self) -> Indices {
+        match self.last {
+            None => *self.parent,
+            Some((sq, f)) => self.parent.after(sq, f),
+        }
+    }
+
+    /// The node's readings from the side to move.
+    #[inline(always)]
+    fn mover(&self) -> pattern::Row {
+        match self.last {
+            None => self.parent.mover,
+            Some((sq, f)) => self.parent.mover_after(sq, f),
+        }
+    }
+}
+
+/// The moves of a node with their flips and ordering keys, picked lowest
+/// key first, the lower square first on equal keys: the order of a sort
+/// by (key, square), found one move at a time (a cut leaves the rest
+/// unsorted).
+struct MoveList {
+    /// `key << 8 | square`: one integer orders by key, then square.
+    rank: [i64; 64],
+    flips: [u64; 64],
+    len: usize,
+}
+
+impl MoveList {
+    #[inline(always)]
+    fn new() -> MoveList {
+        MoveList {
+            rank: [0; 64],
+            flips: [0; 64],
+            len: 0,
+        }
+    }
+
+    /// Moves the best remaining move to slot `i` and returns it.
+    #[inline(always)]
+    fn pick(&mut self, i: usize) -> (u8, u64) {
+        let (mut b, mut least) = (i, self.rank[i]);
+        for j in i + 1..self.len {
+            let r = self.rank[j];
+            if r < least {
+                (b, least) = (j, r);
+            }
+        }
+        self.rank.swap(i, b);
+        self.flips.swap(i, b);
+        (self.rank[i] as u8, self.flips[i])
     }
 }
 
@@ -468,6 +632,7 @@ fn final_score(p: u64, o: u64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::bits::flips_scalar;
     use crate::reversi::random_position;
     use crate::rng::Rng;
 

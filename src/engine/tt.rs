@@ -75,6 +75,26 @@ impl Table {
         }
     }
 
+    /// Writes to every memory page of the table (one word per 4 KiB,
+    /// rewritten with the value it holds: no entry changes), so that the
+    /// pages are mapped now, each by one write fault, instead of by a read
+    /// fault (mapping the zero page) and a write fault (copying it) in the
+    /// search.
+    pub fn touch(&self) {
+        for s in self
+            .slots
+            .iter()
+            .step_by(4096 / std::mem::size_of::<Slot>())
+        {
+            // One instruction that is a write to the processor whether or
+            // not it changes the word (x86's `lock cmpxchg`: a zero stays
+            // zero, anything else fails and stays): one fault. (A load
+            // first would fault twice; an idempotent `fetch_or(0)` may be
+            // compiled as a load.)
+            let _ = s.data.compare_exchange(0, 0, Relaxed, Relaxed);
+        }
+    }
+
     /// Forgets every entry (in constant time).
     pub fn clear(&self) {
         self.generation.fetch_add(1, Relaxed);

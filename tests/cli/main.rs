@@ -4,6 +4,7 @@
 mod book;
 mod engine;
 mod games;
+mod golden_search;
 mod harness;
 mod import;
 mod lab_files;

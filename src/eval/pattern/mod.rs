@@ -20,11 +20,15 @@
 //! project's trained file (`data/pattern-weights.bin`).
 
 pub mod fit;
+mod gather;
+mod indices;
 /// The board's eight symmetries (in the board layer, where Edax's book
 /// format uses them too).
 pub use crate::board::symmetry;
 mod weights;
 
+pub use gather::GatherKernel;
+pub use indices::{Indices, Row, LANES};
 pub use weights::{PatternWeights, WeightsError, FILE_BYTES, FORMAT_VERSION};
 
 use crate::board::bits;
@@ -119,9 +123,14 @@ pub const MAX_MOBILITY: usize = 32;
 /// Pattern readings per position: every pattern on every image.
 pub const PATTERN_FEATURES: usize = PATTERNS.len() * 8;
 
-/// Features per position: the pattern readings, then the mover's and the
-/// opponent's mobility, then the parity of the empty squares.
-pub const FEATURES: usize = PATTERN_FEATURES + 3;
+/// Features per position: the pattern readings, then the
+/// [`OTHER_FEATURES`].
+pub const FEATURES: usize = PATTERN_FEATURES + OTHER_FEATURES;
+
+/// Features per position after the pattern readings: the mover's and the
+/// opponent's mobility, then the parity of the empty squares
+/// ([`other_features`]).
+pub const OTHER_FEATURES: usize = 3;
 
 /// The parity weights of a phase: one for an even number of empty
 /// squares, one for an odd number.
@@ -224,16 +233,37 @@ pub fn features(p: u64, o: u64) -> [u32; FEATURES] {
     Known::<8>::indices(&ps, &os, &mut out);
     Known::<9>::indices(&ps, &os, &mut out);
     Known::<10>::indices(&ps, &os, &mut out);
-    let mobility = |a: u64, b: u64| {
-        bits::moves_scalar(a, b, u64::MAX)
-            .count_ones()
-            .min(MAX_MOBILITY as u32)
-    };
-    let k = PATTERN_FEATURES;
-    out[k] = (OFFSETS.0[PATTERNS.len()] as u32) + mobility(p, o);
-    out[k + 1] = (OFFSETS.0[PATTERNS.len() + 1] as u32) + mobility(o, p);
-    out[k + 2] = parity_index(p, o);
+    let others = other_features(
+        p,
+        o,
+        bits::moves_scalar(p, o, u64::MAX),
+        bits::moves_scalar(o, p, u64::MAX),
+    );
+    out[PATTERN_FEATURES..].copy_from_slice(&others);
     out
+}
+
+/// The weight indices (within one phase) of the features that are not
+/// pattern readings, of the position where the side to move has discs `p`
+/// and legal moves `mover_moves`, the other side discs `o` and legal moves
+/// `opponent_moves`: the two mobility counts, then the parity of the empty
+/// squares ([`parity_index`]). The one definition of these features:
+/// [`features`] and the searches' evaluation from [`Indices`]
+/// ([`PatternWeights::evaluate_indexed`]) both call it.
+#[inline(always)]
+#[must_use]
+pub fn other_features(
+    p: u64,
+    o: u64,
+    mover_moves: u64,
+    opponent_moves: u64,
+) -> [u32; OTHER_FEATURES] {
+    let mobility = |moves: u64| moves.count_ones().min(MAX_MOBILITY as u32);
+    [
+        (OFFSETS.0[PATTERNS.len()] as u32) + mobility(mover_moves),
+        (OFFSETS.0[PATTERNS.len() + 1] as u32) + mobility(opponent_moves),
+        parity_index(p, o),
+    ]
 }
 
 /// The weight index (within one phase) of the parity feature of a

@@ -239,7 +239,12 @@ fn the_parity_weight_is_added_by_the_empty_squares_parity() {
 
 #[test]
 fn embedded_weights_are_valid() {
-    let _ = PatternWeights::embedded();
+    // Read without its checksum by the engine: checked here.
+    let file = include_bytes!("../../../data/pattern-weights.bin");
+    assert_eq!(
+        PatternWeights::from_bytes(file).as_ref(),
+        Ok(PatternWeights::embedded())
+    );
 }
 
 #[test]
@@ -316,6 +321,81 @@ fn a_partial_fit_keeps_the_base_weights_of_the_other_phases() {
             assert_eq!(weights.phase_weights(empties), base.phase_weights(empties));
         }
     }
+}
+
+#[test]
+fn indices_kept_up_to_date_along_random_games_are_the_boards_readings() {
+    // Every move of 200 random games (passes included), from the start:
+    // the readings updated by `after` and `passed` against the ones read
+    // from the board, and the evaluation from them against `evaluate`.
+    use crate::board::bits::{after, flips_reference, moves_reference, Bits};
+    // Random weights whose parity pairs are non-zero and unequal (so that
+    // leaving the pair out, or reading the wrong one, changes the value).
+    let weights = {
+        let mut rng = Rng::new(31);
+        let phases: Vec<Vec<f64>> = (0..PHASES)
+            .map(|_| {
+                let mut w: Vec<f64> = (0..WEIGHTS_PER_PHASE)
+                    .map(|_| (rng.below(400) as f64 - 200.0) / f64::from(SCALE))
+                    .collect();
+                let even = 1 + rng.below(200) as i32;
+                w[WEIGHTS_PER_PHASE_V1] = f64::from(even) / f64::from(SCALE);
+                w[WEIGHTS_PER_PHASE_V1 + 1] = -f64::from(even + 1) / f64::from(SCALE);
+                w
+            })
+            .collect();
+        PatternWeights::from_discs(&phases)
+    };
+    assert_eq!(
+        PatternWeights::from_bytes(&weights.to_bytes()).as_ref(),
+        Ok(&weights)
+    );
+    let mut rng = Rng::new(32);
+    let (mut moves_checked, mut passes) = (0, 0);
+    for _ in 0..200 {
+        let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+        let mut indices = Indices::new(p, o);
+        loop {
+            assert_eq!(indices, Indices::new(p, o), "p {p:x} o {o:x}");
+            let (mine, theirs) = (moves_reference(p, o, !0), moves_reference(o, p, !0));
+            let v = weights.evaluate(p, o);
+            let k = crate::board::bits::Portable;
+            assert_eq!(
+                weights.evaluate_indexed(k, &indices.mover, p, o, mine, theirs),
+                v
+            );
+            let fast = crate::board::bits::with_best_kernel!(|k| weights.evaluate_indexed(
+                k,
+                &indices.mover,
+                p,
+                o,
+                mine,
+                theirs
+            ));
+            assert_eq!(fast, v);
+            if mine == 0 {
+                if theirs == 0 {
+                    break;
+                }
+                indices = indices.passed();
+                (p, o) = (o, p);
+                passes += 1;
+                continue;
+            }
+            let choices: Vec<u8> = Bits(mine).collect();
+            let sq = choices[rng.below(choices.len())];
+            let f = flips_reference(p, o, sq);
+            let row = indices.mover_after(sq, f);
+            indices = indices.after(sq, f);
+            assert_eq!(row, indices.mover);
+            (p, o) = after(p, o, sq, f);
+            moves_checked += 1;
+        }
+    }
+    assert!(
+        moves_checked > 10_000 && passes > 0,
+        "{moves_checked} {passes}"
+    );
 }
 
 /// Each phase's odd-minus-even parity gap, in discs, of weights fitted on

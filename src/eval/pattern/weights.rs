@@ -14,7 +14,11 @@
 //! that they keep the bytes and the checksum they always had (the checksum
 //! names weights in the lab's files).
 
-use super::{features, phase, PATTERNS, PHASES, SCALE, WEIGHTS_PER_PHASE, WEIGHTS_PER_PHASE_V1};
+use super::gather::GatherKernel;
+use super::{
+    features, other_features, phase, Row, PATTERNS, PHASES, SCALE, WEIGHTS_PER_PHASE,
+    WEIGHTS_PER_PHASE_V1,
+};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -36,8 +40,13 @@ const fn file_bytes(per_phase: usize) -> usize {
 /// The weights of every phase of the pattern evaluation.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PatternWeights {
+    /// Phase by phase, then one 0 (so that a 32-bit read at any weight
+    /// stays inside: [`super::gather`]).
     weights: Vec<i16>,
 }
+
+/// The weights stored: every phase's and the trailing 0.
+const STORED: usize = PHASES * WEIGHTS_PER_PHASE + 1;
 
 impl fmt::Debug for PatternWeights {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -45,7 +54,7 @@ impl fmt::Debug for PatternWeights {
         write!(
             f,
             "PatternWeights({nonzero} of {} non-zero)",
-            self.weights.len()
+            PHASES * WEIGHTS_PER_PHASE
         )
     }
 }
@@ -116,7 +125,7 @@ impl PatternWeights {
     #[must_use]
     pub fn zero() -> PatternWeights {
         PatternWeights {
-            weights: vec![0; PHASES * WEIGHTS_PER_PHASE],
+            weights: vec![0; STORED],
         }
     }
 
@@ -129,7 +138,7 @@ impl PatternWeights {
     #[must_use]
     pub fn from_discs(phases: &[Vec<f64>]) -> PatternWeights {
         assert_eq!(phases.len(), PHASES, "one weight vector per phase");
-        let mut weights = Vec::with_capacity(PHASES * WEIGHTS_PER_PHASE);
+        let mut weights = Vec::with_capacity(STORED);
         for w in phases {
             assert_eq!(w.len(), WEIGHTS_PER_PHASE, "weights per phase");
             weights.extend(w.iter().map(|&x| {
@@ -138,6 +147,7 @@ impl PatternWeights {
                     .clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
             }));
         }
+        weights.push(0);
         PatternWeights { weights }
     }
 
@@ -161,6 +171,31 @@ impl PatternWeights {
             .sum()
     }
 
+    /// [`PatternWeights::evaluate`] of the position `p` against `o` from
+    /// its pattern readings as the side to move sees them (`mover`: the
+    /// [`super::Indices`] of the position) and both sides' legal moves:
+    /// the same sum, without reading the board's images, the readings'
+    /// weights summed by the kernel `k`.
+    #[inline(always)]
+    #[must_use]
+    pub fn evaluate_indexed<K: GatherKernel>(
+        &self,
+        k: K,
+        mover: &Row,
+        p: u64,
+        o: u64,
+        mover_moves: u64,
+        opponent_moves: u64,
+    ) -> i32 {
+        let phase = phase(64 - (p | o).count_ones());
+        let w = &self.weights[phase * WEIGHTS_PER_PHASE..];
+        let mut sum = k.pattern_sum(w, mover);
+        for i in other_features(p, o, mover_moves, opponent_moves) {
+            sum += i32::from(w[i as usize]);
+        }
+        sum
+    }
+
     /// The project's trained weights (embedded in the binary; parsed once).
     ///
     /// # Panics
@@ -181,7 +216,7 @@ impl PatternWeights {
         static PARSED: OnceLock<Arc<PatternWeights>> = OnceLock::new();
         PARSED.get_or_init(|| {
             Arc::new(
-                PatternWeights::from_bytes(EMBEDDED_FILE)
+                PatternWeights::parse(EMBEDDED_FILE, false)
                     .expect("the embedded weights file is valid"),
             )
         })
@@ -195,11 +230,15 @@ impl PatternWeights {
         u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"))
     }
 
+    /// Every phase's weights (without the trailing 0).
+    fn phases(&self) -> std::slice::ChunksExact<'_, i16> {
+        self.weights[..PHASES * WEIGHTS_PER_PHASE].chunks_exact(WEIGHTS_PER_PHASE)
+    }
+
     /// Whether every phase's parity pair is zero (the weights of a model
     /// without the parity term, written as format version 1).
     fn without_parity(&self) -> bool {
-        self.weights
-            .chunks_exact(WEIGHTS_PER_PHASE)
+        self.phases()
             .all(|phase| phase[WEIGHTS_PER_PHASE_V1..].iter().all(|&w| w == 0))
     }
 
@@ -223,7 +262,7 @@ impl PatternWeights {
         ] {
             out.extend_from_slice(&x.to_le_bytes());
         }
-        for phase in self.weights.chunks_exact(WEIGHTS_PER_PHASE) {
+        for phase in self.phases() {
             for w in &phase[..per_phase] {
                 out.extend_from_slice(&w.to_le_bytes());
             }
@@ -239,6 +278,13 @@ impl PatternWeights {
     /// A [`WeightsError`] saying why the bytes are not weights this build
     /// can use.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, WeightsError> {
+        PatternWeights::parse(bytes, true)
+    }
+
+    /// Reads a weights file, checking its checksum if `check` (the
+    /// embedded file's is checked by the crate's tests instead: its FNV-1a
+    /// over 4 MB took a fifth of a `hint`'s start).
+    fn parse(bytes: &[u8], check: bool) -> Result<PatternWeights, WeightsError> {
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
             return Err(WeightsError::NotWeights);
         }
@@ -271,17 +317,15 @@ impl PatternWeights {
             });
         }
         let (body, sum) = bytes.split_at(expected - 8);
-        if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+        if check && fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
             return Err(WeightsError::Checksum);
         }
-        let read: Vec<i16> = body[HEADER..]
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        let mut weights = Vec::with_capacity(PHASES * WEIGHTS_PER_PHASE);
-        for phase in read.chunks_exact(per_phase) {
-            weights.extend_from_slice(phase);
-            weights.resize(weights.len() + WEIGHTS_PER_PHASE - per_phase, 0);
+        let mut weights = vec![0; STORED];
+        let read = body[HEADER..].chunks_exact(2 * per_phase);
+        for (phase, bytes) in weights.chunks_exact_mut(WEIGHTS_PER_PHASE).zip(read) {
+            for (w, c) in phase.iter_mut().zip(bytes.chunks_exact(2)) {
+                *w = i16::from_le_bytes([c[0], c[1]]);
+            }
         }
         Ok(PatternWeights { weights })
     }
