@@ -13,12 +13,13 @@ use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::train::formats::labels::{self, listed_position_number, MAX_LABELS};
-use reversi::lab::train::formats::merged;
 use reversi::lab::train::formats::packed::{self, PackedInput, Provenance};
+use reversi::lab::train::formats::{self, merged};
 use reversi::lab::train::labels::{
-    label_positions, labelled_list, stage_list, Label, LabelSettings, ListedPosition,
+    label_positions, labelled_list, Label, LabelSettings, ListedPosition,
 };
 use reversi::lab::train::options;
+use reversi::lab::train::stage_list;
 use reversi::lab::train::tables::CompareTable;
 use std::path::Path;
 use std::sync::Arc;
@@ -161,10 +162,10 @@ pub(super) fn label_into(
     })
 }
 
-/// Reads the label file `path` ([`labels::read`]): its header and its
+/// Reads the label file `path` ([`formats::read_labels`]): its header and its
 /// labels.
 pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
-    Ok(labels::read(open_lines(path)?, path).map_err(refused)?)
+    Ok(formats::read_labels(open_lines(path)?, path).map_err(refused)?)
 }
 
 /// The files `pack` writes.
@@ -228,7 +229,7 @@ pub(super) fn pack(r: Pack) -> Result<()> {
             .map_err(|e| UsageError(format!("cannot read --input {path}: {e}")))?;
         provenance.inputs.push(PackedInput { name, checksum });
     }
-    let file = labels::read_file(open_lines(&r.labels)?, &r.labels).map_err(refused)?;
+    let file = formats::read_label_file(open_lines(&r.labels)?, &r.labels).map_err(refused)?;
     if file.provenance.is_some() {
         return Err(UsageError(format!("{} is packed already", r.labels)).into());
     }
@@ -262,7 +263,7 @@ pub(super) fn unpack(r: Unpack) -> Result<()> {
         in_place: InPlace::Refused,
     };
     let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
-    let file = labels::read_file(open_lines(&r.packed)?, &r.packed).map_err(refused)?;
+    let file = formats::read_label_file(open_lines(&r.packed)?, &r.packed).map_err(refused)?;
     let Some(provenance) = &file.provenance else {
         return Err(UsageError(format!(
             "{} is not packed: it is a label file already",
