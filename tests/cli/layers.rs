@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 /// Each top-level library module and its layer, lowest first.
 const LAYERS: &[(&str, u8)] = &[
     ("board", 1),
+    ("files", 1),
     ("game", 1),
     ("hash", 1),
     ("lines", 1),

@@ -28,7 +28,7 @@
 //!   already done are undone from hard-linked (or copied) backups of the old
 //!   files. The writing is a [`Critical`] section: SIGINT, SIGTERM or SIGHUP
 //!   arriving then removes the temporary files before the renames start, or
-//!   takes effect once the transaction is complete (see `cli::signals`).
+//!   takes effect once the transaction is complete (see [`super::signals`]).
 //! - [`Streams`] is the same transaction for outputs written as the work
 //!   goes (`train import`'s games): each body goes to a temporary file
 //!   through a buffer, and the commit renames them all (a signal before
