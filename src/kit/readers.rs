@@ -3,11 +3,11 @@
 //! --weights`, `--book`, `book show`); the lab reads them too, to build on
 //! them.
 
+use super::input::{open_regular, read_capped};
 use super::{usage, UsageError};
 use crate::engine::book::file::BOOK_HEADER_BYTES;
 use crate::engine::book::Book;
 use crate::eval::pattern::{PatternWeights, WeightsError, FILE_BYTES};
-use crate::files::input::{open_regular, read_capped};
 use anyhow::Result;
 use std::io::Read;
 use std::path::Path;
