@@ -317,3 +317,54 @@ fn a_partial_fit_keeps_the_base_weights_of_the_other_phases() {
         }
     }
 }
+
+/// Each phase's odd-minus-even parity gap, in discs, of weights fitted on
+/// random positions labelled with the disc difference plus `effect` discs
+/// for the side to move at an odd number of empty squares and minus
+/// `effect` at an even one.
+fn fitted_parity_gaps(effect: f32) -> Vec<f64> {
+    let samples: Vec<Sample> = positions(30_000, 21)
+        .into_iter()
+        .filter(|&(p, o)| (p | o).count_zeros() >= 6)
+        .map(|(p, o)| {
+            let odd = (p | o).count_zeros() % 2 == 1;
+            Sample {
+                p,
+                o,
+                target: (p.count_ones() as f32 - o.count_ones() as f32)
+                    + if odd { effect } else { -effect },
+            }
+        })
+        .collect();
+    let config = FitConfig {
+        iterations: 80,
+        lambda: 2.0,
+        ..FitConfig::default()
+    };
+    let (weights, _) = fit(&samples, &[], &config, 2, &|_| {});
+    (1..PHASES)
+        .map(|k| {
+            let (_, hi) = phase_range(k);
+            let pair = &weights.phase_weights(hi)[WEIGHTS_PER_PHASE_V1..];
+            f64::from(pair[1] - pair[0]) / f64::from(SCALE)
+        })
+        .collect()
+}
+
+#[test]
+fn the_fit_finds_a_parity_effect_in_its_pair() {
+    // The patterns cannot tell the parities apart (each count's positions
+    // mix both colours to move, and a sum over squares sees the number of
+    // discs, not its parity), so a 6-disc odd-even gap in the labels must
+    // land in each phase's pair; labels without one leave the pairs level.
+    for (k, gap) in fitted_parity_gaps(3.0).into_iter().enumerate() {
+        assert!((gap - 6.0).abs() < 0.5, "phase {}: gap {gap}", k + 1);
+    }
+    for (k, gap) in fitted_parity_gaps(0.0).into_iter().enumerate() {
+        assert!(
+            gap.abs() < 0.5,
+            "phase {}: gap {gap} without an effect",
+            k + 1
+        );
+    }
+}
