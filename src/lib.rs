@@ -124,7 +124,6 @@ pub mod apps;
 pub mod board;
 pub mod engine;
 pub mod eval;
-#[cfg(feature = "cli")]
 pub mod files;
 pub mod game;
 pub mod hash;

@@ -25,7 +25,7 @@ pub mod fit;
 pub use crate::board::symmetry;
 mod weights;
 
-pub use weights::{PatternWeights, WeightsError, FILE_BYTES, FORMAT_VERSION};
+pub use weights::{PatternWeights, WeightsError, FILE_BYTES, FORMAT_VERSION, WEIGHTS_SIGNATURE};
 
 use crate::board::bits;
 

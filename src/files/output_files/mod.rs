@@ -56,18 +56,7 @@ use std::path::{Path, PathBuf};
 /// Symlinks followed before giving up (as the kernel's `ELOOP` limit).
 const MAX_LINKS: usize = 40;
 
-/// How a command's files begin, whatever their version: what tells a file
-/// it wrote from anyone else's.
-#[derive(Clone, Copy, Debug)]
-pub struct Signature {
-    /// The first bytes of every such file.
-    pub start: &'static str,
-    /// The first bytes such files had when an earlier version wrote them,
-    /// if they changed: those files are ours too.
-    pub former: Option<&'static str>,
-    /// Its kind, for messages (`a weights file`).
-    pub kind: &'static str,
-}
+pub use super::Signature;
 
 /// What may be done with a path that is not a regular file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +84,18 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// The rule of an output whose files begin with `ours`: a regular file
+    /// of that signature (or any, with `force`) is replaced, and
+    /// `in_place` says what becomes of a device, FIFO or socket.
+    #[must_use]
+    pub const fn written_by(ours: Signature, force: bool, in_place: InPlace) -> Rule {
+        Rule {
+            ours: Some(ours),
+            force,
+            in_place,
+        }
+    }
+
     /// The 8x8 contract's outputs: any regular file is replaced, anything
     /// else written in place.
     pub const CONTRACT: Rule = Rule {

@@ -3,7 +3,7 @@
 
 use super::{open_lines, read_games, refused, GAMES};
 use crate::args;
-use crate::sharded::{read_shards, signature, Resumable};
+use crate::sharded::{read_shards, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
@@ -25,7 +25,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The files `label` writes: a header line naming the options.
-pub(super) const LABELS: Signature = signature(labels::LABELS);
+pub(super) const LABELS: Signature = labels::LABELS;
 
 pub(super) fn label_command() -> Command {
     Command::new("reversi-lab train label")
@@ -197,11 +197,7 @@ impl Pack {
 }
 
 pub(super) fn pack(r: Pack) -> Result<()> {
-    let rule = Rule {
-        ours: Some(PACKED),
-        force: r.force,
-        in_place: InPlace::Refused,
-    };
+    let rule = Rule::written_by(PACKED, r.force, InPlace::Refused);
     let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
     if let Some(line) = r.recipe.iter().find(|l| l.contains('\n')) {
         return Err(UsageError(format!(
@@ -257,11 +253,7 @@ impl Unpack {
 }
 
 pub(super) fn unpack(r: Unpack) -> Result<()> {
-    let rule = Rule {
-        ours: Some(LABELS),
-        force: r.force,
-        in_place: InPlace::Refused,
-    };
+    let rule = Rule::written_by(LABELS, r.force, InPlace::Refused);
     let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
     let file = formats::read_label_file(open_lines(&r.packed)?, &r.packed).map_err(refused)?;
     let Some(provenance) = &file.provenance else {
@@ -304,11 +296,7 @@ impl Merge {
 pub(super) fn merge(r: Merge) -> Result<()> {
     let merged = read_shards(&merged::RULES, &r.shards)?;
     let (start, text) = merged::merged_file(merged).map_err(refused)?;
-    let rule = Rule {
-        ours: Some([GAMES, LABELS][start]),
-        force: r.force,
-        in_place: InPlace::Refused,
-    };
+    let rule = Rule::written_by([GAMES, LABELS][start], r.force, InPlace::Refused);
     let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
     output_files::write(&[planned], &[text.as_bytes()])?;
     Ok(())
