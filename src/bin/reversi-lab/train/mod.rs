@@ -11,7 +11,7 @@ use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::{read_weights, weights_or_embedded};
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::shard::{Shard, PROGRESS_EVERY};
+use reversi::lab::shard::{progress_due, Shard};
 use reversi::lab::train::fits::{self, ProbcutSettings, Refit};
 use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
 use reversi::lab::train::formats::probcut_table::PROBCUT;
@@ -151,7 +151,7 @@ fn probcut(r: Probcut) -> Result<()> {
     let last = std::sync::Mutex::new(Instant::now());
     let progress = |done: usize, total: usize| {
         let mut last = last.lock().expect("no panics");
-        if !quiet && (last.elapsed().as_secs_f64() >= PROGRESS_EVERY || done == total) {
+        if !quiet && progress_due(done as u64, total as u64, last.elapsed().as_secs_f64()) {
             *last = Instant::now();
             eprintln!(
                 "probcut: {done}/{total} positions searched ({:.0} s)",
