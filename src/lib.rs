@@ -124,6 +124,7 @@ pub mod apps;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod game;
 pub mod hash;
 #[cfg(feature = "cli")]

@@ -4,11 +4,11 @@
 //! command ([`exit`], [`UsageError`]), argument parsing with clap's
 //! builder API ([`parse`], [`option`], [`flag`]: no proc-macro crates, so
 //! the documented static opt-in build keeps working), stdout and stderr
-//! writes that never panic, the capped input readers ([`input`]), the
-//! output files written whole or not at all ([`output_files`]), the
-//! signals that stop a long command ([`signals`]), and the readers of the
-//! files the lab makes and the product reads ([`readers`]: weights,
-//! books). Nothing in it names a subcommand.
+//! writes that never panic, and the readers of the files the lab makes
+//! and the product reads ([`readers`]: weights, books). It re-exports the
+//! file handling beneath it ([`crate::files`]: [`input`],
+//! [`output_files`], [`signals`], [`UsageError`]), so the binaries name
+//! it one way. Nothing in it names a subcommand.
 //!
 //! It is the one module of the library that writes to stdout and stderr,
 //! and only when a binary asks: stdout with [`write_stdout`] (its errors
@@ -25,10 +25,9 @@ macro_rules! eprintln {
     };
 }
 
-pub mod input;
-pub mod output_files;
 pub mod readers;
-pub mod signals;
+
+pub use crate::files::{input, output_files, signals, usage, UsageError};
 
 use anyhow::{Context as _, Result};
 use clap::error::ErrorKind;
@@ -37,12 +36,6 @@ use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Write};
 use std::process::ExitCode;
-
-message_error! {
-    /// A problem with what the user gave us (arguments, input files, stdin):
-    /// reported as `error: ...` on stderr with exit status 2.
-    pub struct UsageError(pub String);
-}
 
 /// A command line, parsed: the command's own typed request, or a text it
 /// asked to see (`--help`, `--version`), which is the command's whole
@@ -53,11 +46,6 @@ pub enum Parsed<T> {
     Request(T),
     /// The help or version text asked for.
     Text(String),
-}
-
-/// Shorthand for an `Err` holding a [`UsageError`].
-pub fn usage<T>(message: impl Into<String>) -> Result<T> {
-    Err(UsageError(message.into()).into())
 }
 
 /// The command line's words (without the program's name) as strings: a

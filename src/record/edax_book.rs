@@ -69,6 +69,7 @@
 
 use crate::board::symmetry::{mirror_columns, transpose};
 use crate::board::{Board, Color, Square};
+use crate::files::Signature;
 use crate::reversi::{Move, Position};
 use std::collections::HashMap;
 use std::fmt;
@@ -76,6 +77,9 @@ use std::fmt;
 /// The first eight bytes of an Edax book: the words "EDAX" and "BOOK" as
 /// little-endian 32-bit integers.
 pub const EDAX_BOOK_MAGIC: [u8; 8] = *b"XADEKOOB";
+/// How an Edax book begins: what a writer that replaces only Edax books
+/// looks for.
+pub const EDAX_BOOK_SIGNATURE: Signature = Signature::of_magic(&EDAX_BOOK_MAGIC, "an Edax book");
 /// The only book version Edax reads (Edax 4.x).
 pub const EDAX_BOOK_VERSION: u8 = 4;
 /// The release byte Edax 4.6 writes.

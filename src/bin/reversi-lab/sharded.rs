@@ -27,24 +27,14 @@ use reversi::kit::signals::Critical;
 use reversi::kit::{usage, UsageError};
 pub use reversi::lab::shard::{parse_shard, push_shard};
 use reversi::lab::shard::{
-    Continuation, FileKind, FileRefused, LineVerdict, MergeRules, Merged, Shard, ShardMerge,
-    StageFile, StageProgress, MAX_LINE,
+    Continuation, FileRefused, LineVerdict, MergeRules, Merged, Shard, ShardMerge, StageFile,
+    StageProgress, MAX_LINE,
 };
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::ops::Range;
 use std::path::Path;
 use std::time::Instant;
-
-/// The kit's output rule's signature of the lab files of `kind` (either
-/// spelling of their start is ours).
-pub const fn signature(kind: FileKind) -> Signature {
-    Signature {
-        start: kind.start,
-        former: kind.former,
-        kind: kind.kind,
-    }
-}
 
 /// A stage's file of numbered lines after a header line, written a line
 /// at a time and continued when run again (games, labels, searches): its
@@ -109,11 +99,7 @@ impl Resumable<'_> {
         // power cut) before giving it its header: nothing to keep, and no
         // other command writes an empty file, so it is started as new.
         let empty = std::fs::metadata(self.out).is_ok_and(|m| m.is_file() && m.len() == 0);
-        let rule = Rule {
-            ours: Some(self.signature),
-            force: self.force || empty,
-            in_place: InPlace::Refused,
-        };
+        let rule = Rule::written_by(self.signature, self.force || empty, InPlace::Refused);
         let planned = output_files::plan_output("--out", Path::new(self.out), &rule)?;
         // A signal ends the run before the file is made or once its header
         // is written, never between (an empty file would be refused).

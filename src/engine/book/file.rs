@@ -13,10 +13,14 @@
 
 use super::{position_of, Book, BookMove, Entry, GameCounts, Key};
 use crate::board::Square;
+use crate::files::Signature;
 use crate::units::Eval;
 use std::fmt;
 
 const MAGIC: &[u8; 8] = b"RVOBOOK1";
+/// How a book file begins: what a writer that replaces only books looks
+/// for.
+pub const BOOK_SIGNATURE: Signature = Signature::of_magic(MAGIC, "an opening book");
 /// The version of the book file format this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 /// Bytes before the first position.

@@ -29,7 +29,7 @@ mod weights;
 
 pub use gather::GatherKernel;
 pub use indices::{Indices, Row, LANES};
-pub use weights::{PatternWeights, WeightsError, FILE_BYTES, FORMAT_VERSION};
+pub use weights::{PatternWeights, WeightsError, FILE_BYTES, FORMAT_VERSION, WEIGHTS_SIGNATURE};
 
 use crate::board::bits;
 

@@ -19,10 +19,14 @@ use super::{
     features, other_features, phase, Row, PATTERNS, PHASES, SCALE, WEIGHTS_PER_PHASE,
     WEIGHTS_PER_PHASE_V1,
 };
+use crate::files::Signature;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 const MAGIC: &[u8; 8] = b"RVPATTRN";
+/// How a weights file begins: what a writer that replaces only weights
+/// files looks for.
+pub const WEIGHTS_SIGNATURE: Signature = Signature::of_magic(MAGIC, "a weights file");
 /// The newest version of the weights file format, which this build reads
 /// and writes (with version 1: see the module's documentation).
 pub const FORMAT_VERSION: u32 = 2;

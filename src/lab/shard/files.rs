@@ -40,31 +40,12 @@ pub fn same_header(held: &str, header: &str) -> bool {
     held == header || current_spelling(held) == current_spelling(header)
 }
 
-/// What a lab file starts with: its first line begins with `start` (or,
-/// for a file written before the lab had its own binary, `former`), and
-/// `kind` names such a file in messages (`a label file of ...`). The
-/// binary's output rule (replace only files of their kind) is built from
-/// it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FileKind {
-    /// The first characters of the file as it is written today.
-    pub start: &'static str,
-    /// The first characters of the files of this kind written before: the
-    /// former spelling of [`FileKind::start`] ([`FORMER_PROGRAM`]), if it
-    /// had one.
-    pub former: Option<&'static str>,
-    /// The file's kind, for messages.
-    pub kind: &'static str,
-}
-
-impl FileKind {
-    /// Whether `first_line` (a file's first line) is of this kind, in
-    /// either spelling.
-    #[must_use]
-    pub fn starts(&self, first_line: &str) -> bool {
-        first_line.starts_with(self.start) || self.former.is_some_and(|f| first_line.starts_with(f))
-    }
-}
+/// What a lab file starts with: the one signature type of every file
+/// kind ([`crate::files::Signature`]), under the lab's name. Its `former`
+/// start is the spelling of a file written before the lab had its own
+/// binary ([`FORMER_PROGRAM`]); the binary's output rule (replace only
+/// files of their kind) takes it as it is.
+pub use crate::files::Signature as FileKind;
 
 /// The longest line of a stage's file (games, labels, book searches), in
 /// bytes, read, continued or merged. A game line holds at most 120 moves

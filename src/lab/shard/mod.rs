@@ -32,7 +32,7 @@ pub use files::{
     FORMER_PROGRAM, MAX_LINE, PROGRAM,
 };
 pub use merge::{ItemReader, MergeRules, Merged, ShardMerge};
-pub use progress::{StageProgress, PROGRESS_EVERY};
+pub use progress::{progress_due, StageProgress, PROGRESS_EVERY};
 
 /// The items `index` modulo `count` of a numbered list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -5,6 +5,15 @@
 /// end, comes whenever it is reached).
 pub const PROGRESS_EVERY: f64 = 2.0;
 
+/// Whether a progress line is due with `done` of `total` items done,
+/// `since_last` seconds after the last line: at most every
+/// [`PROGRESS_EVERY`] seconds, and at the last item. The one throttle of
+/// the lab's progress lines (the stages' and `train probcut`'s).
+#[must_use]
+pub fn progress_due(done: u64, total: u64, since_last: f64) -> bool {
+    since_last >= PROGRESS_EVERY || done == total
+}
+
 /// A run of a stage over its shard's items: what runs and what its items
 /// are (`generate`, `games`), how many its file held before this run and
 /// how many it holds when done.
@@ -37,11 +46,10 @@ impl StageProgress {
     }
 
     /// Whether a line is due with `done` items done, `since_last` seconds
-    /// after the last one: at most every [`PROGRESS_EVERY`] seconds, and
-    /// at the last item.
+    /// after the last one ([`progress_due`]).
     #[must_use]
     pub fn is_due(&self, done: u64, since_last: f64) -> bool {
-        since_last >= PROGRESS_EVERY || done == self.total
+        progress_due(done, self.total, since_last)
     }
 
     /// The line for `done` items done `elapsed` seconds after the run

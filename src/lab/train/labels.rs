@@ -244,22 +244,6 @@ impl Label {
     }
 }
 
-/// The position list of a `train label` stage: the games' own positions
-/// ([`position_list`]) or, with `off_path` N, one in N of the positions
-/// after the moves their players did not make
-/// ([`super::off_path::deviation_list`]).
-#[must_use]
-pub fn stage_list(
-    games: &[TrainingGame],
-    empties: &RangeInclusive<u32>,
-    off_path: Option<u64>,
-) -> Vec<ListedPosition> {
-    match off_path {
-        Some(every) => super::off_path::deviation_list(games, empties, every),
-        None => position_list(games, empties),
-    }
-}
-
 /// The position list of a stage over a label file's positions (`train
 /// label --positions`: a held-out set searched at a depth, say): those of
 /// `labels` with `empties` empty squares, in the file's order, each once,
@@ -504,8 +488,8 @@ mod tests {
         assert_ne!(list_checksum(&list), list_checksum(&list[1..]));
         // A stage's list: the games' positions, or with --off-path the
         // positions off their path, none of which a game reaches.
-        assert_eq!(stage_list(&games, &(8..=20), None), list);
-        let off = stage_list(&games, &(8..=20), Some(1));
+        assert_eq!(super::super::stage_list(&games, &(8..=20), None), list);
+        let off = super::super::stage_list(&games, &(8..=20), Some(1));
         assert!(!off.is_empty() && off.iter().all(|p| !keys.contains(&(p.player, p.opponent))));
     }
 

@@ -289,6 +289,22 @@ impl GamePlayer {
     }
 }
 
+/// The position list of a `train label` stage: the games' own positions
+/// ([`labels::position_list`]) or, with `off_path` N, one in N of the
+/// positions after the moves their players did not make
+/// ([`off_path::deviation_list`]).
+#[must_use]
+pub fn stage_list(
+    games: &[TrainingGame],
+    empties: &std::ops::RangeInclusive<u32>,
+    off_path: Option<u64>,
+) -> Vec<labels::ListedPosition> {
+    match off_path {
+        Some(every) => off_path::deviation_list(games, empties, every),
+        None => labels::position_list(games, empties),
+    }
+}
+
 /// A solver sized for training games' endgames.
 #[must_use]
 pub fn training_solver() -> EndgameSolver {

@@ -1,23 +1,8 @@
 //! Components of the live cells and their Grundy values, for any K: the
 //! general description as a cell list, and the faster bit-mask form.
 
-use super::masks::Component;
+use super::masks::{Cell, Component, Description};
 use super::RingSolver;
-
-/// One cell of a component description.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(super) enum Cell {
-    /// Empty, but a move there would leave a completing cell.
-    Dead,
-    /// Holds an X.
-    X,
-    /// Empty and safe to fill.
-    Live,
-}
-
-/// A component read as a line: its cells from `k - 1` before its first live
-/// cell to `k - 1` after its last.
-pub(super) type Description = Vec<Cell>;
 
 /// An arc of the ring from its `first` to its `last` live cell (inclusive,
 /// clockwise, possibly across cell 0).

@@ -1,7 +1,22 @@
-//! Bit masks of at most 128 cells: components read as a line, and whole
-//! rings (cell `i` is bit `i`).
+//! Components read as a line, in their two forms: the general one, a list
+//! of cells of any length ([`Description`]), and bit masks of at most 128
+//! cells ([`Component`]); and whole rings as bit masks (cell `i` is bit
+//! `i`).
 
-use super::components::{Cell, Description};
+/// One cell of a component description.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(super) enum Cell {
+    /// Empty, but a move there would leave a completing cell.
+    Dead,
+    /// Holds an X.
+    X,
+    /// Empty and safe to fill.
+    Live,
+}
+
+/// A component read as a line: its cells from `k - 1` before its first live
+/// cell to `k - 1` after its last.
+pub(super) type Description = Vec<Cell>;
 
 /// A component read as a line of at most 128 cells, from `k - 1` cells
 /// before its first live cell to `k - 1` after its last: bit `i` of `xs`

@@ -66,8 +66,7 @@ mod tests;
 use super::{completes, has_run, Ring};
 use crate::game::{Side, Value};
 use crate::hash::FastHashMap;
-use components::Description;
-use masks::Component;
+use masks::{Component, Description};
 use strips::StripTable;
 
 /// The game-theoretic outcome of a ring position for the side to move.

@@ -1,10 +1,10 @@
 //! Quiet positions for any K: their live cells cut into components, and
 //! the search of rings whose live cells wrap around as one component.
 
-use super::components::{component_arcs, live_cells, Description};
+use super::components::{component_arcs, live_cells};
 use super::masks::{
     canonical_ring_bits, collect_parts, low_bits, ring_live_bits, ring_mask, rotate_right,
-    Component,
+    Component, Description,
 };
 use super::RingSolver;
 

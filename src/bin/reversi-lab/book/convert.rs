@@ -89,11 +89,7 @@ pub(super) fn export(r: Convert) -> Result<()> {
             let planned = output_files::plan_output(
                 "--out",
                 Path::new(out),
-                &Rule {
-                    ours: Some(TEXT),
-                    force: r.force,
-                    in_place: InPlace::Devices,
-                },
+                &Rule::written_by(TEXT, r.force, InPlace::Devices),
             )?;
             output_files::write(&[planned], &[text.as_bytes()])
         }
@@ -120,11 +116,7 @@ pub(super) fn import(r: Convert) -> Result<()> {
 }
 
 /// Edax book files: their magic bytes.
-const EDAX_BOOK: Signature = Signature {
-    start: "XADEKOOB",
-    former: None,
-    kind: "an Edax book",
-};
+const EDAX_BOOK: Signature = edax_book::EDAX_BOOK_SIGNATURE;
 
 pub(super) fn import_edax(r: Convert) -> Result<()> {
     let planned = r.plan_book_out()?;
@@ -143,11 +135,7 @@ pub(super) fn export_edax(r: Convert) -> Result<()> {
     let planned = output_files::plan_output(
         "--out",
         Path::new(r.out()),
-        &Rule {
-            ours: Some(EDAX_BOOK),
-            force: r.force,
-            in_place: InPlace::Devices,
-        },
+        &Rule::written_by(EDAX_BOOK, r.force, InPlace::Devices),
     )?;
     output_files::write(&[planned], &[&edax_book::to_bytes(&book.to_edax())])
 }

@@ -19,6 +19,7 @@ use crate::sharded::{parse_shard, Progress};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use convert::{export, export_edax, import, import_edax, Convert};
+use reversi::engine::book::file::BOOK_SIGNATURE;
 use reversi::engine::book::{pending, Book};
 use reversi::engine::midgame::Level;
 use reversi::kit::input::CappedLines;
@@ -37,11 +38,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 /// Book files: their magic bytes.
-const BOOK: Signature = Signature {
-    start: "RVOBOOK1",
-    former: None,
-    kind: "an opening book",
-};
+const BOOK: Signature = BOOK_SIGNATURE;
 
 /// The longest line of a search file, an openings or games file, or a
 /// book's text form.
@@ -242,11 +239,7 @@ pub(super) fn plan_book_out(out: &str, force: bool) -> Result<Planned> {
     output_files::plan_output(
         "--out",
         Path::new(out),
-        &Rule {
-            ours: Some(BOOK),
-            force,
-            in_place: InPlace::Devices,
-        },
+        &Rule::written_by(BOOK, force, InPlace::Devices),
     )
 }
 

@@ -5,7 +5,7 @@
 //! continuation and merge rules `reversi::lab::shard`'s.
 
 use super::{Convert, Searching};
-use crate::sharded::{push_shard, read_shards, signature, Resumable};
+use crate::sharded::{push_shard, read_shards, Resumable};
 use anyhow::Result;
 use clap::ArgMatches;
 use reversi::engine::book::Book;
@@ -18,7 +18,7 @@ use reversi::lab::shard::{MergeRules, Shard};
 use reversi::units::Eval;
 
 /// The search files of `reversi-lab book search`: a header line.
-const SEARCHED: Signature = signature(searches::SEARCHES);
+const SEARCHED: Signature = searches::SEARCHES;
 
 /// `reversi-lab book search`'s request.
 pub(super) struct Search {

@@ -6,7 +6,7 @@ use super::labels::LABELS;
 use super::option_refused;
 use super::{read_games, MAX_GAMES};
 use crate::args;
-use crate::sharded::{signature, Resumable};
+use crate::sharded::Resumable;
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
@@ -41,14 +41,14 @@ pub(super) fn import_command() -> Command {
 }
 
 /// The games files `import` writes.
-const IMPORTED: Signature = signature(games::IMPORTED);
+const IMPORTED: Signature = games::IMPORTED;
 
 /// The dropped-games lists `import` writes.
-const DROPPED: Signature = signature(dropped::DROPPED);
+const DROPPED: Signature = dropped::DROPPED;
 
 /// The theoretical label files `import` writes (a `train label` file is
 /// another command's: replaced only with `--force`).
-const THEORETICAL: Signature = signature(labels::THEORETICAL);
+const THEORETICAL: Signature = labels::THEORETICAL;
 
 /// `reversi-lab train import`'s request.
 pub(super) struct Import {
@@ -171,11 +171,7 @@ fn plan_outputs(r: &Import) -> Result<Vec<Planned>> {
     let outputs = outputs(r);
     let named: Vec<(&str, &Path)> = outputs.iter().map(|&(o, p, _)| (o, Path::new(p))).collect();
     output_files::check_distinct(&named)?;
-    let rule = |ours| Rule {
-        ours: Some(ours),
-        force: r.force,
-        in_place: InPlace::Devices,
-    };
+    let rule = |ours| Rule::written_by(ours, r.force, InPlace::Devices);
     outputs
         .iter()
         .map(|&(option, path, ours)| {

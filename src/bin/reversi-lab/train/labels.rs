@@ -3,7 +3,7 @@
 
 use super::{open_lines, read_games, refused, GAMES};
 use crate::args;
-use crate::sharded::{read_shards, signature, Resumable};
+use crate::sharded::{read_shards, Resumable};
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
@@ -13,18 +13,19 @@ use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::shard::Shard;
 use reversi::lab::train::formats::labels::{self, listed_position_number, MAX_LABELS};
-use reversi::lab::train::formats::merged;
 use reversi::lab::train::formats::packed::{self, PackedInput, Provenance};
+use reversi::lab::train::formats::{self, merged};
 use reversi::lab::train::labels::{
-    label_positions, labelled_list, stage_list, Label, LabelSettings, ListedPosition,
+    label_positions, labelled_list, Label, LabelSettings, ListedPosition,
 };
 use reversi::lab::train::options;
+use reversi::lab::train::stage_list;
 use reversi::lab::train::tables::CompareTable;
 use std::path::Path;
 use std::sync::Arc;
 
 /// The files `label` writes: a header line naming the options.
-pub(super) const LABELS: Signature = signature(labels::LABELS);
+pub(super) const LABELS: Signature = labels::LABELS;
 
 pub(super) fn label_command() -> Command {
     Command::new("reversi-lab train label")
@@ -161,10 +162,10 @@ pub(super) fn label_into(
     })
 }
 
-/// Reads the label file `path` ([`labels::read`]): its header and its
+/// Reads the label file `path` ([`formats::read_labels`]): its header and its
 /// labels.
 pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
-    Ok(labels::read(open_lines(path)?, path).map_err(refused)?)
+    Ok(formats::read_labels(open_lines(path)?, path).map_err(refused)?)
 }
 
 /// The files `pack` writes.
@@ -196,11 +197,7 @@ impl Pack {
 }
 
 pub(super) fn pack(r: Pack) -> Result<()> {
-    let rule = Rule {
-        ours: Some(PACKED),
-        force: r.force,
-        in_place: InPlace::Refused,
-    };
+    let rule = Rule::written_by(PACKED, r.force, InPlace::Refused);
     let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
     if let Some(line) = r.recipe.iter().find(|l| l.contains('\n')) {
         return Err(UsageError(format!(
@@ -228,7 +225,7 @@ pub(super) fn pack(r: Pack) -> Result<()> {
             .map_err(|e| UsageError(format!("cannot read --input {path}: {e}")))?;
         provenance.inputs.push(PackedInput { name, checksum });
     }
-    let file = labels::read_file(open_lines(&r.labels)?, &r.labels).map_err(refused)?;
+    let file = formats::read_label_file(open_lines(&r.labels)?, &r.labels).map_err(refused)?;
     if file.provenance.is_some() {
         return Err(UsageError(format!("{} is packed already", r.labels)).into());
     }
@@ -256,13 +253,9 @@ impl Unpack {
 }
 
 pub(super) fn unpack(r: Unpack) -> Result<()> {
-    let rule = Rule {
-        ours: Some(LABELS),
-        force: r.force,
-        in_place: InPlace::Refused,
-    };
+    let rule = Rule::written_by(LABELS, r.force, InPlace::Refused);
     let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
-    let file = labels::read_file(open_lines(&r.packed)?, &r.packed).map_err(refused)?;
+    let file = formats::read_label_file(open_lines(&r.packed)?, &r.packed).map_err(refused)?;
     let Some(provenance) = &file.provenance else {
         return Err(UsageError(format!(
             "{} is not packed: it is a label file already",
@@ -303,11 +296,7 @@ impl Merge {
 pub(super) fn merge(r: Merge) -> Result<()> {
     let merged = read_shards(&merged::RULES, &r.shards)?;
     let (start, text) = merged::merged_file(merged).map_err(refused)?;
-    let rule = Rule {
-        ours: Some([GAMES, LABELS][start]),
-        force: r.force,
-        in_place: InPlace::Refused,
-    };
+    let rule = Rule::written_by([GAMES, LABELS][start], r.force, InPlace::Refused);
     let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
     output_files::write(&[planned], &[text.as_bytes()])?;
     Ok(())

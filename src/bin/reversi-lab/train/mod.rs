@@ -2,15 +2,16 @@
 //! (see `reversi-lab train --help` and the README's section on the evaluation).
 
 use crate::args;
-use crate::sharded::{push_shard, signature, Resumable};
+use crate::sharded::{push_shard, Resumable};
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::eval::pattern::fit::{FitConfig, PhaseReport};
+use reversi::eval::pattern::WEIGHTS_SIGNATURE;
 use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::{read_weights, weights_or_embedded};
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::shard::{Shard, PROGRESS_EVERY};
+use reversi::lab::shard::{progress_due, Shard};
 use reversi::lab::train::fits::{self, ProbcutSettings, Refit};
 use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
 use reversi::lab::train::formats::probcut_table::PROBCUT;
@@ -137,7 +138,7 @@ fn probcut(r: Probcut) -> Result<()> {
     let planned = output_files::plan_output(
         "--out",
         Path::new(&r.out),
-        &written_by(r.force, signature(PROBCUT)),
+        &Rule::written_by(PROBCUT, r.force, InPlace::Devices),
     )?;
     let weights = weights_or_embedded(r.weights.as_deref())?;
     let games = read_games(&r.games)?;
@@ -150,7 +151,7 @@ fn probcut(r: Probcut) -> Result<()> {
     let last = std::sync::Mutex::new(Instant::now());
     let progress = |done: usize, total: usize| {
         let mut last = last.lock().expect("no panics");
-        if !quiet && (last.elapsed().as_secs_f64() >= PROGRESS_EVERY || done == total) {
+        if !quiet && progress_due(done as u64, total as u64, last.elapsed().as_secs_f64()) {
             *last = Instant::now();
             eprintln!(
                 "probcut: {done}/{total} positions searched ({:.0} s)",
@@ -234,7 +235,7 @@ pub(super) fn option_refused(e: OptionError) -> UsageError {
 }
 
 /// The files `generate` writes: a header line naming the options.
-pub(super) const GAMES: Signature = signature(games::GENERATED);
+pub(super) const GAMES: Signature = games::GENERATED;
 
 fn generate(r: Generate) -> Result<()> {
     let s = r.settings;
@@ -322,8 +323,11 @@ impl Fit {
 fn fit_weights(r: Fit) -> Result<()> {
     let out = &r.out;
     let quiet = r.quiet;
-    let planned =
-        output_files::plan_output("--out", Path::new(out), &written_by(r.force, WEIGHTS))?;
+    let planned = output_files::plan_output(
+        "--out",
+        Path::new(out),
+        &Rule::written_by(WEIGHTS, r.force, InPlace::Devices),
+    )?;
     let games = match &r.games {
         Some(path) => read_games(path)?,
         None => Vec::new(),
@@ -386,18 +390,4 @@ fn fit_weights(r: Fit) -> Result<()> {
 }
 
 /// Pattern weights (`fit`).
-const WEIGHTS: Signature = Signature {
-    start: "RVPATTRN",
-    former: None,
-    kind: "a weights file",
-};
-
-/// The rule of `fit`'s and `probcut`'s `--out`: a file of `ours` (or any
-/// with `--force`) is replaced, a device written in place.
-fn written_by(force: bool, ours: Signature) -> Rule {
-    Rule {
-        ours: Some(ours),
-        force,
-        in_place: InPlace::Devices,
-    }
-}
+const WEIGHTS: Signature = WEIGHTS_SIGNATURE;

@@ -3,10 +3,10 @@
 //! label` writes them, `train heldout` too (its own header,
 //! [`super::heldout`]), and `train import --theoretical-labels`.
 
-use super::packed::{self, LabelFile};
-use super::{lines, FormatError};
+use super::FormatError;
 use crate::lab::shard::{check_listed, header_number, push_shard, FileKind, ListNames, Shard};
 use crate::lab::train::labels::{list_checksum, Label, LabelSettings, ListedPosition};
+use crate::lines::CappedLines;
 use std::io::{self, BufRead, Write};
 
 /// The most labels a label file may hold (each takes 40 bytes in memory).
@@ -139,37 +139,26 @@ pub fn check_complete(header: &str, labels: usize) -> Result<(), FormatError> {
     }
 }
 
-/// Reads a label file named `name`: its header line, then one label per
-/// line, each checked by [`Label::parse_line`]; at most [`MAX_LABELS`]
-/// labels, read a line at a time. A packed label file
-/// ([`super::packed`]) is read as the label file it holds. Returns the
-/// header and the labels.
+/// Reads the rest of a label file named `name` whose first line, `first`,
+/// has been read from `lines`: `first` must be a label file's header, then
+/// one label per line, each checked by [`Label::parse_line`]; at most
+/// [`MAX_LABELS`] labels, read a line at a time. Returns the header and
+/// the labels. (A label file, text or packed, is read by
+/// [`super::read_label_file`].)
 ///
 /// # Errors
-/// A file of another kind or empty, a line that is not a label (or is too
-/// long, or not text), too many labels, or a read error; each message
-/// names `name`.
-pub fn read(input: impl BufRead, name: &str) -> Result<(String, Vec<Label>), FormatError> {
-    read_file(input, name).map(|file| (file.header, file.labels))
-}
-
-/// [`read`], with a packed file's provenance.
-///
-/// # Errors
-/// As [`read`].
-pub fn read_file(input: impl BufRead, name: &str) -> Result<LabelFile, FormatError> {
-    let mut lines = lines(input, name);
-    let Some(first) = lines.next_line()? else {
-        return Err(FormatError(format!("{name} is empty: not {}", LABELS.kind)));
-    };
-    if first.text.starts_with(packed::PACKED_START) {
-        let first = first.text.to_owned();
-        return packed::read_rest(&first, lines.into_inner(), name);
-    }
-    if !LABELS.starts(first.text) {
+/// A file of another kind, a line that is not a label (or is too long, or
+/// not text), too many labels, or a read error; each message names
+/// `name`.
+pub fn read_rest<R: BufRead>(
+    first: &str,
+    lines: &mut CappedLines<R>,
+    name: &str,
+) -> Result<(String, Vec<Label>), FormatError> {
+    if !LABELS.starts(first) {
         return Err(FormatError(format!("{name} is not {}", LABELS.kind)));
     }
-    let header = first.text.to_owned();
+    let header = first.to_owned();
     let mut labels = Vec::new();
     while let Some(line) = lines.next_line()? {
         if labels.len() as u64 >= MAX_LABELS {
@@ -182,11 +171,7 @@ pub fn read_file(input: impl BufRead, name: &str) -> Result<LabelFile, FormatErr
                 .map_err(|e| FormatError(format!("{name} line {} {e}", line.number)))?,
         );
     }
-    Ok(LabelFile {
-        header,
-        labels,
-        provenance: None,
-    })
+    Ok((header, labels))
 }
 
 /// Writes a label file: `header`, then each label a line.
@@ -256,7 +241,8 @@ mod tests {
         );
         let mut bytes = Vec::new();
         write(&mut bytes, &head, &labels).expect("a Vec");
-        let (read_header, read_labels) = read(&bytes[..], "l").expect("labels");
+        let (read_header, read_labels) =
+            super::super::read_labels(&bytes[..], "l").expect("labels");
         assert_eq!(read_header, head);
         assert_eq!(read_labels, labels);
         // A file written before the lab had its own binary reads the same,
@@ -266,7 +252,8 @@ mod tests {
                 .expect("text")
                 .replacen("# reversi-lab ", "# reversi ", 1);
         assert!(old.starts_with("# reversi train label: empties 50-52 "));
-        let (old_header, old_labels) = read(old.as_bytes(), "l").expect("old labels");
+        let (old_header, old_labels) =
+            super::super::read_labels(old.as_bytes(), "l").expect("old labels");
         assert_eq!(
             (old_header.as_str(), old_labels),
             (old.lines().next().unwrap(), labels.to_vec())
@@ -317,7 +304,11 @@ mod tests {
 
     #[test]
     fn other_files_and_bad_labels_are_refused() {
-        let refused = |text: &str| read(text.as_bytes(), "l.txt").expect_err(text).0;
+        let refused = |text: &str| {
+            super::super::read_labels(text.as_bytes(), "l.txt")
+                .expect_err(text)
+                .0
+        };
         assert_eq!(
             refused(""),
             "l.txt is empty: not a label file of `reversi-lab train label`"

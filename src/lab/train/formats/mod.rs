@@ -23,6 +23,7 @@
 //! shards writes today's spelling ([`crate::lab::shard::same_header`]).
 
 use crate::lab::shard::MAX_LINE;
+use crate::lab::train::labels::Label;
 use crate::lines::{CappedLines, LineError};
 use std::fmt;
 use std::io::BufRead;
@@ -58,6 +59,54 @@ impl From<LineError> for FormatError {
 /// [`MAX_LINE`] bytes each.
 fn lines<R: BufRead>(input: R, name: &str) -> CappedLines<R> {
     CappedLines::new(input, name, MAX_LINE)
+}
+
+/// A label file read whole, packed or not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelFile {
+    /// The label file's header line.
+    pub header: String,
+    /// The labels, in the file's order.
+    pub labels: Vec<Label>,
+    /// For a packed file, where its labels came from.
+    pub provenance: Option<packed::Provenance>,
+}
+
+/// Reads a label file named `name`, text ([`labels::read_rest`]) or
+/// packed ([`packed::read_rest`]: read as the label file it holds), with
+/// a packed file's provenance.
+///
+/// # Errors
+/// An empty file, a file of another kind, a line that is not a label (or
+/// is too long, or not text), too many labels, a packed file cut short or
+/// corrupt, or a read error; each message names `name`.
+pub fn read_label_file(input: impl BufRead, name: &str) -> Result<LabelFile, FormatError> {
+    let mut lines = lines(input, name);
+    let Some(first) = lines.next_line()? else {
+        return Err(FormatError(format!(
+            "{name} is empty: not {}",
+            labels::LABELS.kind
+        )));
+    };
+    let first = first.text.to_owned();
+    if first.starts_with(packed::PACKED_START) {
+        return packed::read_rest(&first, lines.into_inner(), name);
+    }
+    let (header, labels) = labels::read_rest(&first, &mut lines, name)?;
+    Ok(LabelFile {
+        header,
+        labels,
+        provenance: None,
+    })
+}
+
+/// Reads a label file named `name` ([`read_label_file`]): its header and
+/// its labels.
+///
+/// # Errors
+/// As [`read_label_file`].
+pub fn read_labels(input: impl BufRead, name: &str) -> Result<(String, Vec<Label>), FormatError> {
+    read_label_file(input, name).map(|file| (file.header, file.labels))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! with where it came from: the inputs' names and checksums, and the
 //! recipe (commands, seeds) that made it. Every reader of label files
 //! (`train fit --labels`, `compare`, `probcut --labels`) takes a packed
-//! file as it takes the text ([`super::labels::read`] tells them apart by
+//! file as it takes the text ([`super::read_label_file`] tells them apart by
 //! the first line).
 //!
 //! Layout: header lines of text, then the deflated body:
@@ -37,7 +37,7 @@
 //! against 18 for the two bitboards and the value alone.
 
 use super::labels::{LABELS, MAX_LABELS};
-use super::FormatError;
+use super::{FormatError, LabelFile};
 use crate::lab::train::formats::labels::write as write_text;
 use crate::lab::train::labels::{Label, LabelSource, ListedPosition};
 use crate::lines::{read_line_capped, LineRead};
@@ -75,17 +75,6 @@ pub struct Provenance {
     pub inputs: Vec<PackedInput>,
     /// The recipe: commands and seeds, one line each.
     pub recipe: Vec<String>,
-}
-
-/// A label file read whole, packed or not.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LabelFile {
-    /// The label file's header line.
-    pub header: String,
-    /// The labels, in the file's order.
-    pub labels: Vec<Label>,
-    /// For a packed file, where its labels came from.
-    pub provenance: Option<Provenance>,
 }
 
 /// The FNV-1a 64-bit checksum of a stream's bytes (an input's checksum).

@@ -26,9 +26,9 @@
 //!   same files take turns), writes each to a temporary file in its folder
 //!   and renames them over the targets. If a rename fails, the renames
 //!   already done are undone from hard-linked (or copied) backups of the old
-//!   files. The writing is a [`Critical`] section: SIGINT, SIGTERM or SIGHUP
+//!   files. The writing is a [`Critical`](super::signals::Critical) section: SIGINT, SIGTERM or SIGHUP
 //!   arriving then removes the temporary files before the renames start, or
-//!   takes effect once the transaction is complete (see `cli::signals`).
+//!   takes effect once the transaction is complete (see [`super::signals`]).
 //! - [`Streams`] is the same transaction for outputs written as the work
 //!   goes (`train import`'s games): each body goes to a temporary file
 //!   through a buffer, and the commit renames them all (a signal before
@@ -40,29 +40,23 @@
 //! generate`, which appends games to a games file it wrote (so a long run
 //! can be continued); it creates that file here, header first.
 
-use super::signals::{self, Critical};
-use super::{usage, UsageError};
+mod streams;
+mod transaction;
+
+pub use streams::Streams;
+pub use transaction::write;
+
+use super::usage;
 use anyhow::Result;
 use std::ffi::OsString;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Read, Write};
+use std::fs::{self, File};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 /// Symlinks followed before giving up (as the kernel's `ELOOP` limit).
 const MAX_LINKS: usize = 40;
 
-/// How a command's files begin, whatever their version: what tells a file
-/// it wrote from anyone else's.
-#[derive(Clone, Copy, Debug)]
-pub struct Signature {
-    /// The first bytes of every such file.
-    pub start: &'static str,
-    /// The first bytes such files had when an earlier version wrote them,
-    /// if they changed: those files are ours too.
-    pub former: Option<&'static str>,
-    /// Its kind, for messages (`a weights file`).
-    pub kind: &'static str,
-}
+pub use super::Signature;
 
 /// What may be done with a path that is not a regular file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +84,18 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// The rule of an output whose files begin with `ours`: a regular file
+    /// of that signature (or any, with `force`) is replaced, and
+    /// `in_place` says what becomes of a device, FIFO or socket.
+    #[must_use]
+    pub const fn written_by(ours: Signature, force: bool, in_place: InPlace) -> Rule {
+        Rule {
+            ours: Some(ours),
+            force,
+            in_place,
+        }
+    }
+
     /// The 8x8 contract's outputs: any regular file is replaced, anything
     /// else written in place.
     pub const CONTRACT: Rule = Rule {
@@ -410,440 +416,11 @@ pub fn check_distinct(outputs: &[(&str, &Path)]) -> Result<()> {
     Ok(())
 }
 
-/// A temporary file name in `folder`, unique to this process and `k`.
-fn temporary(folder: &Path, k: usize, suffix: &str) -> PathBuf {
-    folder.join(format!(".reversi-{}-{k}.{suffix}", std::process::id()))
-}
-
-/// Writes `bytes` to a new temporary file for `p` (with the permissions of
-/// the file it replaces) and makes it durable.
-fn write_temporary(p: &Planned, k: usize, bytes: &[u8]) -> io::Result<PathBuf> {
-    let tmp = temporary(&p.folder, k, "tmp");
-    let written = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .and_then(|mut f| {
-            if let Ok(m) = fs::metadata(&p.target) {
-                f.set_permissions(m.permissions())?;
-            }
-            f.write_all(bytes)?;
-            f.sync_all()
-        });
-    match written {
-        Ok(()) => Ok(tmp),
-        Err(e) => {
-            let _ = fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
-}
-
-/// A copy of the current `target` kept while the renames run: a hard link
-/// if the file system allows one, else a copy.
-fn backup(target: &Path, folder: &Path, k: usize) -> io::Result<PathBuf> {
-    let old = temporary(folder, k, "old");
-    if fs::hard_link(target, &old).is_ok() {
-        return Ok(old);
-    }
-    match fs::copy(target, &old) {
-        Ok(_) => Ok(old),
-        Err(e) => {
-            let _ = fs::remove_file(&old);
-            Err(e)
-        }
-    }
-}
-
-/// Locks the folders of the replaced outputs, each once and in a fixed
-/// order (so that two runs cannot wait on each other), for as long as the
-/// returned files are open. A folder that cannot be opened or locked is
-/// left unlocked: the transaction is still all-or-nothing, only two runs
-/// at once may then interleave.
-fn lock_folders(planned: &[Planned]) -> Vec<File> {
-    let mut folders: Vec<(Identity, &Path)> = planned
-        .iter()
-        .filter(|p| matches!(p.kind, Kind::Replace { .. }))
-        .filter_map(|p| {
-            let m = fs::metadata(&p.folder).ok()?;
-            let (dev, ino) = inode(&m);
-            Some((Identity::File(dev, ino), p.folder.as_path()))
-        })
-        .collect();
-    folders.sort();
-    folders.dedup_by(|a, b| a.0 == b.0);
-    folders
-        .into_iter()
-        .filter_map(|(_, folder)| {
-            let f = File::open(folder).ok()?;
-            f.lock().ok()?;
-            Some(f)
-        })
-        .collect()
-}
-
-/// Writes `contents[i]` to `planned[i]` as one transaction (see the
-/// module's documentation). Errors name the output and say that no
-/// regular output file was changed.
-pub fn write(planned: &[Planned], contents: &[&[u8]]) -> Result<()> {
-    for (p, bytes) in planned.iter().zip(contents) {
-        if matches!(p.kind, Kind::InPlace) {
-            // Appending: a device or FIFO ignores it, and a file reached
-            // through `/dev/stdout` continues after what `>>` kept.
-            let written = OpenOptions::new()
-                .append(true)
-                .open(&p.target)
-                .and_then(|mut f| {
-                    f.write_all(bytes)?;
-                    f.flush()
-                });
-            if let Err(e) = written {
-                return usage(format!(
-                    "cannot write output file {}: {e}",
-                    p.given.display()
-                ));
-            }
-        }
-    }
-    let _locks = lock_folders(planned);
-    // A signal that arrives now ends the process once the renames are
-    // done, or, if it came before them, once the temporary files are gone.
-    let _critical = Critical::open();
-    let result = replace_all(planned, contents, &|| signals::arrived().is_some());
-    signals::end_if_arrived();
-    result
-}
-
-/// The temporary-file-and-rename part of [`write`](fn@write), in a
-/// critical section: if `stop()` says so before the renames start, the
-/// temporary files are removed and nothing is replaced.
-fn replace_all(planned: &[Planned], contents: &[&[u8]], stop: &dyn Fn() -> bool) -> Result<()> {
-    let replaced: Vec<(usize, &Planned)> = planned
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| matches!(p.kind, Kind::Replace { .. }))
-        .collect();
-    let mut temps: Vec<PathBuf> = Vec::new();
-    let mut backups: Vec<Option<PathBuf>> = Vec::new();
-    let clean = |temps: &[PathBuf], backups: &[Option<PathBuf>]| {
-        for t in temps.iter().chain(backups.iter().flatten()) {
-            let _ = fs::remove_file(t);
-        }
-    };
-    for &(i, p) in &replaced {
-        let made = write_temporary(p, i, contents[i]).and_then(|tmp| {
-            temps.push(tmp);
-            match p.kind {
-                Kind::Replace { exists: true } => backup(&p.target, &p.folder, i).map(Some),
-                _ => Ok(None),
-            }
-        });
-        match made {
-            Ok(b) => backups.push(b),
-            Err(e) => {
-                clean(&temps, &backups);
-                return usage(format!(
-                    "cannot write output file {}: {e}; no output file was changed",
-                    p.given.display()
-                ));
-            }
-        }
-        if stop() {
-            clean(&temps, &backups);
-            return Ok(());
-        }
-    }
-    rename_into_place(&replaced, &temps, &backups)
-}
-
-/// Renames `temps[k]` over the target of `replaced[k]`, each in turn; if
-/// one fails, the renames done are undone from their `backups` (see
-/// [`undo`]). The backups and temporaries left are removed, and the
-/// folders synced.
-fn rename_into_place(
-    replaced: &[(usize, &Planned)],
-    temps: &[PathBuf],
-    backups: &[Option<PathBuf>],
-) -> Result<()> {
-    let clean = |temps: &[PathBuf], backups: &[Option<PathBuf>]| {
-        for t in temps.iter().chain(backups.iter().flatten()) {
-            let _ = fs::remove_file(t);
-        }
-    };
-    for (k, &(_, p)) in replaced.iter().enumerate() {
-        if let Err(e) = fs::rename(&temps[k], &p.target) {
-            let undone = undo(&replaced[..k], &backups[..k]);
-            clean(&temps[k..], &[]);
-            let message = match undone {
-                Ok(()) => {
-                    clean(&[], backups);
-                    format!(
-                        "cannot write output file {}: {e}; no output file was changed",
-                        p.given.display()
-                    )
-                }
-                Err(u) => format!(
-                    "cannot write output file {}: {e}; undoing the files already replaced \
-                     failed too ({u}), their old content is in .reversi-*.old beside them",
-                    p.given.display()
-                ),
-            };
-            return Err(UsageError(message).into());
-        }
-    }
-    clean(&[], backups);
-    // Make the renames durable too (a folder's entries are its content);
-    // where a folder cannot be synced, the files themselves already are.
-    for &(_, p) in replaced {
-        if let Ok(folder) = File::open(&p.folder) {
-            let _ = folder.sync_all();
-        }
-    }
-    Ok(())
-}
-
-/// One output of [`Streams`]: its plan and the temporary file its body
-/// is written to.
-struct Stream {
-    planned: Planned,
-    /// The body's temporary file: beside the target for a replaced file,
-    /// in the system's temporary folder for one written in place.
-    part: PathBuf,
-    file: BufWriter<File>,
-}
-
-/// Outputs written as the work goes (a long import's games), as one
-/// transaction like [`write()`]: each output's body goes to a temporary
-/// file (beside its target, or in the system's temporary folder for a
-/// device written in place) through a [`BufWriter`], so memory does not
-/// grow with the output. [`Streams::commit`] puts them all in place at the
-/// end (with a head, such as a header that counts the lines, written
-/// before each body); dropped without a commit, or stopped by a signal,
-/// the temporary files are removed and no output is touched.
-pub struct Streams {
-    streams: Vec<Stream>,
-}
-
-impl Streams {
-    /// Opens a temporary file for each of `planned`.
-    ///
-    /// # Errors
-    /// A temporary file that cannot be created, naming its output.
-    pub fn open(planned: Vec<Planned>) -> Result<Streams> {
-        let mut streams = Streams {
-            streams: Vec::with_capacity(planned.len()),
-        };
-        for (k, p) in planned.into_iter().enumerate() {
-            let folder = match p.kind {
-                Kind::Replace { .. } => p.folder.clone(),
-                Kind::InPlace => std::env::temp_dir(),
-            };
-            let part = temporary(&folder, k, "part");
-            match create_temporary(&part) {
-                Ok(file) => streams.streams.push(Stream {
-                    planned: p,
-                    part,
-                    file: BufWriter::new(file),
-                }),
-                Err(e) => {
-                    return usage(format!(
-                        "cannot write output file {}: {e}; no output file was changed",
-                        p.given.display()
-                    ))
-                }
-            }
-        }
-        Ok(streams)
-    }
-
-    /// The writer of output `k` (in the order planned).
-    ///
-    /// # Panics
-    /// If there is no output `k`.
-    pub fn writer(&mut self, k: usize) -> &mut BufWriter<File> {
-        &mut self.streams[k].file
-    }
-
-    /// The writers of every output, in the order planned (to write to
-    /// several at once).
-    pub fn writers(&mut self) -> Vec<&mut BufWriter<File>> {
-        self.streams.iter_mut().map(|s| &mut s.file).collect()
-    }
-
-    /// Puts every output in place: `heads[k]`, if any, then what was
-    /// written to output `k`. Devices are written first, then the regular
-    /// files replaced as by [`write()`] (all or none, a signal taking
-    /// effect before the renames or after them).
-    ///
-    /// # Errors
-    /// A write or rename that fails, naming the output; no regular output
-    /// file was changed then.
-    pub fn commit(mut self, heads: &[Option<&[u8]>]) -> Result<()> {
-        let mut finals = Vec::with_capacity(self.streams.len());
-        for (k, s) in self.streams.iter_mut().enumerate() {
-            let head = heads.get(k).copied().flatten();
-            match finish_stream(s, k, head) {
-                Ok(path) => finals.push(path),
-                Err(e) => {
-                    for path in &finals {
-                        let _ = fs::remove_file(path);
-                        signals::forget_temporary(path);
-                    }
-                    return usage(format!(
-                        "cannot write output file {}: {e}; no output file was changed",
-                        s.planned.given.display()
-                    ));
-                }
-            }
-        }
-        let streams = std::mem::take(&mut self.streams);
-        let planned: Vec<Planned> = streams.into_iter().map(|s| s.planned).collect();
-        let result = commit_finals(&planned, &finals);
-        for path in &finals {
-            let _ = fs::remove_file(path);
-            signals::forget_temporary(path);
-        }
-        result
-    }
-}
-
-impl Drop for Streams {
-    fn drop(&mut self) {
-        for s in &self.streams {
-            let _ = fs::remove_file(&s.part);
-            signals::forget_temporary(&s.part);
-        }
-    }
-}
-
-/// Creates the temporary file `path`, removed if a signal ends the
-/// process.
-fn create_temporary(path: &Path) -> io::Result<File> {
-    let _critical = Critical::open();
-    signals::remove_on_stop(path);
-    let created = OpenOptions::new().write(true).create_new(true).open(path);
-    if created.is_err() {
-        signals::forget_temporary(path);
-    }
-    created
-}
-
-/// Ends the stream `s` (output `k`): its body flushed and, with a `head`,
-/// copied after the head into a second temporary file (the body's is then
-/// removed); the file made durable, with the permissions of the file it
-/// replaces. Returns the finished temporary file.
-fn finish_stream(s: &mut Stream, k: usize, head: Option<&[u8]>) -> io::Result<PathBuf> {
-    s.file.flush()?;
-    let Some(head) = head else {
-        s.file.get_ref().sync_all()?;
-        if let Ok(m) = fs::metadata(&s.planned.target) {
-            s.file.get_ref().set_permissions(m.permissions())?;
-        }
-        return Ok(s.part.clone());
-    };
-    let folder = s.part.parent().unwrap_or(Path::new("."));
-    let tmp = temporary(folder, k, "tmp");
-    let mut file = create_temporary(&tmp)?;
-    let copied = (|| {
-        if let Ok(m) = fs::metadata(&s.planned.target) {
-            file.set_permissions(m.permissions())?;
-        }
-        file.write_all(head)?;
-        io::copy(&mut File::open(&s.part)?, &mut file)?;
-        file.sync_all()
-    })();
-    match copied {
-        Ok(()) => {
-            let _ = fs::remove_file(&s.part);
-            Ok(tmp)
-        }
-        Err(e) => {
-            let _ = fs::remove_file(&tmp);
-            signals::forget_temporary(&tmp);
-            Err(e)
-        }
-    }
-}
-
-/// Puts the finished temporary files `finals[k]` in place of `planned[k]`:
-/// the devices' appended first, then the regular files renamed (backups
-/// kept until all are), in a critical section.
-fn commit_finals(planned: &[Planned], finals: &[PathBuf]) -> Result<()> {
-    for (p, tmp) in planned.iter().zip(finals) {
-        if matches!(p.kind, Kind::InPlace) {
-            let written = OpenOptions::new()
-                .append(true)
-                .open(&p.target)
-                .and_then(|mut f| {
-                    io::copy(&mut File::open(tmp)?, &mut f)?;
-                    f.flush()
-                });
-            if let Err(e) = written {
-                return usage(format!(
-                    "cannot write output file {}: {e}",
-                    p.given.display()
-                ));
-            }
-        }
-    }
-    let replaced: Vec<(usize, &Planned)> = planned
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| matches!(p.kind, Kind::Replace { .. }))
-        .collect();
-    let temps: Vec<PathBuf> = replaced.iter().map(|&(i, _)| finals[i].clone()).collect();
-    let _locks = lock_folders(planned);
-    let _critical = Critical::open();
-    let mut backups = Vec::with_capacity(replaced.len());
-    for &(i, p) in &replaced {
-        let made = match p.kind {
-            Kind::Replace { exists: true } => backup(&p.target, &p.folder, i).map(Some),
-            _ => Ok(None),
-        };
-        match made {
-            Ok(b) => backups.push(b),
-            Err(e) => {
-                for b in backups.iter().flatten() {
-                    let _ = fs::remove_file(b);
-                }
-                return usage(format!(
-                    "cannot write output file {}: {e}; no output file was changed",
-                    p.given.display()
-                ));
-            }
-        }
-    }
-    if signals::arrived().is_some() {
-        for b in backups.iter().flatten() {
-            let _ = fs::remove_file(b);
-        }
-        // The temporary files are registered: they go with the process.
-        signals::end_if_arrived();
-    }
-    let result = rename_into_place(&replaced, &temps, &backups);
-    signals::end_if_arrived();
-    result
-}
-
-/// Puts back the old files of outputs already replaced: their backups are
-/// renamed back, and a file that did not exist before is removed.
-fn undo(done: &[(usize, &Planned)], backups: &[Option<PathBuf>]) -> io::Result<()> {
-    let mut result = Ok(());
-    for (&(_, p), b) in done.iter().zip(backups) {
-        let r = match b {
-            Some(old) => fs::rename(old, &p.target),
-            None => fs::remove_file(&p.target),
-        };
-        if r.is_err() && result.is_ok() {
-            result = r;
-        }
-    }
-    result
-}
-
 #[cfg(all(test, unix))]
 mod tests {
+    use super::transaction::replace_all;
     use super::*;
+    use std::io::Write;
 
     /// A scratch folder with `m.txt` and `l.txt` holding "old".
     fn folder(name: &str) -> PathBuf {
