@@ -25,16 +25,29 @@ const SIGNALS: [(i32, &str); 3] = [
     (libc::SIGHUP, "SIGHUP"),
 ];
 
-/// `reversi ARGS` started in `dir`, its output thrown away.
+/// `reversi ARGS` started in `dir`, its output thrown away, with the
+/// three signals' default dispositions: a test run started in the
+/// background by a non-interactive shell ignores SIGINT, its children
+/// inherit that, and a command keeps a signal ignored at its start
+/// (`nohup`'s rule), so without the reset every SIGINT case would fail.
 fn start(dir: &Path, args: &[&str]) -> Child {
-    Command::new(binary_of(args))
-        .current_dir(dir)
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(binary_of(args));
+    cmd.current_dir(dir)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn reversi")
+        .stderr(Stdio::null());
+    // SAFETY: signal(2) between fork and exec, async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            for (signal, _) in SIGNALS {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
+    cmd.spawn().expect("spawn reversi")
 }
 
 /// Whether `path` holds at least `lines` newlines.

@@ -44,14 +44,27 @@ impl ServerProcess {
     /// Starts the binary on `port` (0: a free one) with the options
     /// `more` (such as `--games FILE`) and reads the URL it prints.
     pub fn start_with(port: u16, more: &[&str]) -> ServerProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        use std::os::unix::process::CommandExt;
+        let mut command = Command::new(env!("CARGO_BIN_EXE_reversi"));
+        command
             .args(["serve", "--port", &port.to_string()])
             .args(more)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start reversi serve");
+            .stderr(Stdio::piped());
+        // The signals' default dispositions: a test run started in the
+        // background by a non-interactive shell ignores SIGINT, and the
+        // server keeps a signal ignored at its start (`nohup`'s rule).
+        // SAFETY: signal(2) between fork and exec, async-signal-safe.
+        unsafe {
+            command.pre_exec(|| {
+                for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().expect("start reversi serve");
         let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
         let mut line = String::new();
         stdout.read_line(&mut line).expect("first line");
