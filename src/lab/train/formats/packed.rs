@@ -38,6 +38,7 @@
 
 use super::labels::{LABELS, MAX_LABELS};
 use super::{FormatError, LabelFile};
+use crate::hash::{fnv1a, fnv1a_continue, FNV_OFFSET};
 use crate::lab::train::formats::labels::write as write_text;
 use crate::lab::train::labels::{Label, LabelSource, ListedPosition};
 use crate::lines::{read_line_capped, LineRead};
@@ -82,31 +83,16 @@ pub struct Provenance {
 /// # Errors
 /// `input`'s read errors.
 pub fn checksum(mut input: impl Read) -> io::Result<u64> {
-    let mut hash = Fnv::new();
+    let mut hash = FNV_OFFSET;
     let mut buffer = [0u8; 1 << 16];
     loop {
         let n = match input.read(&mut buffer) {
-            Ok(0) => return Ok(hash.0),
+            Ok(0) => return Ok(hash),
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        hash.update(&buffer[..n]);
-    }
-}
-
-/// FNV-1a, 64 bits, fed in pieces.
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xCBF2_9CE4_8422_2325)
-    }
-
-    fn update(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3);
-        }
+        hash = fnv1a_continue(hash, &buffer[..n]);
     }
 }
 
@@ -226,8 +212,7 @@ pub fn write(
         return Err(invalid("an input's name is empty or holds a space"));
     }
     let plain = body(labels);
-    let mut hash = Fnv::new();
-    hash.update(&plain);
+    let hash = fnv1a(&plain);
     let mut encoder = DeflateEncoder::new(Vec::new(), Compression::best());
     encoder.write_all(&plain)?;
     let deflated = encoder.finish()?;
@@ -248,7 +233,7 @@ pub fn write(
         "# body: {} {} {:016x}",
         deflated.len(),
         plain.len(),
-        hash.0
+        hash
     )?;
     out.write_all(&deflated)
 }
@@ -423,9 +408,7 @@ pub fn read_rest(
     {
         return Err(bad("holds bytes after its body".into()));
     }
-    let mut hash = Fnv::new();
-    hash.update(&plain);
-    if hash.0 != head.checksum {
+    if fnv1a(&plain) != head.checksum {
         return Err(bad("is corrupt (its body's checksum does not match)".into()));
     }
     let labels = labels_of(&plain, n).map_err(bad)?;
