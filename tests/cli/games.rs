@@ -3,7 +3,7 @@
 //! answers checked against the collections replayed by the library's
 //! readers, position by position.
 
-use crate::harness::{data, expect_usage_error, reversi, scratch_in};
+use crate::harness::{data, expect_success, expect_usage_error, reversi, scratch_in};
 use reversi::record::archive::{parse_gam, parse_pgn, parse_wtb, ArchiveGame};
 use reversi::record::parse_game;
 use std::fs;
@@ -55,16 +55,11 @@ fn sample_games() -> Vec<ArchiveGame> {
 
 /// The JSON answer of `reversi games POSITION` on `index`.
 fn ask(index: &Path, position: &str, listed: usize) -> serde_json::Value {
-    let out = reversi()
-        .args(["games", "--json", "--games", &listed.to_string(), "--index"])
-        .arg(index)
-        .arg(position)
-        .output()
-        .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = expect_success(
+        reversi()
+            .args(["games", "--json", "--games", &listed.to_string(), "--index"])
+            .arg(index)
+            .arg(position),
     );
     serde_json::from_slice(&out.stdout).expect("JSON")
 }

@@ -31,18 +31,29 @@ const SIGNALS: [(i32, &str); 3] = [
 /// inherit that, and a command keeps a signal ignored at its start
 /// (`nohup`'s rule), so without the reset every SIGINT case would fail.
 fn start(dir: &Path, args: &[&str]) -> Child {
+    spawn(dir, args, Stdio::null(), None)
+}
+
+/// `reversi ARGS` started in `dir` with stdout to `stdout`, the three
+/// signals at their defaults but `ignored` (if any) ignored.
+fn spawn(dir: &Path, args: &[&str], stdout: Stdio, ignored: Option<i32>) -> Child {
     use std::os::unix::process::CommandExt;
     let mut cmd = Command::new(binary_of(args));
     cmd.current_dir(dir)
         .args(args)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(stdout)
         .stderr(Stdio::null());
     // SAFETY: signal(2) between fork and exec, async-signal-safe.
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             for (signal, _) in SIGNALS {
-                libc::signal(signal, libc::SIG_DFL);
+                let disposition = if Some(signal) == ignored {
+                    libc::SIG_IGN
+                } else {
+                    libc::SIG_DFL
+                };
+                libc::signal(signal, disposition);
             }
             Ok(())
         });
@@ -465,21 +476,7 @@ fn a_stopped_import_removes_its_temporary_files_and_keeps_the_old_outputs() {
 
 /// `reversi ARGS` started with SIGHUP ignored, as `nohup` starts it.
 fn start_ignoring_hangup(dir: &Path, args: &[&str]) -> Child {
-    use std::os::unix::process::CommandExt;
-    let mut cmd = Command::new(binary_of(args));
-    cmd.current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    // SAFETY: signal(2) between fork and exec, async-signal-safe.
-    unsafe {
-        cmd.pre_exec(|| {
-            libc::signal(libc::SIGHUP, libc::SIG_IGN);
-            Ok(())
-        });
-    }
-    cmd.spawn().expect("spawn")
+    spawn(dir, args, Stdio::piped(), Some(libc::SIGHUP))
 }
 
 /// A command started with SIGHUP ignored (`nohup reversi-lab train label
