@@ -21,6 +21,9 @@ echo "# static error on the path, 20-24 empties"
     --out "$tmp/static.txt"
 "$L" train compare --labels "$tmp/static.txt" --reference "$T/heldout-2023.txt" | tail -7
 echo "# off the path, by the move's exact loss, then by the estimated loss"
+# The moves' exact values are kept in the repository (a resumable output: only the static
+# values are computed again).
+cp "$T/heldout-2023-moves-60.txt" "$tmp/moves.txt"
 "$L" train heldout-moves --heldout "$T/heldout-2023.txt" --positions 60 \
     --out "$tmp/moves.txt" --weights "$W" -q | tail -16
 echo "# the odd-even swing"
