@@ -316,8 +316,12 @@ impl Browser {
         // where it is for two frames (a render still settling would move it
         // between the aim and the click: under load the click then lands
         // on its neighbour), and check that the centre really hits it
-        // (nothing drawn over it).
-        let rect = self.eval(&format!(
+        // (nothing drawn over it). A page that redraws the element's
+        // region (a tree drawn again once its second count arrives) can
+        // cover or replace it between the query and the check: the aim is
+        // taken again, for up to five seconds, before the element is
+        // called covered.
+        let aim = format!(
             "(async () => {{ const e = document.querySelector({sel}); if (!e) return null; \
              e.scrollIntoView({{block: 'center', inline: 'center'}}); \
              const frame = () => new Promise(r => requestAnimationFrame(r)); \
@@ -327,7 +331,13 @@ impl Browser {
              const r = e.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2; \
              const hit = document.elementFromPoint(x, y); \
              return [x, y, !!hit && (hit === e || e.contains(hit))]; }})()"
-        ));
+        );
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut rect = self.eval(&aim);
+        while rect[2] != json!(true) && !rect.is_null() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+            rect = self.eval(&aim);
+        }
         let (x, y) = match (rect[0].as_f64(), rect[1].as_f64()) {
             (Some(x), Some(y)) => (x, y),
             _ => panic!("no element {selector} to click"),
