@@ -3,7 +3,9 @@
 //! probcut writes its table, and files they did not write are never
 //! replaced.
 
-use crate::harness::{binary_of, expect_usage_error, lab, reversi, scratch_in, train_generate};
+use crate::harness::{
+    binary_of, expect_success, expect_usage_error, lab, reversi, scratch_in, train_generate,
+};
 use std::fs;
 use std::path::Path;
 
@@ -265,20 +267,15 @@ fn probcut_fits_the_endgame_model_from_the_solved_lines() {
         })
         .collect();
     fs::write(&unsolved, unsolved_text).expect("written");
-    let out = lab()
-        .args(["train", "probcut", "-q", "--positions", "2", "--depth", "3"])
-        .args(["--cell-positions", "3", "--off-path", "2", "--games"])
-        .arg(&unsolved)
-        .arg("--labels")
-        .arg(&labels)
-        .arg("--out")
-        .arg(&table)
-        .output()
-        .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    expect_success(
+        lab()
+            .args(["train", "probcut", "-q", "--positions", "2", "--depth", "3"])
+            .args(["--cell-positions", "3", "--off-path", "2", "--games"])
+            .arg(&unsolved)
+            .arg("--labels")
+            .arg(&labels)
+            .arg("--out")
+            .arg(&table),
     );
     let with_labels = fs::read_to_string(&table).expect("table");
     assert!(
@@ -682,35 +679,19 @@ fn a_packed_label_file_unpacks_byte_for_byte_and_fits_the_same_weights() {
     );
     // Refusals: packing a packed file, unpacking a text one, a file of
     // another kind, and replacing a file that is not ours.
-    expect_usage_error(
-        lab()
-            .args(["train", "pack", "--out"])
-            .arg(dir.join("again.rvl"))
-            .arg(&packed),
-        "is packed already",
-    );
-    expect_usage_error(
-        lab()
-            .args(["train", "unpack", "--out"])
-            .arg(dir.join("again.txt"))
-            .arg(&labels),
-        "is not packed",
-    );
-    expect_usage_error(
-        lab()
-            .args(["train", "pack", "--out"])
-            .arg(dir.join("again.rvl"))
-            .arg(&games),
-        "is not a label file",
-    );
-    expect_usage_error(
-        lab()
-            .args(["train", "pack", "--out"])
-            .arg(&games)
-            .arg(&labels),
-        "games.txt",
-    );
-    assert!(!dir.join("again.rvl").exists() && !dir.join("again.txt").exists());
+    let (again_rvl, again_txt) = (dir.join("again.rvl"), dir.join("again.txt"));
+    for (command, out, input, message) in [
+        ("pack", &again_rvl, &packed, "is packed already"),
+        ("unpack", &again_txt, &labels, "is not packed"),
+        ("pack", &again_rvl, &games, "is not a label file"),
+        ("pack", &games, &labels, "games.txt"),
+    ] {
+        expect_usage_error(
+            lab().args(["train", command, "--out"]).arg(out).arg(input),
+            message,
+        );
+    }
+    assert!(!again_rvl.exists() && !again_txt.exists());
     // A packed file cut short is refused by its readers.
     let cut = dir.join("cut.rvl");
     fs::write(&cut, &packed_bytes[..packed_bytes.len() - 10]).expect("written");

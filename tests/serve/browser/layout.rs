@@ -55,13 +55,7 @@ fn every_page_fits_a_phone_and_a_laptop_with_the_8x8_board_in_view() {
             "document.querySelector('#board [data-square=a1]').getBoundingClientRect().width",
         );
         assert!(cell.as_f64().unwrap() >= 30.0, "{cell}");
-        b.eval("document.querySelector('#hint-board').checked = true");
-        b.click("#hint");
-        b.wait_for(
-            "document.querySelector('#board [data-hint]')",
-            WAIT,
-            "the hint",
-        );
+        hint_on_the_board(&mut b);
         save_screenshot(&mut b, &format!("serve-play-{width}.png"));
         // Explorer on an 8x8 position (a depth bound of 4 by default): its
         // replay board, trees and forms fit.
@@ -167,13 +161,7 @@ fn every_marker_has_a_contrast_of_three_to_one_and_the_pages_have_a_favicon_and_
         b.eval("getComputedStyle(document.activeElement).zIndex"),
         json!("3")
     );
-    b.eval("document.querySelector('#hint-board').checked = true");
-    b.click("#hint");
-    b.wait_for(
-        "document.querySelector('#board [data-hint]')",
-        WAIT,
-        "hint values on the board",
-    );
+    hint_on_the_board(&mut b);
     let hint = contrasts(
         &mut b,
         "[['hint value', style('#board [data-hint] .hint-label').color, style('#board [data-hint]').backgroundColor]]",

@@ -77,6 +77,18 @@ pub(super) fn set_value(b: &mut Browser, selector: &str, value: &str) {
     ));
 }
 
+/// Asks for a hint with its values on the board and waits until they are
+/// shown there.
+pub(super) fn hint_on_the_board(b: &mut Browser) {
+    b.eval("document.querySelector('#hint-board').checked = true");
+    b.click("#hint");
+    b.wait_for(
+        "document.querySelector('#board [data-hint]')",
+        WAIT,
+        "hint values on the board",
+    );
+}
+
 pub(super) fn save_screenshot(b: &mut Browser, name: &str) {
     if let Some(dir) = std::env::var_os("REVERSI_SCREENSHOTS") {
         let png = b.screenshot(true);

@@ -528,13 +528,7 @@ fn the_play_pages_smaller_points_players_in_view_best_hint_rematch_reload_and_mo
         server.url
     ));
     wait_turn(&mut b, 1);
-    b.eval("document.querySelector('#hint-board').checked = true");
-    b.click("#hint");
-    b.wait_for(
-        "document.querySelector('#board [data-hint]')",
-        WAIT,
-        "hint values",
-    );
+    hint_on_the_board(&mut b);
     let best = b.eval("[[...document.querySelectorAll('#board .sq.best')].map(s => s.dataset.square), document.querySelector('#hint-out li').dataset.move]");
     assert_eq!(best[0], json!([best[1].clone()]), "{best}");
     // Discs turn over, unless less motion is asked for.

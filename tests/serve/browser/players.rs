@@ -13,7 +13,7 @@
 
 use super::super::cdp::Browser;
 use super::super::ServerProcess;
-use super::{api, js, text, wait_turn, WAIT};
+use super::{api, hint_on_the_board, js, text, wait_turn, WAIT};
 use reversi::record::archive::{parse_gam, parse_pgn, parse_wtb, ArchiveGame};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -538,13 +538,7 @@ fn the_games_buttons_the_review_table_and_the_hint_are_in_view_and_whole() {
             }
         }
         // The hint: every row of its list and every label on the board whole.
-        b.eval("document.querySelector('#hint-board').checked = true");
-        b.click("#hint");
-        b.wait_for(
-            "document.querySelector('#board [data-hint]')",
-            WAIT,
-            "the hint",
-        );
+        hint_on_the_board(&mut b);
         let clipped = b.eval(
             "[...document.querySelectorAll('#hint-out li, #hint-out p, #board .hint-label, #board .coord')] \
                .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth) \
