@@ -28,7 +28,7 @@ pub use crate::board::symmetry;
 mod weights;
 
 pub use gather::GatherKernel;
-pub use indices::{Indices, Row, LANES};
+pub use indices::{Indices, Row, LANES, READINGS};
 pub use weights::{PatternWeights, WeightsError, FILE_BYTES, FORMAT_VERSION, WEIGHTS_SIGNATURE};
 
 use crate::board::bits;

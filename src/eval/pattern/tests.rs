@@ -448,3 +448,50 @@ fn the_fit_finds_a_parity_effect_in_its_pair() {
         );
     }
 }
+
+#[test]
+fn the_folded_readings_sum_to_the_weights_of_all_eight_images_at_any_size() {
+    // Weights over the whole i16 range, so that the sums of the images
+    // that read the same squares (up to four for the long diagonal) leave
+    // it: the folded tables must hold them exactly.
+    use crate::board::bits::moves_reference;
+    let mut rng = Rng::new(41);
+    let phases: Vec<Vec<f64>> = (0..PHASES)
+        .map(|_| {
+            (0..WEIGHTS_PER_PHASE)
+                .map(|_| {
+                    let w = if rng.below(4) == 0 {
+                        32767.0 * if rng.below(2) == 0 { 1.0 } else { -1.0 }
+                    } else {
+                        rng.below(65536) as f64 - 32768.0
+                    };
+                    w / f64::from(SCALE)
+                })
+                .collect()
+        })
+        .collect();
+    let weights = PatternWeights::from_discs(&phases);
+    assert_eq!(READINGS, 46);
+    for (p, o) in positions(400, 42) {
+        if (p | o).count_ones() < 4 {
+            continue;
+        }
+        let indices = Indices::new(p, o);
+        let (mine, theirs) = (moves_reference(p, o, !0), moves_reference(o, p, !0));
+        let v = weights.evaluate(p, o);
+        let k = crate::board::bits::Portable;
+        assert_eq!(
+            weights.evaluate_indexed(k, &indices.mover, p, o, mine, theirs),
+            v
+        );
+        let fast = crate::board::bits::with_best_kernel!(|k| weights.evaluate_indexed(
+            k,
+            &indices.mover,
+            p,
+            o,
+            mine,
+            theirs
+        ));
+        assert_eq!(fast, v, "p {p:x} o {o:x}");
+    }
+}

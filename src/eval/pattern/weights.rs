@@ -42,12 +42,24 @@ const fn file_bytes(per_phase: usize) -> usize {
 }
 
 /// The weights of every phase of the pattern evaluation.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct PatternWeights {
-    /// Phase by phase, then one 0 (so that a 32-bit read at any weight
-    /// stays inside: [`super::gather`]).
+    /// Phase by phase, then one 0.
     weights: Vec<i16>,
+    /// Each phase's weights as the searches' evaluation from
+    /// [`super::Indices`] reads them ([`super::indices::fold_phase`]),
+    /// made at the phase's first such evaluation.
+    folded: [OnceLock<Box<[i32]>>; PHASES],
 }
+
+impl PartialEq for PatternWeights {
+    fn eq(&self, other: &PatternWeights) -> bool {
+        // The folded tables follow from the weights.
+        self.weights == other.weights
+    }
+}
+
+impl Eq for PatternWeights {}
 
 /// The weights stored: every phase's and the trailing 0.
 const STORED: usize = PHASES * WEIGHTS_PER_PHASE + 1;
@@ -128,9 +140,7 @@ impl PatternWeights {
     /// All weights zero: every position evaluates to 0.
     #[must_use]
     pub fn zero() -> PatternWeights {
-        PatternWeights {
-            weights: vec![0; STORED],
-        }
+        PatternWeights::of(vec![0; STORED])
     }
 
     /// Weights from values in discs, phase by phase (`PHASES` slices of
@@ -152,7 +162,24 @@ impl PatternWeights {
             }));
         }
         weights.push(0);
-        PatternWeights { weights }
+        PatternWeights::of(weights)
+    }
+
+    /// Weights stored as [`PatternWeights::weights`] holds them.
+    fn of(weights: Vec<i16>) -> PatternWeights {
+        debug_assert_eq!(weights.len(), STORED);
+        PatternWeights {
+            weights,
+            folded: std::array::from_fn(|_| OnceLock::new()),
+        }
+    }
+
+    /// The folded table of phase `k` ([`super::indices::fold_phase`]).
+    #[inline(always)]
+    fn folded(&self, k: usize) -> &[i32] {
+        self.folded[k].get_or_init(|| {
+            super::indices::fold_phase(&self.weights[k * WEIGHTS_PER_PHASE..][..WEIGHTS_PER_PHASE])
+        })
     }
 
     /// The weights of the phase of positions with `empties` empty squares.
@@ -191,11 +218,10 @@ impl PatternWeights {
         mover_moves: u64,
         opponent_moves: u64,
     ) -> i32 {
-        let phase = phase(64 - (p | o).count_ones());
-        let w = &self.weights[phase * WEIGHTS_PER_PHASE..];
+        let w = self.folded(phase(64 - (p | o).count_ones()));
         let mut sum = k.pattern_sum(w, mover);
         for i in other_features(p, o, mover_moves, opponent_moves) {
-            sum += i32::from(w[i as usize]);
+            sum += w[i as usize];
         }
         sum
     }
@@ -331,6 +357,6 @@ impl PatternWeights {
                 *w = i16::from_le_bytes([c[0], c[1]]);
             }
         }
-        Ok(PatternWeights { weights })
+        Ok(PatternWeights::of(weights))
     }
 }
