@@ -358,21 +358,7 @@ fn indices_kept_up_to_date_along_random_games_are_the_boards_readings() {
         loop {
             assert_eq!(indices, Indices::new(p, o), "p {p:x} o {o:x}");
             let (mine, theirs) = (moves_reference(p, o, !0), moves_reference(o, p, !0));
-            let v = weights.evaluate(p, o);
-            let k = crate::board::bits::Portable;
-            assert_eq!(
-                weights.evaluate_indexed(k, &indices.mover, p, o, mine, theirs),
-                v
-            );
-            let fast = crate::board::bits::with_best_kernel!(|k| weights.evaluate_indexed(
-                k,
-                &indices.mover,
-                p,
-                o,
-                mine,
-                theirs
-            ));
-            assert_eq!(fast, v);
+            assert_indexed_is_the_reference(&weights, &indices, p, o);
             if mine == 0 {
                 if theirs == 0 {
                     break;
@@ -454,7 +440,6 @@ fn the_folded_readings_sum_to_the_weights_of_all_eight_images_at_any_size() {
     // Weights over the whole i16 range, so that the sums of the images
     // that read the same squares (up to four for the long diagonal) leave
     // it: the folded tables must hold them exactly.
-    use crate::board::bits::moves_reference;
     let mut rng = Rng::new(41);
     let phases: Vec<Vec<f64>> = (0..PHASES)
         .map(|_| {
@@ -476,22 +461,30 @@ fn the_folded_readings_sum_to_the_weights_of_all_eight_images_at_any_size() {
         if (p | o).count_ones() < 4 {
             continue;
         }
-        let indices = Indices::new(p, o);
-        let (mine, theirs) = (moves_reference(p, o, !0), moves_reference(o, p, !0));
-        let v = weights.evaluate(p, o);
-        let k = crate::board::bits::Portable;
-        assert_eq!(
-            weights.evaluate_indexed(k, &indices.mover, p, o, mine, theirs),
-            v
-        );
-        let fast = crate::board::bits::with_best_kernel!(|k| weights.evaluate_indexed(
-            k,
-            &indices.mover,
-            p,
-            o,
-            mine,
-            theirs
-        ));
-        assert_eq!(fast, v, "p {p:x} o {o:x}");
+        assert_indexed_is_the_reference(&weights, &Indices::new(p, o), p, o);
     }
+}
+
+/// `evaluate_indexed` from the readings `indices` of `p` against `o`,
+/// with the portable kernel and the best this CPU runs, equals
+/// `evaluate` from the board.
+fn assert_indexed_is_the_reference(weights: &PatternWeights, indices: &Indices, p: u64, o: u64) {
+    use crate::board::bits::moves_reference;
+    let (mine, theirs) = (moves_reference(p, o, !0), moves_reference(o, p, !0));
+    let v = weights.evaluate(p, o);
+    let k = crate::board::bits::Portable;
+    assert_eq!(
+        weights.evaluate_indexed(k, &indices.mover, p, o, mine, theirs),
+        v,
+        "p {p:x} o {o:x}"
+    );
+    let fast = crate::board::bits::with_best_kernel!(|k| weights.evaluate_indexed(
+        k,
+        &indices.mover,
+        p,
+        o,
+        mine,
+        theirs
+    ));
+    assert_eq!(fast, v, "p {p:x} o {o:x}");
 }
