@@ -99,6 +99,8 @@ const INF: i32 = 1 << 20;
 /// 14 after ply 30: 13.4 k page faults and 43 ms CPU without it, 7.3 k
 /// and 35 ms with it; mapping all 6 k pages costs 6 ms, more than a whole
 /// search at level 1 to 6 (`perf stat`), hence not before this depth.
+/// A search whose level reaches this depth also asks for the table's
+/// pages to be huge ones ([`Table::advise_huge_pages`]) before it starts.
 const TOUCH_DEPTH: u32 = 7;
 
 /// How often (in nodes) the clock and the stop flag are read.
@@ -207,6 +209,7 @@ impl MidgameSearch {
             }
             solve_nodes = s.nodes;
         }
+        self.prepare_for(level);
         self.stopped = false;
         self.selectivity = level.selectivity;
         let mut verdict = MidgameResult {
@@ -237,6 +240,17 @@ impl MidgameSearch {
         }
         verdict.nodes = solve_nodes + self.nodes;
         verdict
+    }
+
+    /// Readies the table for searches up to `level`: one that reaches
+    /// [`TOUCH_DEPTH`] asks for huge pages before its first store
+    /// ([`Table::advise_huge_pages`]; a shallower one keeps the small
+    /// pages, of which it touches few). A caller that searches the depths
+    /// of a level one by one calls it first with the level.
+    pub fn prepare_for(&mut self, level: Level) {
+        if level.depth >= TOUCH_DEPTH && !self.touched {
+            self.table.advise_huge_pages();
+        }
     }
 
     /// Empties the search table (every slot): a search after this depends

@@ -25,6 +25,7 @@ pub(super) fn rank_at_level(
         return (Vec::new(), 0);
     }
     let mut nodes = 0;
+    midgame.prepare_for(level);
     // The value of `p` at `level`, and the line the search expects from it.
     let mut search = |p: &Position, level: Level| {
         let pos = p.into();
