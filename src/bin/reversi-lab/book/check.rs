@@ -3,7 +3,7 @@
 //! and sums up; this reads the options and the book and prints).
 
 use super::parse_discs;
-use crate::sharded::Progress;
+use crate::progress::Progress;
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::engine::midgame::Level;
@@ -65,7 +65,7 @@ pub(super) fn check(r: Check) -> Result<()> {
         r.seed,
         r.level
     ))?;
-    let mut progress = Progress::new("book check", "positions", r.quiet, 0, keys.len() as u64);
+    let mut progress = Progress::of("book check", "positions", r.quiet, keys.len() as u64);
     let mut results = Vec::with_capacity(keys.len());
     let mut failed = None;
     check_positions(&book, &keys, r.level, r.threads, |c| {

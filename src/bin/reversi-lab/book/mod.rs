@@ -15,7 +15,7 @@ mod check;
 mod convert;
 mod search;
 
-use crate::sharded::{parse_shard, Progress};
+use crate::progress::Progress;
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use convert::{export, export_edax, import, import_edax, Convert};
@@ -29,7 +29,7 @@ use reversi::kit::readers::{collection_usage, form_of, read_collection};
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
 use reversi::lab::book as build;
 use reversi::lab::book::world;
-use reversi::lab::shard::Shard;
+use reversi::lab::shard::{parse_shard, Shard};
 use reversi::record::collection::Form;
 use reversi::record::{parse_game, GameRecord};
 use reversi::units::Eval;
@@ -334,7 +334,7 @@ impl Building {
 /// results, with progress on stderr.
 fn search_in_process(searching: Searching, book: &mut Book, level: u32) {
     let total = pending(book).len() as u64;
-    let mut progress = Progress::new("book", "positions searched", searching.quiet, 0, total);
+    let mut progress = Progress::of("book", "positions searched", searching.quiet, total);
     build::search_and_merge(book, level, searching.threads, &mut |done, _| {
         progress.at(done);
     });

@@ -5,7 +5,7 @@
 //! continuation and merge rules `reversi::lab::shard`'s.
 
 use super::{Convert, Searching};
-use crate::sharded::{push_shard, read_shards, Resumable};
+use crate::progress::Progress;
 use anyhow::Result;
 use clap::ArgMatches;
 use reversi::engine::book::Book;
@@ -14,7 +14,7 @@ use reversi::kit::readers::read_book;
 use reversi::kit::{usage, value};
 use reversi::lab::book::searches::{self, SearchFile};
 use reversi::lab::book::{self as build, Searched};
-use reversi::lab::shard::{MergeRules, Shard};
+use reversi::lab::shard::{push_shard, read_shards, MergeRules, Resumable, Shard};
 use reversi::units::Eval;
 
 /// The search files of `reversi-lab book search`: a header line.
@@ -61,6 +61,7 @@ pub(super) fn search_into(
     push_shard(&mut header_line, shard);
     let check = |line: &str| searched.check_line(line, level).map(|r| r.item);
     let threads = searching.threads;
+    let mut progress = Progress::new(searching.quiet);
     Resumable {
         signature: SEARCHED,
         noun: "position",
@@ -72,13 +73,15 @@ pub(super) fn search_into(
         items: list.len() as u64,
         max_lines: searches::MAX_LINES,
         progress: ("book search", "positions"),
-        quiet: searching.quiet,
     }
-    .run(|ks, deliver| {
-        build::search_pending(book, list, level, shard, ks, threads, |r| {
-            deliver(r.to_line())
-        });
-    })
+    .run(
+        |ks, deliver| {
+            build::search_pending(book, list, level, shard, ks, threads, |r| {
+                deliver(r.to_line())
+            });
+        },
+        &mut |e| progress.event(out, e),
+    )
 }
 
 pub(super) fn merge(r: Convert) -> Result<()> {

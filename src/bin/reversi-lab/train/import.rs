@@ -6,7 +6,6 @@ use super::labels::LABELS;
 use super::option_refused;
 use super::{read_games, MAX_GAMES};
 use crate::args;
-use crate::sharded::Resumable;
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
@@ -15,7 +14,7 @@ use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::readers::{collection_usage, form_of, read_collection};
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
-use reversi::lab::shard::Shard;
+use reversi::lab::shard::{Resumable, Shard};
 use reversi::lab::train::formats::labels::listed_position_number;
 use reversi::lab::train::formats::{dropped, games, heldout, labels};
 use reversi::lab::train::import::{held_out_positions, known_form, ImportError, ImportRun, Sinks};
@@ -226,9 +225,8 @@ impl SolvedSet<'_> {
             items: list.len() as u64,
             max_lines: list.len() as u64,
             progress: (self.stage, "positions"),
-            quiet: self.quiet,
         };
-        super::labels::label_into(&file, list, settings, weights, self.threads)?;
+        super::labels::label_into(&file, list, settings, weights, self.threads, self.quiet)?;
         Ok(super::labels::read_labels(self.out)?.1)
     }
 }

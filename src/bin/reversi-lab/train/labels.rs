@@ -3,7 +3,7 @@
 
 use super::{open_lines, read_games, refused, GAMES};
 use crate::args;
-use crate::sharded::{read_shards, Resumable};
+use crate::progress::Progress;
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::eval::pattern::PatternWeights;
@@ -11,7 +11,7 @@ use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::shard::Shard;
+use reversi::lab::shard::{read_shards, Resumable, Shard};
 use reversi::lab::train::formats::labels::{self, listed_position_number, MAX_LABELS};
 use reversi::lab::train::formats::packed::{self, PackedInput, Provenance};
 use reversi::lab::train::formats::{self, merged};
@@ -139,27 +139,32 @@ pub(super) fn label(r: LabelRequest) -> Result<()> {
         items: list.len() as u64,
         max_lines: MAX_LABELS,
         progress: ("label", "positions"),
-        quiet,
     };
-    label_into(&file, &list, &settings, &weights, threads)
+    label_into(&file, &list, &settings, &weights, threads, quiet)
 }
 
 /// Labels the positions of `list` that `file`'s shard holds into the
 /// label file `file` (continued from where it stopped) on `threads`
-/// threads: `train label`'s and `train heldout`'s stage.
+/// threads, with progress on stderr unless `quiet`: `train label`'s and
+/// `train heldout`'s stage.
 pub(super) fn label_into(
     file: &Resumable,
     list: &[ListedPosition],
     settings: &LabelSettings,
     weights: &Arc<PatternWeights>,
     threads: usize,
+    quiet: bool,
 ) -> Result<()> {
     let shard = file.shard;
-    file.run(|ks, deliver| {
-        label_positions(list, settings, weights, shard, ks.start, threads, |label| {
-            deliver(label.to_line())
-        });
-    })
+    let mut progress = Progress::new(quiet);
+    file.run(
+        |ks, deliver| {
+            label_positions(list, settings, weights, shard, ks.start, threads, |label| {
+                deliver(label.to_line())
+            });
+        },
+        &mut |e| progress.event(file.out, e),
+    )
 }
 
 /// Reads the label file `path` ([`formats::read_labels`]): its header and its

@@ -2,7 +2,7 @@
 //! (see `reversi-lab train --help` and the README's section on the evaluation).
 
 use crate::args;
-use crate::sharded::{push_shard, Resumable};
+use crate::progress::Progress;
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::eval::pattern::fit::{FitConfig, PhaseReport};
@@ -11,7 +11,7 @@ use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::{read_weights, weights_or_embedded};
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::shard::{progress_due, Shard};
+use reversi::lab::shard::{progress_due, push_shard, Resumable, Shard};
 use reversi::lab::train::fits::{self, ProbcutSettings, Refit};
 use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
 use reversi::lab::train::formats::probcut_table::PROBCUT;
@@ -247,6 +247,7 @@ fn generate(r: Generate) -> Result<()> {
     push_shard(&mut header_line, shard);
     let check = game_number;
     let threads = r.threads;
+    let mut progress = Progress::new(quiet);
     Resumable {
         signature: GAMES,
         noun: "game",
@@ -258,13 +259,15 @@ fn generate(r: Generate) -> Result<()> {
         items: r.games,
         max_lines: MAX_GAMES,
         progress: ("generate", "games"),
-        quiet,
     }
-    .run(|ks, deliver| {
-        train::generate(&s, &weights, shard, ks, threads, |game| {
-            deliver(game.to_line())
-        });
-    })
+    .run(
+        |ks, deliver| {
+            train::generate(&s, &weights, shard, ks, threads, |game| {
+                deliver(game.to_line())
+            });
+        },
+        &mut |e| progress.event(&out, e),
+    )
 }
 
 /// Opens the regular file `path` to be read a line at a time.
