@@ -36,6 +36,7 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 pub mod check;
+pub mod input;
 pub mod searches;
 #[cfg(test)]
 mod tests;

@@ -3,16 +3,15 @@
 //! `reversi::engine::book`'s and `reversi::record::edax_book`'s), and the
 //! request of every command that makes one file of another.
 
-use super::{plan_book_out, MAX_LINE};
+use super::plan_book_out;
 use anyhow::Result;
 use clap::ArgMatches;
 use reversi::engine::book::text::TEXT_HEADER;
 use reversi::engine::book::Book;
-use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::{read_book, read_book_bytes};
 use reversi::kit::{usage, value, write_stdout};
-use reversi::lab::book as build;
+use reversi::lab::book::input::read_book_text;
 use reversi::record::edax_book;
 use std::path::Path;
 
@@ -98,20 +97,7 @@ pub(super) fn export(r: Convert) -> Result<()> {
 
 pub(super) fn import(r: Convert) -> Result<()> {
     let planned = r.plan_book_out()?;
-    let path = r.input;
-    let mut lines = CappedLines::open(Path::new(&path), &path, MAX_LINE)?;
-    let mut book = Book::new();
-    // A line at a time: only the positions are held.
-    while let Some(line) = lines.next_line()? {
-        book.read_text_line(line.number, line.text)
-            .or_else(|e| usage(format!("{path} {e}")))?;
-        if book.len() > build::MAX_POSITIONS {
-            return usage(format!(
-                "{path} holds more than {} positions, the most a book imported here holds",
-                build::MAX_POSITIONS
-            ));
-        }
-    }
+    let book = read_book_text(&r.input)?;
     output_files::write(&[planned], &[&book.to_bytes()])
 }
 
