@@ -43,6 +43,7 @@ pub mod labels;
 pub mod off_path;
 pub mod options;
 pub mod tables;
+pub mod test_sets;
 
 /// How training games are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,29 +2,22 @@
 //! Logistello's `.gam` file as a games file for `train fit` and `train
 //! label`; and the reading of such collections for `book add`.
 
-use super::labels::LABELS;
 use super::option_refused;
-use super::{read_games, MAX_GAMES};
-use crate::args;
+use crate::args::{self, Running};
+use crate::progress::Progress;
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
-use reversi::eval::pattern::PatternWeights;
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::readers::{collection_usage, form_of, read_collection};
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
-use reversi::lab::shard::{Resumable, Shard};
-use reversi::lab::train::formats::labels::listed_position_number;
-use reversi::lab::train::formats::{dropped, games, heldout, labels};
-use reversi::lab::train::import::{held_out_positions, known_form, ImportError, ImportRun, Sinks};
-use reversi::lab::train::labels::{Label, LabelSettings, ListedPosition};
-use reversi::lab::train::off_path;
+use reversi::lab::train::formats::{dropped, games, labels};
+use reversi::lab::train::import::{known_form, ImportError, ImportRun, Sinks};
 use reversi::lab::train::options;
-use reversi::lab::train::tables::{MovesTable, TestTable};
+use reversi::lab::train::test_sets::{self, SolvedSet};
 use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// The `import` command's arguments.
@@ -55,8 +48,7 @@ pub(super) struct Import {
     dropped: Option<String>,
     theoretical_labels: Option<String>,
     files: Vec<String>,
-    force: bool,
-    quiet: bool,
+    running: Running,
 }
 
 impl Import {
@@ -66,15 +58,14 @@ impl Import {
             dropped: m.get_one("dropped").cloned(),
             theoretical_labels: m.get_one("theoretical-labels").cloned(),
             files: args::strings(m, "files"),
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
+            running: Running::from_matches(m),
         })
     }
 }
 
 /// Runs `reversi-lab train import`.
 pub(super) fn import(r: Import) -> Result<()> {
-    let quiet = r.quiet;
+    let quiet = r.running.quiet;
     let out = &r.out;
     let planned = plan_outputs(&r)?;
     let mut forms = Vec::with_capacity(r.files.len());
@@ -170,7 +161,7 @@ fn plan_outputs(r: &Import) -> Result<Vec<Planned>> {
     let outputs = outputs(r);
     let named: Vec<(&str, &Path)> = outputs.iter().map(|&(o, p, _)| (o, Path::new(p))).collect();
     output_files::check_distinct(&named)?;
-    let rule = |ours| Rule::written_by(ours, r.force, InPlace::Devices);
+    let rule = |ours| Rule::written_by(ours, r.running.force, InPlace::Devices);
     outputs
         .iter()
         .map(|&(option, path, ours)| {
@@ -192,45 +183,6 @@ fn solved_set_args() -> [Arg; 5] {
     ]
 }
 
-/// A test set's label file solved exactly by a stage (`heldout`,
-/// `heldout-moves`): where, and how.
-struct SolvedSet<'a> {
-    stage: &'static str,
-    out: &'a str,
-    force: bool,
-    quiet: bool,
-    threads: usize,
-}
-
-impl SolvedSet<'_> {
-    /// Solves the positions of `list` into the file (created with
-    /// `header_line`, or continued, each continued line checked by
-    /// `check`), then reads all its labels back.
-    fn solve(
-        &self,
-        header_line: &str,
-        list: &[ListedPosition],
-        settings: &LabelSettings,
-        weights: &Arc<PatternWeights>,
-        check: &dyn Fn(&str) -> Result<u64, String>,
-    ) -> Result<Vec<Label>> {
-        let file = Resumable {
-            signature: LABELS,
-            noun: "position",
-            out: self.out,
-            header_line,
-            force: self.force,
-            item: check,
-            shard: Shard::WHOLE,
-            items: list.len() as u64,
-            max_lines: list.len() as u64,
-            progress: (self.stage, "positions"),
-        };
-        super::labels::label_into(&file, list, settings, weights, self.threads, self.quiet)?;
-        Ok(super::labels::read_labels(self.out)?.1)
-    }
-}
-
 /// The `heldout` command's arguments.
 pub(super) fn heldout_command() -> Command {
     Command::new("reversi-lab train heldout")
@@ -250,9 +202,7 @@ pub(super) struct Heldout {
     empties: std::ops::RangeInclusive<u32>,
     positions: usize,
     weights: Option<String>,
-    threads: usize,
-    force: bool,
-    quiet: bool,
+    running: Running,
 }
 
 impl Heldout {
@@ -266,53 +216,33 @@ impl Heldout {
             empties,
             positions: value(m, "positions"),
             weights: m.get_one("weights").cloned(),
-            threads: value(m, "threads"),
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
+            running: Running::from_matches(m),
         })
+    }
+}
+
+/// The label file `out` of a test set, solved as `running` says.
+fn solved_set(out: &str, running: Running) -> SolvedSet<'_> {
+    SolvedSet {
+        out,
+        force: running.force,
+        threads: running.threads,
     }
 }
 
 /// Runs `reversi-lab train heldout`.
 pub(super) fn heldout(r: Heldout) -> Result<()> {
-    let quiet = r.quiet;
-    let out = &r.out;
-    let empties = r.empties.clone();
     let weights = weights_or_embedded(r.weights.as_deref())?;
-    let held = read_games(&r.games)?;
-    let mut training = Vec::new();
-    for path in &r.training {
-        training.extend(read_games(path)?);
-        if training.len() as u64 > MAX_GAMES {
-            return Err(UsageError(format!(
-                "the --training files hold more than {MAX_GAMES} games"
-            ))
-            .into());
-        }
-    }
-    let count = r.positions;
-    let (list, in_training) = held_out_positions(&held, &training, &empties, count);
-    if !quiet {
-        eprintln!(
-            "heldout: {} positions of {} games ({in_training} left out as training positions)",
-            list.len(),
-            held.len()
-        );
-    }
-    let header_line = heldout::header(&empties, &list);
-    let settings = heldout::settings(empties);
-    let check = |line: &str| listed_position_number(line, &list);
-    let threads = r.threads;
-    let set = SolvedSet {
-        stage: "heldout",
-        out,
-        force: r.force,
-        quiet,
-        threads,
+    let mut progress = Progress::new(r.running.quiet);
+    let run = test_sets::Heldout {
+        games: &r.games,
+        training: &r.training,
+        empties: r.empties,
+        positions: r.positions,
+        set: solved_set(&r.out, r.running),
     };
-    let labels = set.solve(&header_line, &list, &settings, &weights, &check)?;
-    let samples: Vec<_> = labels.iter().map(Label::sample).collect();
-    write_stdout(&TestTable::measure(&weights, &samples, out).to_string())
+    let table = test_sets::heldout(&run, &weights, &mut |e| progress.event(&r.out, e))?;
+    write_stdout(&table.to_string())
 }
 
 /// The `heldout-moves` command's arguments.
@@ -332,9 +262,7 @@ pub(super) struct HeldoutMoves {
     levels: Vec<u32>,
     out: String,
     weights: Option<String>,
-    threads: usize,
-    force: bool,
-    quiet: bool,
+    running: Running,
 }
 
 impl HeldoutMoves {
@@ -345,9 +273,7 @@ impl HeldoutMoves {
             levels: m.get_many("level").into_iter().flatten().copied().collect(),
             out: value(m, "out"),
             weights: m.get_one("weights").cloned(),
-            threads: value(m, "threads"),
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
+            running: Running::from_matches(m),
         })
     }
 }
@@ -355,46 +281,13 @@ impl HeldoutMoves {
 /// Runs `reversi-lab train heldout-moves`.
 pub(super) fn heldout_moves(r: HeldoutMoves) -> Result<()> {
     let weights = weights_or_embedded(r.weights.as_deref())?;
-    let (_, all) = super::labels::read_labels(&r.heldout)?;
-    let parents = off_path::spread_parents(&all, r.positions)
-        .map_err(|e| UsageError(format!("{}: {e}", r.heldout)))?;
-    let list = off_path::positions_after_moves(&parents);
-    if list.is_empty() {
-        return Err(UsageError(format!("{}: no position with a legal move", r.heldout)).into());
-    }
-    let (fewest, most) = off_path::empties_span(&list);
-    if !r.quiet {
-        eprintln!(
-            "heldout-moves: {} positions after the moves of {} held-out positions ({fewest}-{most} empties)",
-            list.len(),
-            parents.len()
-        );
-    }
-    let parent_list: Vec<ListedPosition> = parents.iter().map(|l| l.position).collect();
-    let header_line = heldout::after_moves_header(&parent_list, &list);
-    let settings = heldout::settings(fewest..=most);
-    let check = |line: &str| listed_position_number(line, &list);
-    let set = SolvedSet {
-        stage: "heldout-moves",
-        out: &r.out,
-        force: r.force,
-        quiet: r.quiet,
-        threads: r.threads,
+    let mut progress = Progress::new(r.running.quiet);
+    let run = test_sets::HeldoutMoves {
+        heldout: &r.heldout,
+        positions: r.positions,
+        levels: &r.levels,
+        set: solved_set(&r.out, r.running),
     };
-    let children = set.solve(&header_line, &list, &settings, &weights, &check)?;
-    let in_out = |e: String| UsageError(format!("{}: {e}", r.out));
-    let mut table = MovesTable::measure(&weights, &parents, &children, &r.out).map_err(in_out)?;
-    for &level in &r.levels {
-        let rows = off_path::level_errors_by_loss(&parents, &children, &weights, level, |done| {
-            if !r.quiet {
-                eprintln!(
-                    "heldout-moves: level {level}: {done} of {} positions ranked",
-                    parents.len()
-                );
-            }
-        })
-        .map_err(in_out)?;
-        table.levels.push((level, rows));
-    }
+    let table = test_sets::heldout_moves(&run, &weights, &mut |e| progress.event(&r.out, e))?;
     write_stdout(&table.to_string())
 }
