@@ -52,6 +52,13 @@ impl Running {
             quiet: flag("quiet"),
         }
     }
+
+    /// A progress note on stderr unless `--quiet`.
+    pub fn note(self, text: &str) {
+        if !self.quiet {
+            eprintln!("{text}");
+        }
+    }
 }
 
 /// Every value given of the argument `id`, in order (none if absent).

@@ -4,6 +4,7 @@
 //! request of every command that makes one file of another.
 
 use super::plan_book_out;
+use crate::args::Running;
 use anyhow::Result;
 use clap::ArgMatches;
 use reversi::engine::book::text::TEXT_HEADER;
@@ -23,8 +24,7 @@ pub(super) struct Convert {
     /// The file read.
     pub(super) input: String,
     out: Option<String>,
-    force: bool,
-    quiet: bool,
+    running: Running,
     /// `merge`'s search files.
     pub(super) searched: Vec<String>,
     /// `merge`'s `--odd-gain` (0 elsewhere).
@@ -37,13 +37,7 @@ impl Convert {
         Convert {
             input: value(m, input),
             out: m.get_one("out").cloned(),
-            force: m.get_flag("force"),
-            quiet: m
-                .try_get_one::<bool>("quiet")
-                .ok()
-                .flatten()
-                .copied()
-                .unwrap_or(false),
+            running: Running::from_matches(m),
             searched: m
                 .try_get_many::<String>("searched")
                 .ok()
@@ -68,7 +62,7 @@ impl Convert {
 
     /// Plans `--out`, a book.
     pub(super) fn plan_book_out(&self) -> Result<Planned> {
-        plan_book_out(self.out(), self.force)
+        plan_book_out(self.out(), self.running.force)
     }
 }
 
@@ -88,7 +82,7 @@ pub(super) fn export(r: Convert) -> Result<()> {
             let planned = output_files::plan_output(
                 "--out",
                 Path::new(out),
-                &Rule::written_by(TEXT, r.force, InPlace::Devices),
+                &Rule::written_by(TEXT, r.running.force, InPlace::Devices),
             )?;
             output_files::write(&[planned], &[text.as_bytes()])
         }
@@ -110,9 +104,8 @@ pub(super) fn import_edax(r: Convert) -> Result<()> {
     let bytes = read_book_bytes(path, "Edax book")?;
     let edax = edax_book::from_bytes(&bytes).or_else(|e| usage(format!("{path}: {e}")))?;
     let book = Book::from_edax(&edax).or_else(|e| usage(format!("{path}: {e}")))?;
-    if !r.quiet {
-        eprintln!("{} positions read from {path}", book.len());
-    }
+    r.running
+        .note(&format!("{} positions read from {path}", book.len()));
     output_files::write(&[planned], &[&book.to_bytes()])
 }
 
@@ -121,7 +114,7 @@ pub(super) fn export_edax(r: Convert) -> Result<()> {
     let planned = output_files::plan_output(
         "--out",
         Path::new(r.out()),
-        &Rule::written_by(EDAX_BOOK, r.force, InPlace::Devices),
+        &Rule::written_by(EDAX_BOOK, r.running.force, InPlace::Devices),
     )?;
     output_files::write(&[planned], &[&edax_book::to_bytes(&book.to_edax())])
 }

@@ -15,6 +15,7 @@ mod check;
 mod convert;
 mod search;
 
+use crate::args::{self, Running};
 use crate::progress::Progress;
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
@@ -25,10 +26,10 @@ use reversi::engine::midgame::Level;
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::read_book;
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::book as build;
 use reversi::lab::book::searches::merge_files;
+use reversi::lab::book::{self as build, parse_discs};
 use reversi::lab::book::{input, searches};
-use reversi::lab::shard::{parse_shard, Shard};
+use reversi::lab::shard::Shard;
 use reversi::units::Eval;
 use search::{merge, search, Search};
 use std::path::Path;
@@ -62,12 +63,10 @@ fn building_args() -> [Arg; 6] {
             .default_value("5000000"),
         option("level", "L", "Search the new positions at this engine level (required unless --no-search)")
             .value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX))),
-        option("threads", "N", "Worker threads (the book is the same for any number)")
-            .value_parser(value_parser!(usize))
-            .default_value("2"),
+        args::threads("Worker threads (the book is the same for any number)"),
         flag("no-search", "Only plan: write the book with its new positions unsearched, for `reversi-lab book search` (split with --shard) and `reversi-lab book merge`").conflicts_with("level"),
         flag("force", "Replace --out even if it is not a book"),
-        flag("quiet", "No progress on stderr").short('q'),
+        args::quiet(),
     ]
 }
 
@@ -116,10 +115,10 @@ fn search_command() -> Command {
         .arg(book_arg("The planned book").required(true))
         .arg(option("out", "FILE", "The search file (created, or continued if it is one of the same book and options; any other file is refused without --force)").required(true))
         .arg(option("level", "L", "Engine level of the searches").value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX))).required(true))
-        .arg(option("shard", "K/N", "Search only the positions whose number is K modulo N; `reversi-lab book merge` joins the runs' files").value_parser(parse_shard))
-        .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(args::shard("Search only the positions whose number is K modulo N; `reversi-lab book merge` joins the runs' files"))
+        .arg(args::threads("Worker threads (the file is the same for any number)"))
         .arg(flag("force", "Start --out over if it is not a search file of this book and options"))
-        .arg(flag("quiet", "No progress on stderr").short('q'))
+        .arg(args::quiet())
 }
 
 fn merge_command() -> Command {
@@ -192,14 +191,6 @@ pub(super) fn commands() -> [Command; 10] {
     ]
 }
 
-/// Reads a number of discs (0 to 128, a multiple of 1/64).
-fn parse_discs(text: &str) -> Result<Eval, String> {
-    match text.parse::<f64>() {
-        Ok(d) if (0.0..=128.0).contains(&d) => Ok(reversi::eval::Discs(d).to_eval()),
-        _ => Err(format!("{text:?} is not a number of discs from 0 to 128")),
-    }
-}
-
 /// Runs `reversi-lab book ...` (`args[0]` is `book`).
 pub fn run(args: &[String]) -> Result<()> {
     let sub = args.get(1).map(String::as_str);
@@ -235,40 +226,14 @@ pub(super) fn plan_book_out(out: &str, force: bool) -> Result<Planned> {
     )
 }
 
-/// How the searches of a command run and report: `--threads`, `--force`
-/// (a search file of other options started over), `--quiet`.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Searching {
-    threads: usize,
-    force: bool,
-    quiet: bool,
-}
-
-impl Searching {
-    fn from_matches(m: &ArgMatches) -> Searching {
-        Searching {
-            threads: value(m, "threads"),
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
-        }
-    }
-
-    /// Searches the pending positions of `book` of `shard` at `level` into
-    /// the search file `out`, with progress on stderr.
-    fn search_into(self, book: &Book, level: u32, out: &str, shard: Shard) -> Result<()> {
-        let mut progress = Progress::new(self.quiet);
-        let running = (self.threads, self.force);
-        searches::search_into(book, level, out, shard, running, &mut |e| {
-            progress.event(out, e)
-        })
-    }
-
-    /// A progress note on stderr unless `--quiet`.
-    fn note(self, text: &str) {
-        if !self.quiet {
-            eprintln!("{text}");
-        }
-    }
+/// Searches the pending positions of `book` of `shard` at `level` into
+/// the search file `out` as `running` says, with progress on stderr.
+fn search_into(running: Running, book: &Book, level: u32, out: &str, shard: Shard) -> Result<()> {
+    let mut progress = Progress::new(running.quiet);
+    let threads_force = (running.threads, running.force);
+    searches::search_into(book, level, out, shard, threads_force, &mut |e| {
+        progress.event(out, e)
+    })
 }
 
 /// The options of the commands that build a book (`new`, `deepen`,
@@ -279,29 +244,21 @@ struct Building {
     level: Option<u32>,
     searched: Option<String>,
     max_positions: usize,
-    searching: Searching,
+    running: Running,
 }
 
 impl Building {
     fn from_matches(m: &ArgMatches) -> Result<Building> {
-        // The level: required unless --no-search.
         let counting = matches!(m.try_get_one::<bool>("count-only"), Ok(Some(true)));
-        let level = match (
-            m.get_one::<u32>("level"),
-            m.get_flag("no-search") || counting,
-        ) {
-            (Some(&l), _) => Some(l),
-            (None, true) => None,
-            (None, false) => {
-                return usage("give --level L for the searches, or --no-search to only plan")
-            }
-        };
+        let planning = m.get_flag("no-search") || counting;
+        let level = build::searches_level(m.get_one::<u32>("level").copied(), planning)
+            .map_err(|e| UsageError(e.into()))?;
         Ok(Building {
             out: value(m, "out"),
             level,
             searched: m.try_get_one::<String>("searched").ok().flatten().cloned(),
             max_positions: value(m, "max-positions"),
-            searching: Searching::from_matches(m),
+            running: Running::from_matches(m),
         })
     }
 
@@ -314,7 +271,7 @@ impl Building {
                 ("--out", Path::new(&self.out)),
             ])?;
         }
-        plan_book_out(&self.out, self.searching.force)
+        plan_book_out(&self.out, self.running.force)
     }
 
     /// Searches the pending positions of `book` at the level (unless
@@ -322,11 +279,10 @@ impl Building {
     fn finish(&self, book: &mut Book, planned: Planned) -> Result<()> {
         match (self.level, &self.searched) {
             (Some(level), Some(file)) => {
-                self.searching
-                    .search_into(book, level, file, Shard::WHOLE)?;
+                search_into(self.running, book, level, file, Shard::WHOLE)?;
                 merge_files(book, std::slice::from_ref(file), Eval(0))?;
             }
-            (Some(level), None) => search_in_process(self.searching, book, level),
+            (Some(level), None) => search_in_process(self.running, book, level),
             (None, _) => {}
         }
         output_files::write(&[planned], &[&book.to_bytes()])
@@ -335,10 +291,10 @@ impl Building {
 
 /// Searches every pending position of `book` at `level` and merges the
 /// results, with progress on stderr.
-fn search_in_process(searching: Searching, book: &mut Book, level: u32) {
+fn search_in_process(running: Running, book: &mut Book, level: u32) {
     let total = pending(book).len() as u64;
-    let mut progress = Progress::of("book", "positions searched", searching.quiet, total);
-    build::search_and_merge(book, level, searching.threads, &mut |done, _| {
+    let mut progress = Progress::of("book", "positions searched", running.quiet, total);
+    build::search_and_merge(book, level, running.threads, &mut |done, _| {
         progress.at(done);
     });
 }
@@ -375,7 +331,7 @@ fn new(r: New) -> Result<()> {
     let added = build::plan_new(&mut book, &openings, r.depth, r.building.max_positions)
         .or_else(|e| usage(e.to_string()))?;
     r.building
-        .searching
+        .running
         .note(&format!("book: {added} positions planned"));
     r.building.finish(&mut book, planned)
 }
@@ -402,7 +358,7 @@ impl Deepen {
 }
 
 fn deepen(r: Deepen) -> Result<()> {
-    let searching = r.building.searching;
+    let running = r.building.running;
     let planned = r.building.plan_out()?;
     let mut book = read_book(&r.book)?;
     let roots = match r.from_ply {
@@ -418,7 +374,7 @@ fn deepen(r: Deepen) -> Result<()> {
     };
     let Some(level) = r.building.level else {
         let added = plan.plan(&mut book).or_else(|e| usage(e.to_string()))?;
-        searching.note(&format!("book: {added} positions planned"));
+        running.note(&format!("book: {added} positions planned"));
         return output_files::write(&[planned], &[&book.to_bytes()]);
     };
     let mut planned = Some(planned);
@@ -433,14 +389,14 @@ fn deepen(r: Deepen) -> Result<()> {
         output_files::write(&[out], &[&book.to_bytes()])?;
         let added = round.added;
         let s = if added == 1 { "" } else { "s" };
-        searching.note(&format!(
+        running.note(&format!(
             "book: round {}: {added} position{s} added, book written ({} positions)",
             round.number,
             book.len()
         ));
         Ok(())
     };
-    let mut search = |book: &mut Book| search_in_process(searching, book, level);
+    let mut search = |book: &mut Book| search_in_process(running, book, level);
     build::deepen(&mut book, &plan, &mut search, &mut write).map_err(|e| match e {
         build::DeepenError::Plan(e) => UsageError(e.to_string()).into(),
         build::DeepenError::Checkpoint(e) => e,
@@ -484,21 +440,21 @@ fn add(r: Add) -> Result<()> {
     let (paths, depth, limit) = (&r.games, r.depth, r.building.max_positions);
     if let Some(min_games) = r.min_games {
         let (games, added) = input::add_world(&mut book, paths, depth, Some(min_games), limit)?;
-        r.building.searching.note(&format!(
+        r.building.running.note(&format!(
             "book: {games} finished games, {added} new positions reached by at least {min_games}"
         ));
         return r.building.finish(&mut book, planned);
     }
     if r.count_only {
         let (games, reached) = input::add_world(&mut book, paths, depth, None, limit)?;
-        r.building.searching.note(&format!(
+        r.building.running.note(&format!(
             "book: {games} finished games counted through {reached} of its positions"
         ));
         return r.building.finish(&mut book, planned);
     }
     let (games, added) = input::add_games(&mut book, paths, depth, limit)?;
     r.building
-        .searching
+        .running
         .note(&format!("book: {games} games, {added} new positions"));
     r.building.finish(&mut book, planned)
 }

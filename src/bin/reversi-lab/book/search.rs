@@ -3,7 +3,8 @@
 //! `--shard`), continued after a stop, and their merge into the book
 //! (`reversi::lab::book::searches` writes and merges the files).
 
-use super::{Convert, Searching};
+use super::{search_into, Convert};
+use crate::args::{self, Running};
 use anyhow::Result;
 use clap::ArgMatches;
 use reversi::kit::output_files;
@@ -18,7 +19,7 @@ pub(super) struct Search {
     out: String,
     level: u32,
     shard: Shard,
-    searching: Searching,
+    running: Running,
 }
 
 impl Search {
@@ -27,15 +28,15 @@ impl Search {
             book: value(m, "book"),
             out: value(m, "out"),
             level: value(m, "level"),
-            shard: m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE),
-            searching: Searching::from_matches(m),
+            shard: args::shard_of(m),
+            running: Running::from_matches(m),
         })
     }
 }
 
 pub(super) fn search(r: Search) -> Result<()> {
     let book = read_book(&r.book)?;
-    r.searching.search_into(&book, r.level, &r.out, r.shard)
+    search_into(r.running, &book, r.level, &r.out, r.shard)
 }
 
 pub(super) fn merge(r: Convert) -> Result<()> {
