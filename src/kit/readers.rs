@@ -9,41 +9,15 @@ use super::input::{open_regular, read_capped};
 use super::{usage, UsageError};
 use crate::engine::book::file::BOOK_HEADER_BYTES;
 use crate::engine::book::Book;
-use crate::eval::pattern::{PatternWeights, WeightsError, FILE_BYTES};
+pub use crate::eval::pattern::{read_weights, weights_or_embedded};
 pub use crate::record::collection::{collection_usage, form_of, read_collection};
 use crate::record::games::GamesIndex;
 use anyhow::Result;
 use std::io::Read;
 use std::path::Path;
-use std::sync::Arc;
 
 /// The largest book file read (about 30 million positions).
 const MAX_BOOK_BYTES: u64 = 1 << 30;
-
-/// Reads the weights file `path`: a regular file, of which at most one
-/// byte more than a weights file's length is read.
-pub fn read_weights(path: &str) -> Result<PatternWeights> {
-    let (file, len) = open_regular(Path::new(path), &format!("weights {path}"))?;
-    let bytes = read_capped(file, FILE_BYTES as u64, &format!("weights {path}"))?;
-    PatternWeights::from_bytes(&bytes).or_else(|e| {
-        let why = match e {
-            WeightsError::Truncated { .. } if bytes.len() > FILE_BYTES => format!(
-                "is longer than a weights file of this layout ({len} bytes, expected {FILE_BYTES})"
-            ),
-            e => e.to_string(),
-        };
-        usage(format!("weights file {path} {why}"))
-    })
-}
-
-/// The weights a command measures or searches with: those of the file
-/// `path` when given ([`read_weights`]), else the embedded ones.
-pub fn weights_or_embedded(path: Option<&str>) -> Result<Arc<PatternWeights>> {
-    Ok(match path {
-        Some(path) => Arc::new(read_weights(path)?),
-        None => Arc::clone(PatternWeights::shared_embedded()),
-    })
-}
 
 /// Reads the book file `path`: a regular file of at most 1 GiB, whose
 /// header is checked against the file's length before the rest is read

@@ -9,7 +9,7 @@ use super::import::held_out_positions;
 use super::labels::{label_into, Label, LabelSettings, ListedPosition};
 use super::off_path;
 use super::tables::{MovesTable, TestTable};
-use crate::eval::pattern::PatternWeights;
+use crate::eval::pattern::{weights_or_embedded, PatternWeights};
 use crate::files::{usage, UsageError};
 use crate::lab::shard::{Resumable, Shard, StageEvent};
 use anyhow::Result;
@@ -22,6 +22,9 @@ use std::sync::Arc;
 pub struct SolvedSet<'a> {
     /// The label file (`--out`).
     pub out: &'a str,
+    /// The weights measured, whose search also orders the solver's moves
+    /// (`None`: the embedded ones).
+    pub weights: Option<&'a str>,
     /// Whether a file of another list is started over.
     pub force: bool,
     /// Worker threads.
@@ -77,16 +80,13 @@ pub struct Heldout<'a> {
 }
 
 /// Builds `train heldout`'s test set, solved exactly into its label file,
-/// and measures `weights` on it.
+/// and measures the weights on it: the whole command but its printing.
 ///
 /// # Errors
 /// An input file refused, too many training games, or a label file
 /// refused or that cannot be written ([`UsageError`]).
-pub fn heldout(
-    r: &Heldout,
-    weights: &Arc<PatternWeights>,
-    report: &mut dyn FnMut(StageEvent),
-) -> Result<TestTable> {
+pub fn heldout(r: &Heldout, report: &mut dyn FnMut(StageEvent)) -> Result<TestTable> {
+    let weights = &weights_or_embedded(r.set.weights)?;
     let held = read_games_file(r.games)?;
     let mut training = Vec::new();
     for path in r.training {
@@ -128,16 +128,13 @@ pub struct HeldoutMoves<'a> {
 }
 
 /// Builds `train heldout-moves`' test set, solved exactly into its label
-/// file, and measures `weights` on it (and the levels' move lists).
+/// file, and measures the weights on it (and the levels' move lists).
 ///
 /// # Errors
 /// An input file refused, no position with a legal move, or a label file
 /// refused or that cannot be written ([`UsageError`]).
-pub fn heldout_moves(
-    r: &HeldoutMoves,
-    weights: &Arc<PatternWeights>,
-    report: &mut dyn FnMut(StageEvent),
-) -> Result<MovesTable> {
+pub fn heldout_moves(r: &HeldoutMoves, report: &mut dyn FnMut(StageEvent)) -> Result<MovesTable> {
+    let weights = &weights_or_embedded(r.set.weights)?;
     let (_, all) = read_labels_file(r.heldout)?;
     let parents = off_path::spread_parents(&all, r.positions)
         .map_err(|e| UsageError(format!("{}: {e}", r.heldout)))?;

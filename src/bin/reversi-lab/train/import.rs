@@ -9,7 +9,6 @@ use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
-use reversi::kit::readers::weights_or_embedded;
 use reversi::kit::readers::{collection_usage, form_of, read_collection};
 use reversi::kit::{flag, option, value, write_stdout, UsageError};
 use reversi::lab::train::formats::{dropped, games, labels};
@@ -221,10 +220,12 @@ impl Heldout {
     }
 }
 
-/// The label file `out` of a test set, solved as `running` says.
-fn solved_set(out: &str, running: Running) -> SolvedSet<'_> {
+/// The label file `out` of a test set, solved with `weights` as `running`
+/// says.
+fn solved_set<'a>(out: &'a str, weights: Option<&'a str>, running: Running) -> SolvedSet<'a> {
     SolvedSet {
         out,
+        weights,
         force: running.force,
         threads: running.threads,
     }
@@ -232,16 +233,15 @@ fn solved_set(out: &str, running: Running) -> SolvedSet<'_> {
 
 /// Runs `reversi-lab train heldout`.
 pub(super) fn heldout(r: Heldout) -> Result<()> {
-    let weights = weights_or_embedded(r.weights.as_deref())?;
     let mut progress = Progress::new(r.running.quiet);
     let run = test_sets::Heldout {
         games: &r.games,
         training: &r.training,
         empties: r.empties,
         positions: r.positions,
-        set: solved_set(&r.out, r.running),
+        set: solved_set(&r.out, r.weights.as_deref(), r.running),
     };
-    let table = test_sets::heldout(&run, &weights, &mut |e| progress.event(&r.out, e))?;
+    let table = test_sets::heldout(&run, &mut |e| progress.event(&r.out, e))?;
     write_stdout(&table.to_string())
 }
 
@@ -280,14 +280,13 @@ impl HeldoutMoves {
 
 /// Runs `reversi-lab train heldout-moves`.
 pub(super) fn heldout_moves(r: HeldoutMoves) -> Result<()> {
-    let weights = weights_or_embedded(r.weights.as_deref())?;
     let mut progress = Progress::new(r.running.quiet);
     let run = test_sets::HeldoutMoves {
         heldout: &r.heldout,
         positions: r.positions,
         levels: &r.levels,
-        set: solved_set(&r.out, r.running),
+        set: solved_set(&r.out, r.weights.as_deref(), r.running),
     };
-    let table = test_sets::heldout_moves(&run, &weights, &mut |e| progress.event(&r.out, e))?;
+    let table = test_sets::heldout_moves(&run, &mut |e| progress.event(&r.out, e))?;
     write_stdout(&table.to_string())
 }
