@@ -75,10 +75,11 @@ pub struct Resumable<'a> {
 }
 
 impl Resumable<'_> {
-    /// Opens the file ([`Resumable::open`]) and appends the lines that
-    /// `stage` delivers for the shard's items `done..total` (numbered
-    /// within the shard: item `k` is `shard.item(k)`), where `done` are the
-    /// lines the file holds already, telling `report` how far it is
+    /// Opens the file (created, or continued after its last whole line)
+    /// and appends the lines that `stage` delivers for the shard's items
+    /// `done..total` (numbered within the shard: item `k` is
+    /// `shard.item(k)`), where `done` are the lines the file holds
+    /// already, telling `report` how far it is
     /// ([`StageEvent::Opened`], then [`StageEvent::Written`] after each
     /// line).
     ///
