@@ -39,6 +39,7 @@ use std::sync::Arc;
 pub mod fits;
 pub mod formats;
 pub mod import;
+pub mod import_files;
 pub mod labels;
 pub mod off_path;
 pub mod options;

@@ -1,6 +1,8 @@
-//! `reversi-lab train import`: the games of WTHOR files (`.wtb`, PGN) and of
-//! Logistello's `.gam` file as a games file for `train fit` and `train
-//! label`; and the reading of such collections for `book add`.
+//! `reversi-lab train import` (the games of WTHOR files, `.wtb` and PGN, and
+//! of Logistello's `.gam` file as a games file for `train fit` and `train
+//! label`) and the test sets `train heldout` and `heldout-moves`: their
+//! requests, progress and printing (`reversi::lab::train::import_files`
+//! and `test_sets` run them).
 
 use super::option_refused;
 use crate::args::{self, Running};
@@ -8,15 +10,10 @@ use crate::progress::Progress;
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
-use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
-use reversi::kit::readers::{collection_usage, form_of, read_collection};
-use reversi::kit::{flag, option, value, write_stdout, UsageError};
-use reversi::lab::train::formats::{dropped, games, labels};
-use reversi::lab::train::import::{known_form, ImportError, ImportRun, Sinks};
+use reversi::kit::{flag, option, value, write_stdout};
+use reversi::lab::train::import_files::{import_files, ImportEvent, ImportOutputs};
 use reversi::lab::train::options;
 use reversi::lab::train::test_sets::{self, SolvedSet};
-use std::io::Write;
-use std::path::Path;
 use std::time::Instant;
 
 /// The `import` command's arguments.
@@ -30,16 +27,6 @@ pub(super) fn import_command() -> Command {
         .arg(flag("force", "Replace --out, --dropped or --theoretical-labels even if it is another kind of file"))
         .arg(args::quiet())
 }
-
-/// The games files `import` writes.
-const IMPORTED: Signature = games::IMPORTED;
-
-/// The dropped-games lists `import` writes.
-const DROPPED: Signature = dropped::DROPPED;
-
-/// The theoretical label files `import` writes (a `train label` file is
-/// another command's: replaced only with `--force`).
-const THEORETICAL: Signature = labels::THEORETICAL;
 
 /// `reversi-lab train import`'s request.
 pub(super) struct Import {
@@ -66,107 +53,28 @@ impl Import {
 pub(super) fn import(r: Import) -> Result<()> {
     let quiet = r.running.quiet;
     let out = &r.out;
-    let planned = plan_outputs(&r)?;
-    let mut forms = Vec::with_capacity(r.files.len());
-    for path in &r.files {
-        forms.push(known_form(path, form_of(path)?).map_err(collection_usage)?);
-    }
-    let start = Instant::now();
-    // The games and the dropped list go to their temporary files as they
-    // come; the labels (one per kept .wtb game) are written at the end.
-    let mut streams = output_files::Streams::open(planned)?;
-    let paths = outputs(&r);
-    let cannot = |k: usize, e: std::io::Error| {
-        let path = paths.get(k).map_or("", |&(_, path, _)| path);
-        UsageError(format!(
-            "cannot write output file {path}: {e}; no output file was changed"
-        ))
+    let outputs = ImportOutputs {
+        out,
+        dropped: r.dropped.as_deref(),
+        theoretical_labels: r.theoretical_labels.as_deref(),
+        force: r.running.force,
     };
-    if r.dropped.is_some() {
-        writeln!(streams.writer(1), "{}", dropped::header()).map_err(|e| cannot(1, e))?;
-    }
-    let mut run = ImportRun::new(r.dropped.is_some());
-    for (path, form) in r.files.iter().zip(forms) {
-        let mut writers = streams.writers();
-        let (games_writer, rest) = writers.split_first_mut().expect("--out is planned");
-        let mut sinks = Sinks {
-            games: &mut **games_writer,
-            dropped: match rest.first_mut() {
-                Some(w) if r.dropped.is_some() => Some(&mut **w),
-                _ => None,
-            },
-        };
-        let counts = run
-            .add_file(path, read_collection(path, form)?, &mut sinks)
-            .map_err(|e| match e {
-                ImportError::Collection(e) => collection_usage(e),
-                ImportError::Games(e) => cannot(0, e),
-                ImportError::Dropped(e) => cannot(1, e),
-            })?;
-        if !quiet {
-            eprintln!(
-                "import: {path}: {} games read, {} kept ({:.1} s)",
-                counts.read,
-                counts.kept,
-                start.elapsed().as_secs_f64()
-            );
-        }
-    }
-    let done = run.finish();
-    let kept = usize::try_from(done.kept).unwrap_or(usize::MAX);
-    let games_head = format!("{}\n", games::imported_header(kept, r.files.len()));
-    let mut heads: Vec<Option<&[u8]>> = vec![Some(games_head.as_bytes())];
-    if r.dropped.is_some() {
-        heads.push(None);
-    }
-    if r.theoretical_labels.is_some() {
-        let k = heads.len();
-        let header = labels::theoretical_header(out, done.theoretical.len());
-        labels::write(streams.writer(k), &header, &done.theoretical).map_err(|e| cannot(k, e))?;
-        heads.push(None);
-    }
-    streams.commit(&heads)?;
-    if !quiet {
-        eprintln!(
-            "import: {} games written to {out} ({:.1} s)",
-            done.kept,
+    let mut start = Instant::now();
+    let done = import_files(&r.files, &outputs, &mut |event| match event {
+        ImportEvent::Started => start = Instant::now(),
+        ImportEvent::Read(path, counts) if !quiet => eprintln!(
+            "import: {path}: {} games read, {} kept ({:.1} s)",
+            counts.read,
+            counts.kept,
             start.elapsed().as_secs_f64()
-        );
-    }
-    write_stdout(&done.table(r.theoretical_labels.is_some()))
-}
-
-/// The import's outputs given: `--out`, and `--dropped` and
-/// `--theoretical-labels` when given, each its option, its path and the
-/// signature of the files it replaces, in this order.
-fn outputs(r: &Import) -> Vec<(&'static str, &str, Signature)> {
-    [
-        ("--out", Some(&r.out), IMPORTED),
-        ("--dropped", r.dropped.as_ref(), DROPPED),
-        (
-            "--theoretical-labels",
-            r.theoretical_labels.as_ref(),
-            THEORETICAL,
         ),
-    ]
-    .into_iter()
-    .filter_map(|(option, path, ours)| Some((option, path?.as_str(), ours)))
-    .collect()
-}
-
-/// Plans the import's [`outputs`], each its own file (compared as files
-/// first, before any is planned or written).
-fn plan_outputs(r: &Import) -> Result<Vec<Planned>> {
-    let outputs = outputs(r);
-    let named: Vec<(&str, &Path)> = outputs.iter().map(|&(o, p, _)| (o, Path::new(p))).collect();
-    output_files::check_distinct(&named)?;
-    let rule = |ours| Rule::written_by(ours, r.running.force, InPlace::Devices);
-    outputs
-        .iter()
-        .map(|&(option, path, ours)| {
-            output_files::plan_output(option, Path::new(path), &rule(ours))
-        })
-        .collect()
+        ImportEvent::Written(kept) if !quiet => eprintln!(
+            "import: {kept} games written to {out} ({:.1} s)",
+            start.elapsed().as_secs_f64()
+        ),
+        _ => {}
+    })?;
+    write_stdout(&done.table(r.theoretical_labels.is_some()))
 }
 
 /// The arguments of the commands that solve a test set exactly
