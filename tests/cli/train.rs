@@ -491,6 +491,60 @@ fn a_pipeline_sharded_under_gnu_parallel_merges_to_the_unsharded_files() {
         .expect("weights")
         .starts_with(b"RVPATTRN"));
 
+    // Labels of depth 4 on the same positions: `--mean-of-searches` fits
+    // on the mean of the two searches' values (the exact labels kept),
+    // as a file holding those means does.
+    let deeper = dir.join("labels-d4.txt");
+    let mut deeper_args = labels_args.clone();
+    deeper_args[5] = "4";
+    lab()
+        .args(&deeper_args)
+        .args(["-q", "--out"])
+        .arg(&deeper)
+        .assert()
+        .success();
+    let deeper_text = fs::read_to_string(&deeper).expect("labels");
+    let mut means = String::new();
+    let mut averaged = 0;
+    for (line, other) in text.lines().zip(deeper_text.lines()) {
+        let (fields, others): (Vec<&str>, Vec<&str>) =
+            (line.split('\t').collect(), other.split('\t').collect());
+        if line.starts_with('#') || fields[6] == "exact" {
+            assert_eq!(line.starts_with('#'), other.starts_with('#'));
+            means.push_str(line);
+        } else {
+            assert_eq!(
+                (fields[2], fields[3], others[6]),
+                (others[2], others[3], "d4")
+            );
+            let sum: i64 = fields[5].parse::<i64>().unwrap() + others[5].parse::<i64>().unwrap();
+            let mean = (2 * sum + sum.signum() * 2) / 4;
+            averaged += usize::from(fields[5] != others[5]);
+            let mut fields = fields.clone();
+            let mean = mean.to_string();
+            fields[5] = &mean;
+            means.push_str(&fields.join("\t"));
+        }
+        means.push('\n');
+    }
+    assert!(averaged > 20, "{averaged} labels differ between the depths");
+    let mean_file = dir.join("labels-mean.txt");
+    fs::write(&mean_file, means).expect("write");
+    let fit = |labels: &[&Path], extra: &[&str], out: &Path| {
+        let mut command = lab();
+        command.args(["train", "fit", "-q", "--lambda", "5", "--iterations", "20"]);
+        for l in labels {
+            command.arg("--labels").arg(l);
+        }
+        command.args(extra).arg("--out").arg(out).assert().success();
+        fs::read(out).expect("weights")
+    };
+    let from_means = fit(&[&mean_file], &[], &dir.join("w-means.bin"));
+    let both: [&Path; 2] = [&labels, &deeper];
+    let mean_of_searches = fit(&both, &["--mean-of-searches"], &dir.join("w-mean-of.bin"));
+    assert_eq!(mean_of_searches, from_means);
+    assert_ne!(fit(&both, &[], &dir.join("w-first.bin")), from_means);
+
     // Weights against weights: the shipped ones beat those of 10 games at
     // the same level (with the same weights each opening's two games
     // mirror each other: 50%).

@@ -5,7 +5,7 @@
 //! the table's text: [`fit_probcut_table`]).
 
 use super::formats::probcut_table::{self, Fitted};
-use super::labels::{combined_samples, Label, LabelSource};
+use super::labels::{combined_samples, Duplicates, Label, LabelSource};
 use super::tables::{FitTable, TestTable};
 use super::{fit_endgame_sigma, fit_probcut, samples, TrainingGame, ENDGAME_FIT_MIN_EMPTIES};
 use crate::engine::probcut::{EndgameFit, ProbCutTable};
@@ -66,21 +66,22 @@ message_error! {
 }
 
 /// The training and held-out positions of `train fit`: the games'
-/// positions labelled by their results unless `labels` label them
-/// ([`combined_samples`]).
+/// positions labelled by their results unless `labels` label them, a
+/// position labelled twice as `duplicates` says ([`combined_samples`]).
 ///
 /// # Errors
 /// [`NothingToFit`] when there is neither a game nor a label.
 pub fn fit_samples(
     games: &[TrainingGame],
     labels: &[Label],
+    duplicates: Duplicates,
 ) -> Result<(Vec<Sample>, Vec<Sample>), NothingToFit> {
     if games.is_empty() && labels.is_empty() {
         return Err(NothingToFit(
             "no positions to fit: give --games or --labels with games or labels in them".to_owned(),
         ));
     }
-    Ok(combined_samples(games, labels))
+    Ok(combined_samples(games, labels, duplicates))
 }
 
 /// Fits the pattern weights to `train` (measured on `held_out`) with
@@ -289,9 +290,12 @@ mod tests {
         assert_eq!(report.test.as_ref(), Some(&test));
         assert_eq!(report.to_string(), format!("{}{test}", report.fit));
         let (_, alone) = fit_weights(&train, &held_out, &config, 1, &|_| {}, None, None);
-        assert_eq!(fit_samples(&games, &[]), Ok(combined_samples(&games, &[])));
         assert_eq!(
-            fit_samples(&[], &[]),
+            fit_samples(&games, &[], Duplicates::First),
+            Ok(combined_samples(&games, &[], Duplicates::First))
+        );
+        assert_eq!(
+            fit_samples(&[], &[], Duplicates::MeanOfSearches),
             Err(NothingToFit(
                 "no positions to fit: give --games or --labels with games or labels in them"
                     .to_owned()

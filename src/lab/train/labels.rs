@@ -409,17 +409,78 @@ pub fn label_samples(labels: &[Label]) -> (Vec<Sample>, Vec<Sample>) {
     )
 }
 
+/// What a fit makes of a position that several labels label.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Duplicates {
+    /// The first label given is kept (give the exact files first).
+    #[default]
+    First,
+    /// An exact label is kept (the first one); a position labelled only by
+    /// searches takes the mean of their values, rounded to the nearest
+    /// unit. Labels of an odd and an even depth on the same positions so
+    /// even out the search's parity swing.
+    MeanOfSearches,
+}
+
+/// `labels` with each position once, in the order of its first label, as
+/// `duplicates` says.
+#[must_use]
+pub fn unique_labels(labels: &[Label], duplicates: Duplicates) -> Vec<Label> {
+    let mut first = std::collections::HashMap::new();
+    let mut unique: Vec<Label> = Vec::new();
+    // The searches' values of each kept label, summed, and their count.
+    let mut sums: Vec<(i64, i64)> = Vec::new();
+    for label in labels {
+        let key = (label.position.player, label.position.opponent);
+        match first.get(&key) {
+            None => {
+                first.insert(key, unique.len());
+                unique.push(*label);
+                sums.push((i64::from(label.value.0), 1));
+            }
+            Some(&k) if duplicates == Duplicates::MeanOfSearches => {
+                let kept = &mut unique[k];
+                match (kept.source, label.source) {
+                    (LabelSource::Exact, _) => {}
+                    (LabelSource::Search(_), LabelSource::Exact) => {
+                        *kept = *label;
+                        sums[k] = (i64::from(label.value.0), 1);
+                    }
+                    (LabelSource::Search(_), LabelSource::Search(_)) => {
+                        sums[k].0 += i64::from(label.value.0);
+                        sums[k].1 += 1;
+                    }
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    if duplicates == Duplicates::MeanOfSearches {
+        for (label, &(sum, count)) in unique.iter_mut().zip(&sums) {
+            if count > 1 {
+                // Rounded to the nearest, halves away from zero.
+                let mean = (2 * sum + sum.signum() * count) / (2 * count);
+                label.value = Eval(i32::try_from(mean).expect("a mean of label values"));
+            }
+        }
+    }
+    unique
+}
+
 /// The training and held-out samples of `games` (labelled by their
 /// results, see [`super::samples`]) and `labels` together: a position that
-/// a label labels takes the label, and a position labelled twice its first
-/// label.
+/// a label labels takes the label, and a position labelled twice the label
+/// `duplicates` says ([`unique_labels`]).
 #[must_use]
-pub fn combined_samples(games: &[TrainingGame], labels: &[Label]) -> (Vec<Sample>, Vec<Sample>) {
-    let mut seen = HashSet::new();
-    let unique: Vec<Label> = labels
+pub fn combined_samples(
+    games: &[TrainingGame],
+    labels: &[Label],
+    duplicates: Duplicates,
+) -> (Vec<Sample>, Vec<Sample>) {
+    let unique = unique_labels(labels, duplicates);
+    let seen: HashSet<(u64, u64)> = unique
         .iter()
-        .filter(|l| seen.insert((l.position.player, l.position.opponent)))
-        .copied()
+        .map(|l| (l.position.player, l.position.opponent))
         .collect();
     let (mut train, mut held) = super::samples(games, false);
     let labelled = |s: &Sample| seen.contains(&canonical(s.p, s.o));
@@ -465,6 +526,53 @@ mod tests {
 
     fn games(n: u64) -> Vec<TrainingGame> {
         crate::lab::train::test_games(n, 10)
+    }
+
+    #[test]
+    fn duplicates_keep_the_first_label_or_the_mean_of_the_searches() {
+        let at = |item: u64, player: u64| ListedPosition {
+            item,
+            game: item,
+            player,
+            opponent: 1 << 63,
+        };
+        let label = |position, value, source| Label {
+            position,
+            value: Eval(value),
+            source,
+        };
+        let (a, b, c, d) = (at(0, 1), at(1, 2), at(2, 4), at(3, 8));
+        let labels = [
+            label(a, 101, LabelSource::Search(8)),
+            label(b, 40, LabelSource::Search(8)),
+            label(c, -7, LabelSource::Search(8)),
+            label(d, 300, LabelSource::Exact),
+            label(b, 64, LabelSource::Exact),
+            label(a, 150, LabelSource::Search(9)),
+            label(c, -10, LabelSource::Search(9)),
+            label(d, 0, LabelSource::Search(9)),
+            label(a, -2, LabelSource::Search(10)),
+        ];
+        let values = |d| -> Vec<(u64, i32)> {
+            unique_labels(&labels, d)
+                .iter()
+                .map(|l| (l.position.player, l.value.0))
+                .collect()
+        };
+        assert_eq!(
+            values(Duplicates::First),
+            [(1, 101), (2, 40), (4, -7), (8, 300)]
+        );
+        // a: (101 + 150 - 2) / 3 = 83; b: the exact label wins over the
+        // search before it; c: -8.5 rounded away from zero; d: exact first.
+        assert_eq!(
+            values(Duplicates::MeanOfSearches),
+            [(1, 83), (2, 64), (4, -9), (8, 300)]
+        );
+        let kept = unique_labels(&labels, Duplicates::MeanOfSearches);
+        assert_eq!(kept[1].source, LabelSource::Exact);
+        let (train, held) = combined_samples(&[], &labels, Duplicates::MeanOfSearches);
+        assert_eq!(train.len() + held.len(), 4);
     }
 
     #[test]

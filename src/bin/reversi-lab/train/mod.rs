@@ -15,6 +15,7 @@ use reversi::lab::train::fits::{self, ProbcutSettings, Refit};
 use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
 use reversi::lab::train::formats::probcut_table::PROBCUT;
 use reversi::lab::train::formats::{read_games_file, read_labels_file};
+use reversi::lab::train::labels::Duplicates;
 use reversi::lab::train::options::{self, OptionError};
 use reversi::lab::train::{self, GameSettings};
 use std::path::Path;
@@ -57,6 +58,7 @@ fn fit_command() -> Command {
         .arg(option("base", "WEIGHTS", "With --refit: the weights whose other phases are kept"))
         .arg(option("refit", "A-B", "Fit only the phases holding positions of A to B empty squares and keep the others of --base (a stage refits the phases its labels cover)").value_parser(options::parse_empties).requires("base"))
         .arg(flag("toward-base", "With --refit: the penalty pulls each refitted weight toward its --base value instead of toward zero (fine-tuning on new labels, for data sets too small to fit alone)").requires("refit"))
+        .arg(flag("mean-of-searches", "A position labelled by several searches (by depths 8 and 9, say) takes the mean of their values; an exact label still wins (without it a position labelled twice keeps its first label)"))
         .arg(option("test", "FILE", "A games file whose exactly solved positions measure the weights (e.g. generated with --solve-empties 24)"))
         .arg(option("lambda", "L", "Ridge penalty on the weights (30 fitted the shipped weights)").value_parser(value_parser!(f64)).default_value("30"))
         .arg(option("iterations", "N", "Conjugate gradient iterations per phase").value_parser(value_parser!(usize)).default_value("150"))
@@ -268,6 +270,7 @@ struct Fit {
     base: Option<String>,
     refit: Option<std::ops::RangeInclusive<u32>>,
     toward_base: bool,
+    duplicates: Duplicates,
     test: Option<String>,
     config: FitConfig,
     running: Running,
@@ -282,6 +285,11 @@ impl Fit {
             base: m.get_one("base").cloned(),
             refit: m.get_one("refit").cloned(),
             toward_base: m.get_flag("toward-base"),
+            duplicates: if m.get_flag("mean-of-searches") {
+                Duplicates::MeanOfSearches
+            } else {
+                Duplicates::First
+            },
             test: m.get_one("test").cloned(),
             config: FitConfig {
                 lambda: value(m, "lambda"),
@@ -315,7 +323,8 @@ fn fit_weights(r: Fit) -> Result<()> {
         Some(path) => Some((path, read_games_file(path)?)),
         None => None,
     };
-    let (train_set, held_out) = fits::fit_samples(&games, &labels).map_err(|e| UsageError(e.0))?;
+    let (train_set, held_out) =
+        fits::fit_samples(&games, &labels, r.duplicates).map_err(|e| UsageError(e.0))?;
     if !quiet {
         eprintln!(
             "fit: {} games, {} labels, {} training and {} held-out positions",
