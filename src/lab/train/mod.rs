@@ -40,6 +40,7 @@ pub mod fits;
 pub mod formats;
 pub mod import;
 pub mod import_files;
+pub mod label_stage;
 pub mod labels;
 pub mod off_path;
 pub mod options;

@@ -8,15 +8,14 @@ use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
-use reversi::kit::readers::weights_or_embedded;
-use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::shard::{read_shards, Resumable, Shard};
-use reversi::lab::train::formats::labels::{self, listed_position_number, MAX_LABELS};
+use reversi::kit::{flag, option, value, write_stdout, UsageError};
+use reversi::lab::shard::{read_shards, Shard};
+use reversi::lab::train::formats::labels;
 use reversi::lab::train::formats::packed::{self, PackedInput, Provenance};
-use reversi::lab::train::formats::{merged, read_games_file, read_label_file_at, read_labels_file};
-use reversi::lab::train::labels::{label_into, labelled_list, LabelSettings};
+use reversi::lab::train::formats::{merged, read_label_file_at, read_labels_file};
+use reversi::lab::train::label_stage::{self, LabelStage};
+use reversi::lab::train::labels::LabelSettings;
 use reversi::lab::train::options;
-use reversi::lab::train::stage_list;
 use reversi::lab::train::tables::CompareTable;
 use std::path::Path;
 
@@ -107,34 +106,19 @@ impl LabelRequest {
 }
 
 pub(super) fn label(r: LabelRequest) -> Result<()> {
-    let out = r.out;
-    let shard = r.shard;
-    let settings = r.settings;
-    let weights = weights_or_embedded(r.weights.as_deref())?;
-    let list = match (&r.positions, &r.games) {
-        (Some(path), _) => labelled_list(&read_labels_file(path)?.1, &settings.empties),
-        (None, Some(path)) => stage_list(&read_games_file(path)?, &settings.empties, r.off_path),
-        (None, None) => return usage("give --games or --positions"),
-    };
-    let header_line = labels::run_header(&settings, weights.checksum(), &list, r.off_path, shard);
-    let check = |line: &str| listed_position_number(line, &list);
-    let file = Resumable {
-        signature: LABELS,
-        noun: "position",
-        out: &out,
-        header_line: &header_line,
-        force: r.running.force,
-        item: &check,
-        shard,
-        items: list.len() as u64,
-        max_lines: MAX_LABELS,
-        progress: ("label", "positions"),
-    };
     let mut progress = Progress::new(r.running.quiet);
-    let threads = r.running.threads;
-    label_into(&file, &list, &settings, &weights, threads, &mut |e| {
-        progress.event(&out, e)
-    })
+    let stage = LabelStage {
+        games: r.games.as_deref(),
+        positions: r.positions.as_deref(),
+        out: &r.out,
+        settings: &r.settings,
+        weights: r.weights.as_deref(),
+        off_path: r.off_path,
+        shard: r.shard,
+        threads: r.running.threads,
+        force: r.running.force,
+    };
+    label_stage::label(&stage, &mut |e| progress.event(&r.out, e))
 }
 
 /// The files `pack` writes.
