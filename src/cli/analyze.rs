@@ -7,7 +7,7 @@ use super::options::{book_args, limits_args, until_arg, RecordQuery};
 use anyhow::Result;
 use clap::{Arg, Command};
 use reversi::board::Color;
-use reversi::engine::analyze::{analyze_game, MoveValue};
+use reversi::engine::analyze::{analyze_game, MoveAnalysis, MoveValue};
 use reversi::kit::{flag, write_stdout};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
@@ -54,6 +54,27 @@ pub fn run(args: &[String]) -> Result<()> {
     )
 }
 
+/// The columns of a move's row that the JSON and the table both show,
+/// read once: its number, the colour to move, the move played and the
+/// best move.
+struct Row {
+    number: usize,
+    colour: &'static str,
+    played: String,
+    best: String,
+}
+
+impl Row {
+    fn of(x: &MoveAnalysis) -> Row {
+        Row {
+            number: x.index + 1,
+            colour: x.position.to_move.name(),
+            played: name(x.played),
+            best: name(x.best.mv),
+        }
+    }
+}
+
 fn analyze(r: RecordQuery) -> Result<()> {
     let game = r.game(8)?;
     let limits = r.engine.limits.limits_at_default_level()?;
@@ -67,13 +88,14 @@ fn analyze(r: RecordQuery) -> Result<()> {
             .moves
             .iter()
             .map(|x| {
+                let row = Row::of(x);
                 format!(
                     "{{\"number\":{},\"color\":\"{}\",\"played\":\"{}\",\"value\":{:.2},\"best\":\"{}\",\"best_value\":{:.2},\"loss\":{:.2},\"exact\":{},{}}}",
-                    x.index + 1,
-                    x.position.to_move.name(),
-                    name(x.played),
+                    row.number,
+                    row.colour,
+                    row.played,
                     x.played_value,
-                    name(x.best.mv),
+                    row.best,
                     x.best.value,
                     x.loss,
                     x.exact,
@@ -107,14 +129,11 @@ fn analyze(r: RecordQuery) -> Result<()> {
             };
             let (played_value, _) = value_columns(&played);
             let (best_value, certainty) = value_columns(&x.best);
+            let row = Row::of(x);
             let _ = writeln!(
                 s,
                 "{:>3}  {:<6}  {:<5} {played_value:>7}   {:<5} {best_value:>7}  {:>6.2}  {certainty}",
-                x.index + 1,
-                x.position.to_move.name(),
-                name(x.played),
-                name(x.best.mv),
-                x.loss,
+                row.number, row.colour, row.played, row.best, x.loss,
             );
         }
         for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {

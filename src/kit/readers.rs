@@ -9,44 +9,15 @@ use super::input::{open_regular, read_capped};
 use super::{usage, UsageError};
 use crate::engine::book::file::BOOK_HEADER_BYTES;
 use crate::engine::book::Book;
-use crate::eval::pattern::{PatternWeights, WeightsError, FILE_BYTES};
-use crate::record::collection::{
-    form_by_head, form_by_name, CollectionError, CollectionReader, Form, SNIFFED_BYTES,
-};
+pub use crate::eval::pattern::{read_weights, weights_or_embedded};
+pub use crate::record::collection::{collection_usage, form_of, read_collection};
 use crate::record::games::GamesIndex;
 use anyhow::Result;
-use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::Read;
 use std::path::Path;
-use std::sync::Arc;
 
 /// The largest book file read (about 30 million positions).
 const MAX_BOOK_BYTES: u64 = 1 << 30;
-
-/// Reads the weights file `path`: a regular file, of which at most one
-/// byte more than a weights file's length is read.
-pub fn read_weights(path: &str) -> Result<PatternWeights> {
-    let (file, len) = open_regular(Path::new(path), &format!("weights {path}"))?;
-    let bytes = read_capped(file, FILE_BYTES as u64, &format!("weights {path}"))?;
-    PatternWeights::from_bytes(&bytes).or_else(|e| {
-        let why = match e {
-            WeightsError::Truncated { .. } if bytes.len() > FILE_BYTES => format!(
-                "is longer than a weights file of this layout ({len} bytes, expected {FILE_BYTES})"
-            ),
-            e => e.to_string(),
-        };
-        usage(format!("weights file {path} {why}"))
-    })
-}
-
-/// The weights a command measures or searches with: those of the file
-/// `path` when given ([`read_weights`]), else the embedded ones.
-pub fn weights_or_embedded(path: Option<&str>) -> Result<Arc<PatternWeights>> {
-    Ok(match path {
-        Some(path) => Arc::new(read_weights(path)?),
-        None => Arc::clone(PatternWeights::shared_embedded()),
-    })
-}
 
 /// Reads the book file `path`: a regular file of at most 1 GiB, whose
 /// header is checked against the file's length before the rest is read
@@ -92,38 +63,6 @@ fn read_sized(path: &str, what: &str, check: &HeaderCheck) -> Result<Vec<u8>> {
     check(&bytes, len).map_err(UsageError)?;
     reader.read_to_end(&mut bytes).map_err(cannot)?;
     Ok(bytes)
-}
-
-/// The form of the collection in `path`, by its extension (`.wtb`) or its
-/// first bytes ([`form_by_head`]), or `None` for a file of none of these
-/// forms. A gzip file is refused with the way to read it.
-pub fn form_of(path: &str) -> Result<Option<Form>> {
-    if let Some(form) = form_by_name(path) {
-        return Ok(Some(form));
-    }
-    let (file, _) = open_regular(Path::new(path), path)?;
-    let mut head = Vec::new();
-    file.take(SNIFFED_BYTES)
-        .read_to_end(&mut head)
-        .map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
-    Ok(form_by_head(path, &head).map_err(|e| UsageError(e.0))?)
-}
-
-/// The games of the collection `path` of `form` (a regular file), read
-/// one at a time ([`CollectionReader`]): a `.wtb` file's header is checked
-/// against its length before any game is read.
-pub fn read_collection(path: &str, form: Form) -> Result<CollectionReader<BufReader<File>>> {
-    let (file, length) = open_regular(Path::new(path), path)?;
-    Ok(
-        CollectionReader::new(path, BufReader::new(file), length, form)
-            .map_err(collection_usage)?,
-    )
-}
-
-/// A collection's error as the one `error:` line.
-#[must_use]
-pub fn collection_usage(e: CollectionError) -> UsageError {
-    UsageError(e.0)
 }
 
 /// The largest games index read (the world's 250,000 games take about a

@@ -206,6 +206,54 @@ pub fn normalised_moves(moves: &[Move]) -> Vec<u8> {
         .collect()
 }
 
+/// The form of the collection in `path`, by its extension (`.wtb`) or its
+/// first bytes ([`form_by_head`]), or `None` for a file of none of these
+/// forms. A gzip file is refused with the way to read it.
+///
+/// # Errors
+/// A file that cannot be opened or read, or a compressed one
+/// ([`UsageError`](crate::files::UsageError)).
+#[cfg(feature = "files")]
+pub fn form_of(path: &str) -> anyhow::Result<Option<Form>> {
+    use crate::files::{input::open_regular, UsageError};
+    use std::io::Read;
+    if let Some(form) = form_by_name(path) {
+        return Ok(Some(form));
+    }
+    let (file, _) = open_regular(std::path::Path::new(path), path)?;
+    let mut head = Vec::new();
+    file.take(SNIFFED_BYTES)
+        .read_to_end(&mut head)
+        .map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
+    Ok(form_by_head(path, &head).map_err(|e| UsageError(e.0))?)
+}
+
+/// The games of the collection `path` of `form` (a regular file), read
+/// one at a time ([`CollectionReader`]): a `.wtb` file's header is checked
+/// against its length before any game is read.
+///
+/// # Errors
+/// A file that cannot be opened, or a `.wtb` header refused
+/// ([`UsageError`](crate::files::UsageError)).
+#[cfg(feature = "files")]
+pub fn read_collection(
+    path: &str,
+    form: Form,
+) -> anyhow::Result<CollectionReader<std::io::BufReader<std::fs::File>>> {
+    let (file, length) = crate::files::input::open_regular(std::path::Path::new(path), path)?;
+    Ok(
+        CollectionReader::new(path, std::io::BufReader::new(file), length, form)
+            .map_err(collection_usage)?,
+    )
+}
+
+/// A collection's error as the one `error:` line.
+#[cfg(feature = "files")]
+#[must_use]
+pub fn collection_usage(e: CollectionError) -> crate::files::UsageError {
+    crate::files::UsageError(e.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
-//! The arguments several `reversi-lab train` commands share, each defined
-//! once (its help told by the command where it differs), and the reading
-//! of their values.
+//! The arguments several `reversi-lab` commands share, each defined once
+//! (its help told by the command where it differs), and the reading of
+//! their values (the running options [`Running`] of every request).
 
 use clap::{value_parser, Arg, ArgMatches};
 use reversi::kit::{flag, option};
@@ -26,6 +26,39 @@ pub fn shard(help: &'static str) -> Arg {
 /// The run's shard: `--shard`'s, or the whole stage without it.
 pub fn shard_of(m: &ArgMatches) -> Shard {
     m.get_one::<Shard>("shard").copied().unwrap_or(Shard::WHOLE)
+}
+
+/// The running options of a lab command: `--threads` (1 where the
+/// command has none), `--force`, `--quiet` (false where it has none),
+/// read once for every request.
+#[derive(Clone, Copy, Debug)]
+pub struct Running {
+    pub threads: usize,
+    pub force: bool,
+    pub quiet: bool,
+}
+
+impl Running {
+    pub fn from_matches(m: &ArgMatches) -> Running {
+        let flag = |id| matches!(m.try_get_one::<bool>(id), Ok(Some(true)));
+        Running {
+            threads: m
+                .try_get_one("threads")
+                .ok()
+                .flatten()
+                .copied()
+                .unwrap_or(1),
+            force: flag("force"),
+            quiet: flag("quiet"),
+        }
+    }
+
+    /// A progress note on stderr unless `--quiet`.
+    pub fn note(self, text: &str) {
+        if !self.quiet {
+            eprintln!("{text}");
+        }
+    }
 }
 
 /// Every value given of the argument `id`, in order (none if absent).

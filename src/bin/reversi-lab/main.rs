@@ -17,7 +17,7 @@ macro_rules! eprintln {
 
 mod args;
 mod book;
-mod sharded;
+mod progress;
 mod train;
 
 use anyhow::Result;

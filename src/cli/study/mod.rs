@@ -294,28 +294,65 @@ fn quiet_flag() -> Arg {
     flag("quiet", "No progress on stderr").short('q')
 }
 
-/// A side's settings: with a time budget the depth only caps the search;
-/// without one the depth defaults to 4. With a level (8x8) the engine's
-/// midgame search plays at that level, the time capping each move.
-fn player(
+/// A side's settings as the study commands read them once (`--depth`,
+/// `--time`, `--algorithm`, `--order`, `--eval`, `--level`; those a
+/// command lacks are none), a side's own options (`--black-level`,
+/// `--vs-depth`, ...) put in by struct update; [`PlayerSpec::player`]
+/// makes the player.
+#[derive(Clone, Copy, Debug)]
+struct PlayerSpec {
     depth: Option<u32>,
     time: Option<Duration>,
     algorithm: AlgorithmArg,
     order: OrderArg,
     eval: EvalArg,
     level: Option<u32>,
-    weights: &Weights,
-) -> Player {
-    Player {
-        depth: depth.or(if time.is_none() { Some(4) } else { None }),
-        time,
-        algorithm: algorithm.get(),
-        order: order.get(),
-        eval: eval.get(),
-        level,
-        weights: weights.0.clone(),
-        book: None,
+}
+
+impl PlayerSpec {
+    /// The settings `m` gives, with the evaluation `eval` (each command
+    /// has its own default).
+    fn from_matches(m: &ArgMatches, eval: EvalArg) -> PlayerSpec {
+        let some = |id| m.try_get_one(id).ok().flatten().copied();
+        PlayerSpec {
+            depth: some("depth"),
+            time: m.try_get_one("time").ok().flatten().copied(),
+            algorithm: m.get_one("algorithm").copied().expect("a default"),
+            order: m.get_one("order").copied().expect("a default"),
+            eval,
+            level: some("level"),
+        }
     }
+
+    /// The player: with a time budget the depth only caps the search;
+    /// without one the depth defaults to 4. With a level (8x8) the
+    /// engine's midgame search plays at that level, the time capping each
+    /// move.
+    fn player(self, weights: &Weights) -> Player {
+        Player {
+            depth: self
+                .depth
+                .or(if self.time.is_none() { Some(4) } else { None }),
+            time: self.time,
+            algorithm: self.algorithm.get(),
+            order: self.order.get(),
+            eval: self.eval.get(),
+            level: self.level,
+            weights: weights.0.clone(),
+            book: None,
+        }
+    }
+}
+
+/// `--from RECORD`: a game record whose end a game starts from.
+fn from_arg() -> Arg {
+    option(
+        "from",
+        "RECORD",
+        "Start from the end of a game record: a transcript (f5d6c3), a GGF game, \
+         a board string (64 of -/X/O then X or O to move), or a file holding one",
+    )
+    .allow_hyphen_values(true)
 }
 
 /// A short description of a side's settings.

@@ -5,8 +5,8 @@
 //! line ended, `end of input: game abandoned` on stderr, exit status 0.
 
 use super::{
-    algorithm, board_picture, depth, describe, eval, level, order, parse_and_run, player, size,
-    time, verdict, AlgorithmArg, EvalArg, OrderArg, Weights, LEVEL_HELP,
+    algorithm, board_picture, depth, describe, eval, from_arg, level, order, parse_and_run, size,
+    time, verdict, EvalArg, PlayerSpec, Weights, LEVEL_HELP,
 };
 use anyhow::Result;
 use clap::builder::PossibleValue;
@@ -19,7 +19,6 @@ use reversi::kit::input::{read_answer, Answer};
 use reversi::kit::{option, value};
 use reversi::reversi::{Move, Position, Reversi};
 use std::io::{self, Write};
-use std::time::Duration;
 
 /// Who the human plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,12 +51,7 @@ struct Args {
     book: crate::cli::options::BookOptions,
     size: u8,
     human: Human,
-    depth: Option<u32>,
-    time: Option<Duration>,
-    eval: EvalArg,
-    algorithm: AlgorithmArg,
-    order: OrderArg,
-    level: Option<u32>,
+    side: PlayerSpec,
     from: Option<String>,
 }
 
@@ -93,15 +87,7 @@ pub(super) fn command() -> Command {
             "algorithm",
             "order",
         ]))
-        .arg(
-            option(
-                "from",
-                "RECORD",
-                "Start from the end of a game record: a transcript (f5d6c3), a GGF game, \
-                 a board string (64 of -/X/O then X or O to move), or a file holding one",
-            )
-            .allow_hyphen_values(true),
-        )
+        .arg(from_arg())
 }
 
 impl Args {
@@ -111,18 +97,16 @@ impl Args {
             book: crate::cli::options::BookOptions::from_matches(m),
             size,
             human: value(m, "human"),
-            depth: m.get_one("depth").copied(),
-            time: m.get_one("time").copied(),
-            eval: m.get_one("eval").copied().unwrap_or(if size == 8 {
-                // The trained evaluation knows 8x8 Othello; the smaller
-                // boards keep the study's disc difference.
-                EvalArg::Pattern
-            } else {
-                EvalArg::Disc
-            }),
-            algorithm: value(m, "algorithm"),
-            order: value(m, "order"),
-            level: m.get_one("level").copied(),
+            side: PlayerSpec::from_matches(
+                m,
+                m.get_one("eval").copied().unwrap_or(if size == 8 {
+                    // The trained evaluation knows 8x8 Othello; the smaller
+                    // boards keep the study's disc difference.
+                    EvalArg::Pattern
+                } else {
+                    EvalArg::Disc
+                }),
+            ),
             from: m.get_one("from").cloned(),
         }
     }
@@ -135,15 +119,7 @@ pub fn run(args: &[String]) -> Result<()> {
 
 /// Runs `reversi play OPTIONS` as asked.
 fn play(a: Args, weights: Weights) -> Result<()> {
-    let mut computer = player(
-        a.depth,
-        a.time,
-        a.algorithm,
-        a.order,
-        a.eval,
-        a.level,
-        &weights,
-    );
+    let mut computer = a.side.player(&weights);
     computer.book = a.book.book_and_randomness()?;
     let game = Reversi::DISC_DIFFERENCE;
     let mut p = match &a.from {

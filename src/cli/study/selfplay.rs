@@ -1,9 +1,8 @@
 //! `reversi match`: the computer against itself, with settings per side.
 
 use super::{
-    algorithm, board_picture, depth, describe, eval, json_array, json_flag, json_moves, level,
-    order, parse_and_run, player, size, time, verdict, AlgorithmArg, EvalArg, OrderArg, Weights,
-    LEVEL_HELP,
+    algorithm, board_picture, depth, describe, eval, from_arg, json_array, json_flag, json_moves,
+    level, order, parse_and_run, size, time, verdict, EvalArg, PlayerSpec, Weights, LEVEL_HELP,
 };
 use anyhow::Result;
 use clap::{ArgMatches, Command};
@@ -13,7 +12,6 @@ use reversi::kit::{option, usage, value, write_stdout};
 use reversi::record::{write_board_string, write_ggf, write_transcript, GameRecord, RecordedMove};
 use reversi::reversi::Position;
 use std::fmt::Write as _;
-use std::time::Duration;
 
 /// Self-play: black and white are both the computer.
 #[derive(Debug)]
@@ -21,18 +19,13 @@ struct Args {
     /// The opening book's options.
     book: crate::cli::options::BookOptions,
     size: u8,
-    depth: Option<u32>,
+    side: PlayerSpec,
     black_depth: Option<u32>,
     white_depth: Option<u32>,
-    algorithm: AlgorithmArg,
-    order: OrderArg,
-    eval: EvalArg,
     black_eval: Option<EvalArg>,
     white_eval: Option<EvalArg>,
-    level: Option<u32>,
     black_level: Option<u32>,
     white_level: Option<u32>,
-    time: Option<Duration>,
     opening: String,
     from: Option<String>,
     record: Option<String>,
@@ -97,16 +90,7 @@ pub(super) fn command() -> Command {
             "Time budget per move in seconds (anytime iterative deepening; with a level, a cap)",
         ))
         .arg(option("opening", "OPENING", "Moves played first, e.g. \"c4 c3\"").default_value(""))
-        .arg(
-            option(
-                "from",
-                "RECORD",
-                "Start from the end of a game record: a transcript (f5d6c3), a GGF game, \
-                 a board string (64 of -/X/O then X or O to move), or a file holding one",
-            )
-            .allow_hyphen_values(true)
-            .conflicts_with("opening"),
-        )
+        .arg(from_arg().conflicts_with("opening"))
         .arg(
             option(
                 "record",
@@ -124,18 +108,13 @@ impl Args {
         Args {
             book: crate::cli::options::BookOptions::from_matches(m),
             size: value(m, "size"),
-            depth: m.get_one("depth").copied(),
+            side: PlayerSpec::from_matches(m, value(m, "eval")),
             black_depth: m.get_one("black-depth").copied(),
             white_depth: m.get_one("white-depth").copied(),
-            algorithm: value(m, "algorithm"),
-            order: value(m, "order"),
-            eval: value(m, "eval"),
             black_eval: m.get_one("black-eval").copied(),
             white_eval: m.get_one("white-eval").copied(),
-            level: m.get_one("level").copied(),
             black_level: m.get_one("black-level").copied(),
             white_level: m.get_one("white-level").copied(),
-            time: m.get_one("time").copied(),
             opening: value(m, "opening"),
             from: m.get_one("from").cloned(),
             record: m.get_one("record").cloned(),
@@ -152,24 +131,21 @@ pub fn run(args: &[String]) -> Result<()> {
 /// Runs `reversi match` as asked.
 fn matches(a: Args, weights: Weights) -> Result<()> {
     let book = a.book.book_and_randomness()?;
-    let mut black = player(
-        a.black_depth.or(a.depth),
-        a.time,
-        a.algorithm,
-        a.order,
-        a.black_eval.unwrap_or(a.eval),
-        a.black_level.or(a.level),
-        &weights,
-    );
-    let mut white = player(
-        a.white_depth.or(a.depth),
-        a.time,
-        a.algorithm,
-        a.order,
-        a.white_eval.unwrap_or(a.eval),
-        a.white_level.or(a.level),
-        &weights,
-    );
+    let side = a.side;
+    let mut black = PlayerSpec {
+        depth: a.black_depth.or(side.depth),
+        eval: a.black_eval.unwrap_or(side.eval),
+        level: a.black_level.or(side.level),
+        ..side
+    }
+    .player(&weights);
+    let mut white = PlayerSpec {
+        depth: a.white_depth.or(side.depth),
+        eval: a.white_eval.unwrap_or(side.eval),
+        level: a.white_level.or(side.level),
+        ..side
+    }
+    .player(&weights);
     black.book.clone_from(&book);
     white.book = book;
     if a.record.as_deref() == Some("ggf") && a.size != 8 {

@@ -2,8 +2,8 @@
 //! depth, with the nodes each game took. Progress goes to stderr.
 
 use super::{
-    algorithm, depth, eval, json_array, json_flag, order, parse_and_run, player, quiet_flag, size,
-    AlgorithmArg, EvalArg, OrderArg, Weights,
+    algorithm, depth, eval, json_array, json_flag, order, parse_and_run, quiet_flag, size,
+    PlayerSpec, Weights,
 };
 use anyhow::Result;
 use clap::{ArgAction, ArgMatches, Command};
@@ -17,9 +17,7 @@ use std::time::Instant;
 struct Args {
     size: u8,
     depths: Vec<u32>,
-    algorithm: AlgorithmArg,
-    order: OrderArg,
-    eval: EvalArg,
+    side: PlayerSpec,
     json: bool,
     quiet: bool,
 }
@@ -51,9 +49,7 @@ impl Args {
                 .expect("--depths has a default")
                 .copied()
                 .collect(),
-            algorithm: value(m, "algorithm"),
-            order: value(m, "order"),
-            eval: value(m, "eval"),
+            side: PlayerSpec::from_matches(m, value(m, "eval")),
             json: m.get_flag("json"),
             quiet: m.get_flag("quiet"),
         }
@@ -74,8 +70,11 @@ fn table(a: Args, weights: Weights) -> Result<()> {
     let t0 = Instant::now();
     for (i, &bd) in a.depths.iter().enumerate() {
         for (j, &wd) in a.depths.iter().enumerate() {
-            let black = player(Some(bd), None, a.algorithm, a.order, a.eval, None, &weights);
-            let white = player(Some(wd), None, a.algorithm, a.order, a.eval, None, &weights);
+            let at = |depth| PlayerSpec {
+                depth: Some(depth),
+                ..a.side
+            };
+            let (black, white) = (at(bd).player(&weights), at(wd).player(&weights));
             let r = play_game(start, Vec::new(), &black, &white, |_| {});
             scores[i][j] = r.score;
             nodes[i][j] = r.nodes();
@@ -91,9 +90,9 @@ fn table(a: Args, weights: Weights) -> Result<()> {
             }
         }
     }
-    let alg = format!("{:?}", a.algorithm).to_lowercase();
-    let order = format!("{:?}", a.order).to_lowercase();
-    let eval = format!("{:?}", a.eval).to_lowercase();
+    let alg = format!("{:?}", a.side.algorithm).to_lowercase();
+    let order = format!("{:?}", a.side.order).to_lowercase();
+    let eval = format!("{:?}", a.side.eval).to_lowercase();
     let out = if a.json {
         format!(
             "{{\"size\":{},\"algorithm\":\"{alg}\",\"order\":\"{order}\",\"eval\":\"{eval}\",\"depths\":{},\"scores\":{},\"nodes\":{}}}\n",

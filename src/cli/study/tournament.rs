@@ -3,8 +3,8 @@
 //! Progress goes to stderr.
 
 use super::{
-    algorithm, depth, describe, eval, json_flag, level, lines_within, order, parse_and_run, player,
-    quiet_flag, size, time, AlgorithmArg, EvalArg, OrderArg, Weights,
+    algorithm, depth, describe, eval, json_flag, level, lines_within, order, parse_and_run,
+    quiet_flag, size, time, EvalArg, PlayerSpec, Weights,
 };
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
@@ -13,7 +13,7 @@ use reversi::apps::study::tournament::{tournament, Standings};
 use reversi::kit::{option, usage, value, write_stdout};
 use reversi::reversi::{Position, Reversi};
 use reversi::units::Discs;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The tournament.
 #[derive(Debug)]
@@ -23,18 +23,13 @@ struct Args {
     /// `--vs-no-book`: the opponent plays without a book.
     vs_no_book: bool,
     size: u8,
-    depth: Option<u32>,
-    time: Option<Duration>,
-    eval: EvalArg,
+    side: PlayerSpec,
     vs: EvalArg,
     vs_depth: Option<u32>,
-    level: Option<u32>,
     vs_level: Option<u32>,
     vs_weights: Option<String>,
     plies: u32,
     max_openings: u64,
-    algorithm: AlgorithmArg,
-    order: OrderArg,
     json: bool,
     quiet: bool,
 }
@@ -120,18 +115,13 @@ impl Args {
             book: crate::cli::options::BookOptions::from_matches(m),
             vs_no_book: m.get_flag("vs-no-book"),
             size: value(m, "size"),
-            depth: m.get_one("depth").copied(),
-            time: m.get_one("time").copied(),
-            eval: value(m, "eval"),
+            side: PlayerSpec::from_matches(m, value(m, "eval")),
             vs: value(m, "vs"),
             vs_depth: m.get_one("vs-depth").copied(),
-            level: m.get_one("level").copied(),
             vs_level: m.get_one("vs-level").copied(),
             vs_weights: m.get_one("vs-weights").cloned(),
             plies: value(m, "plies"),
             max_openings: value(m, "max-openings"),
-            algorithm: value(m, "algorithm"),
-            order: value(m, "order"),
             json: m.get_flag("json"),
             quiet: m.get_flag("quiet"),
         }
@@ -146,25 +136,15 @@ pub fn run(args: &[String]) -> Result<()> {
 /// The two sides of `reversi tournament`: the side under test and its
 /// opponent (`--vs...`), each with its weights and book.
 fn sides(a: &Args, weights: &Weights) -> Result<(Player, Player)> {
-    let mut me = player(
-        a.depth,
-        a.time,
-        a.algorithm,
-        a.order,
-        a.eval,
-        a.level,
-        weights,
-    );
+    let mut me = a.side.player(weights);
     me.book = a.book.book_and_randomness()?;
-    let mut other = player(
-        a.vs_depth.or(a.depth),
-        a.time,
-        a.algorithm,
-        a.order,
-        a.vs,
-        a.vs_level,
-        weights,
-    );
+    let mut other = PlayerSpec {
+        depth: a.vs_depth.or(a.side.depth),
+        eval: a.vs,
+        level: a.vs_level,
+        ..a.side
+    }
+    .player(weights);
     if !a.vs_no_book {
         other.book.clone_from(&me.book);
     }
@@ -220,7 +200,7 @@ fn run_tournament(a: Args, weights: Weights) -> Result<()> {
             );
         }
     });
-    let out = if a.level.is_some() || a.vs_level.is_some() {
+    let out = if a.side.level.is_some() || a.vs_level.is_some() {
         leveled_report(&a, &me, &other, &s)
     } else {
         plain_report(&a, &me, &s)
@@ -233,7 +213,7 @@ fn run_tournament(a: Args, weights: Weights) -> Result<()> {
 /// moves when it has one (text or `--json`).
 fn leveled_report(a: &Args, me: &Player, other: &Player, s: &Standings) -> String {
     let (total, wins, draws, losses) = (s.games, s.wins(), s.draws(), s.losses());
-    let eval = format!("{:?}", a.eval).to_lowercase();
+    let eval = format!("{:?}", a.side.eval).to_lowercase();
     let vs = format!("{:?}", a.vs).to_lowercase();
     let rate = s.win_rate();
     let avg = Discs(s.margin as f64 / f64::from(total));
@@ -246,12 +226,12 @@ fn leveled_report(a: &Args, me: &Player, other: &Player, s: &Standings) -> Strin
     };
     let name =
         |level: Option<u32>, eval: &str| level.map_or(eval.to_string(), |n| format!("level {n}"));
-    let (me_name, mut vs_name) = (name(a.level, &eval), name(a.vs_level, &vs));
+    let (me_name, mut vs_name) = (name(a.side.level, &eval), name(a.vs_level, &vs));
     if let Some(path) = &a.vs_weights {
         vs_name = format!("{vs_name} with {path}");
     }
     // (A side with a level plays 8x8 only: other sizes are refused.)
-    let booked = me.book.is_some() && a.level.is_some();
+    let booked = me.book.is_some() && a.side.level.is_some();
     if a.json {
         let book = if booked {
             format!(
@@ -284,7 +264,7 @@ fn leveled_report(a: &Args, me: &Player, other: &Player, s: &Standings) -> Strin
     };
     format!(
         "{n}x{n}: {} against {}, all {} openings of {} plies, both colours\n{}{book}",
-        label(me, a.level, &eval),
+        label(me, a.side.level, &eval),
         label(other, a.vs_level, &vs),
         total / 2,
         a.plies,
@@ -297,7 +277,7 @@ fn leveled_report(a: &Args, me: &Player, other: &Player, s: &Standings) -> Strin
 /// `--json`).
 fn plain_report(a: &Args, me: &Player, s: &Standings) -> String {
     let (total, wins, draws, losses) = (s.games, s.wins(), s.draws(), s.losses());
-    let eval = format!("{:?}", a.eval).to_lowercase();
+    let eval = format!("{:?}", a.side.eval).to_lowercase();
     let vs = format!("{:?}", a.vs).to_lowercase();
     let rate = s.win_rate();
     let avg = Discs(s.margin as f64 / f64::from(total));

@@ -29,6 +29,8 @@ mod weights;
 
 pub use gather::GatherKernel;
 pub use indices::{Indices, Row, LANES, READINGS};
+#[cfg(feature = "files")]
+pub use weights::{read_weights, weights_or_embedded};
 pub use weights::{PatternWeights, WeightsError, FILE_BYTES, FORMAT_VERSION, WEIGHTS_SIGNATURE};
 
 use crate::board::bits;

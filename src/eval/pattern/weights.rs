@@ -360,3 +360,40 @@ impl PatternWeights {
         Ok(PatternWeights::of(weights))
     }
 }
+
+/// Reads the weights file `path`: a regular file, of which at most one
+/// byte more than a weights file's length is read.
+///
+/// # Errors
+/// A file that cannot be read or is not a weights file
+/// ([`UsageError`](crate::files::UsageError)).
+#[cfg(feature = "files")]
+pub fn read_weights(path: &str) -> anyhow::Result<PatternWeights> {
+    use crate::files::input::{open_regular, read_capped};
+    use crate::files::usage;
+    use std::path::Path;
+    let (file, len) = open_regular(Path::new(path), &format!("weights {path}"))?;
+    let bytes = read_capped(file, FILE_BYTES as u64, &format!("weights {path}"))?;
+    PatternWeights::from_bytes(&bytes).or_else(|e| {
+        let why = match e {
+            WeightsError::Truncated { .. } if bytes.len() > FILE_BYTES => format!(
+                "is longer than a weights file of this layout ({len} bytes, expected {FILE_BYTES})"
+            ),
+            e => e.to_string(),
+        };
+        usage(format!("weights file {path} {why}"))
+    })
+}
+
+/// The weights a command measures or searches with: those of the file
+/// `path` when given ([`read_weights`]), else the embedded ones.
+///
+/// # Errors
+/// As [`read_weights`].
+#[cfg(feature = "files")]
+pub fn weights_or_embedded(path: Option<&str>) -> anyhow::Result<Arc<PatternWeights>> {
+    Ok(match path {
+        Some(path) => Arc::new(read_weights(path)?),
+        None => Arc::clone(PatternWeights::shared_embedded()),
+    })
+}

@@ -19,6 +19,31 @@ use crate::rng::Rng;
 use crate::units::Eval;
 use std::fmt;
 
+/// `book check`'s draw ([`sample`]) of the book named `name`, and the
+/// heading line of its output, the searches being at `level`.
+///
+/// # Errors
+/// A book with no position with a value.
+pub fn drawn(
+    book: &Book,
+    name: &str,
+    count: usize,
+    seed: u64,
+    level: u32,
+) -> Result<(Vec<Key>, String), String> {
+    let keys = sample(book, count, seed);
+    if keys.is_empty() {
+        return Err(format!(
+            "{name}: the book has no position with a value to check"
+        ));
+    }
+    let heading = format!(
+        "{} positions of {name} drawn with seed {seed}, searched at level {level} (values for the side to move, in discs; the position has X to move)\n",
+        keys.len(),
+    );
+    Ok((keys, heading))
+}
+
 /// `count` positions of `book` that have a value, drawn at random by the
 /// generator seeded with `seed` (all of them, in a random order, if the
 /// book has fewer): the same book and seed give the same positions.

@@ -36,6 +36,7 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 pub mod check;
+pub mod input;
 pub mod searches;
 #[cfg(test)]
 mod tests;
@@ -118,6 +119,31 @@ fn next_position(position: &RelativePosition, square: u8) -> Option<RelativePosi
     match successor(position, square) {
         Successor::Position { position, .. } => Some(position),
         Successor::End(_) => None,
+    }
+}
+
+/// Reads a number of discs (0 to 128, a multiple of 1/64): `--within`,
+/// `--odd-gain`.
+///
+/// # Errors
+/// A text that is not such a number.
+pub fn parse_discs(text: &str) -> Result<Eval, String> {
+    match text.parse::<f64>() {
+        Ok(d) if (0.0..=128.0).contains(&d) => Ok(crate::eval::Discs(d).to_eval()),
+        _ => Err(format!("{text:?} is not a number of discs from 0 to 128")),
+    }
+}
+
+/// The level of a building command's searches: `level`, required unless
+/// the command only plans (`planning`: `--no-search`, `--count-only`).
+///
+/// # Errors
+/// No level for a command that searches.
+pub fn searches_level(level: Option<u32>, planning: bool) -> Result<Option<u32>, &'static str> {
+    match (level, planning) {
+        (Some(l), _) => Ok(Some(l)),
+        (None, true) => Ok(None),
+        (None, false) => Err("give --level L for the searches, or --no-search to only plan"),
     }
 }
 

@@ -1,5 +1,5 @@
 //! The search files of `reversi-lab book search`: the format, decided
-//! without a file.
+//! without a file, and the files written and merged.
 //!
 //! A search file holds the searches of a planned book's pending positions
 //! ([`crate::engine::book::pending`], numbered in that list): a header
@@ -8,12 +8,17 @@
 //! [`crate::lab::shard::push_shard`]), then one [`Searched`] line per
 //! position ([`Searched::to_line`]) in the order of the shard's positions.
 //! [`SearchFile`] makes the header and checks a header or a line against
-//! the book it is of; the front end continues and merges the files with
+//! the book it is of; [`search_into`] writes and continues a file and
+//! [`merge_files`] merges a split's files into the book, by
 //! [`crate::lab::shard`]'s rules.
 
 use super::Searched;
 use crate::engine::book::{pending, Book, Key};
-use crate::lab::shard::{check_listed, header_number, same_header, FileKind, ListNames};
+use crate::lab::shard::{
+    check_listed, header_number, push_shard, read_shards, same_header, FileKind, ListNames,
+    MergeRules, Resumable, Shard, StageEvent,
+};
+use crate::units::Eval;
 
 /// The search files: what their header line starts with (today's
 /// spelling and the former one, `# reversi book search:`), and what they
@@ -133,6 +138,73 @@ impl SearchFile {
 /// 32 bits, as ever, when it is larger).
 fn header_level(header: &str) -> u32 {
     header_number(header, "level").unwrap_or(0) as u32
+}
+
+/// Searches the pending positions of `book` of `shard` at `level` on
+/// `threads` threads into the search file `out` (continued if it holds
+/// some of them already; one of other options started over with
+/// `force`), reporting its progress to `report`.
+///
+/// # Errors
+/// A search file refused or that cannot be written.
+pub fn search_into(
+    book: &Book,
+    level: u32,
+    out: &str,
+    shard: Shard,
+    (threads, force): (usize, bool),
+    report: &mut dyn FnMut(StageEvent),
+) -> anyhow::Result<()> {
+    let searched = SearchFile::of(book);
+    let list = searched.list();
+    let mut header_line = searched.header(level);
+    push_shard(&mut header_line, shard);
+    let check = |line: &str| searched.check_line(line, level).map(|r| r.item);
+    Resumable {
+        signature: SEARCHES,
+        noun: "position",
+        out,
+        header_line: &header_line,
+        force,
+        item: &check,
+        shard,
+        items: list.len() as u64,
+        max_lines: MAX_LINES,
+        progress: ("book search", "positions"),
+    }
+    .run(
+        |ks, deliver| {
+            super::search_pending(book, list, level, shard, ks, threads, |r| {
+                deliver(r.to_line())
+            });
+        },
+        report,
+    )
+}
+
+/// Stores the results of the search files `inputs` (every shard of one
+/// split of `book`'s pending positions) in `book` and values it, each
+/// move into the book losing `odd_gain` (0: plain negamax).
+///
+/// # Errors
+/// A search file refused, or a merge refused ([`super::merge`]).
+pub fn merge_files(book: &mut Book, inputs: &[String], odd_gain: Eval) -> anyhow::Result<()> {
+    let searched = SearchFile::of(book);
+    let check_header = |path: &str, header: &str| searched.check_header(path, header);
+    let item = |header: &str, line: &str| searched.read_line(header, line);
+    let rules = MergeRules {
+        kinds: &[SEARCHES],
+        kind: SEARCHES.kind,
+        check_header: &check_header,
+        again: "search",
+        noun: "position",
+        max_items: searched.list().len() as u64,
+        item: &item,
+    };
+    let merged = read_shards(&rules, inputs)?;
+    let results: Vec<Searched> = merged.items.into_iter().map(|(_, r)| r).collect();
+    super::merge(book, searched.list(), &results, odd_gain)
+        .map_err(|e| crate::files::UsageError(e.to_string()).into())
 }
 
 #[cfg(test)]

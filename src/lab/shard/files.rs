@@ -5,8 +5,8 @@
 //! into N the suffix ` shard K/N`), then one line per item, numbered `K`,
 //! `K + N`, `K + 2N`, ... in order. A run continues an existing file when
 //! it starts with the run's header: [`Continuation`] takes its lines one
-//! at a time and says which are kept. The front end opens, locks, cuts
-//! and appends to the file; everything decided here takes no file.
+//! at a time and says which are kept. [`super::Resumable`] opens, locks,
+//! cuts and appends to the file; everything decided here takes no file.
 
 use super::Shard;
 use crate::lines::TextLine;

@@ -16,8 +16,10 @@
 //! line holds the list's item of its number ([`check_listed`]), a run
 //! continues its file after the last whole line ([`Continuation`]), and a
 //! merge takes every shard of one split once ([`ShardMerge`]), and a run's
-//! progress lines say its rate ([`StageProgress`]). The front end opens,
-//! locks, reads and writes the files.
+//! progress lines say its rate ([`StageProgress`]). [`Resumable`] opens,
+//! locks, continues and appends to a stage's file by these rules,
+//! reporting its progress to a callback ([`StageEvent`]), and
+//! [`read_shards`] reads a split's files for a merge.
 
 use std::fmt;
 use std::str::FromStr;
@@ -25,6 +27,7 @@ use std::str::FromStr;
 mod files;
 mod merge;
 mod progress;
+mod stage;
 
 pub use files::{
     check_listed, current_spelling, header_number, parse_shard, push_shard, same_header,
@@ -33,6 +36,7 @@ pub use files::{
 };
 pub use merge::{ItemReader, MergeRules, Merged, ShardMerge};
 pub use progress::{progress_due, StageProgress, PROGRESS_EVERY};
+pub use stage::{read_shards, Resumable, StageEvent};
 
 /// The items `index` modulo `count` of a numbered list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

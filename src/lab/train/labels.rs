@@ -20,7 +20,7 @@ use crate::engine::midgame::{Level, MidgameSearch};
 use crate::engine::RelativePosition;
 use crate::eval::pattern::fit::Sample;
 use crate::eval::pattern::PatternWeights;
-use crate::lab::shard::Shard;
+use crate::lab::shard::{Resumable, Shard, StageEvent};
 use crate::units::Eval;
 use std::collections::HashSet;
 use std::fmt;
@@ -490,6 +490,32 @@ pub fn combined_samples(
     train.extend(more_train);
     held.extend(more_held);
     (train, held)
+}
+
+/// Labels the positions of `list` that `file`'s shard holds into the
+/// label file `file` (continued from where it stopped) on `threads`
+/// threads, reporting its progress to `report`: `train label`'s and the
+/// test sets' stage.
+///
+/// # Errors
+/// A label file refused or that cannot be written.
+pub fn label_into(
+    file: &Resumable,
+    list: &[ListedPosition],
+    settings: &LabelSettings,
+    weights: &Arc<PatternWeights>,
+    threads: usize,
+    report: &mut dyn FnMut(StageEvent),
+) -> anyhow::Result<()> {
+    let shard = file.shard;
+    file.run(
+        |ks, deliver| {
+            label_positions(list, settings, weights, shard, ks.start, threads, |label| {
+                deliver(label.to_line())
+            });
+        },
+        report,
+    )
 }
 
 #[cfg(test)]

@@ -39,10 +39,13 @@ use std::sync::Arc;
 pub mod fits;
 pub mod formats;
 pub mod import;
+pub mod import_files;
+pub mod label_stage;
 pub mod labels;
 pub mod off_path;
 pub mod options;
 pub mod tables;
+pub mod test_sets;
 
 /// How training games are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

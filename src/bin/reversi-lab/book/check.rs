@@ -2,14 +2,15 @@
 //! positions drawn at random (`reversi::lab::book::check` draws, searches
 //! and sums up; this reads the options and the book and prints).
 
-use super::parse_discs;
-use crate::sharded::Progress;
+use crate::args::{self, Running};
+use crate::progress::Progress;
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::engine::midgame::Level;
 use reversi::kit::readers::read_book;
-use reversi::kit::{flag, option, usage, value, write_stdout};
-use reversi::lab::book::check::{check as check_positions, sample, CheckSummary};
+use reversi::kit::{option, value, write_stdout, UsageError};
+use reversi::lab::book::check::{check as check_positions, drawn, CheckSummary};
+use reversi::lab::book::parse_discs;
 use reversi::units::Eval;
 
 pub(super) fn check_command() -> Command {
@@ -20,8 +21,8 @@ pub(super) fn check_command() -> Command {
         .arg(option("positions", "N", "How many positions to draw (all of the book's valued positions if it has fewer)").value_parser(value_parser!(usize)).default_value("200"))
         .arg(option("seed", "S", "The seed of the draw: the same book and seed draw the same positions").value_parser(value_parser!(u64)).default_value("1"))
         .arg(option("within", "DISCS", "The margin of the summary").value_parser(parse_discs).default_value("2"))
-        .arg(option("threads", "N", "Worker threads (the lines are the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
-        .arg(flag("quiet", "No progress on stderr").short('q'))
+        .arg(args::threads("Worker threads (the lines are the same for any number)"))
+        .arg(args::quiet())
 }
 
 /// `reversi-lab book check`'s request.
@@ -31,8 +32,7 @@ pub(super) struct Check {
     positions: usize,
     seed: u64,
     within: Eval,
-    threads: usize,
-    quiet: bool,
+    running: Running,
 }
 
 impl Check {
@@ -43,32 +43,25 @@ impl Check {
             positions: value(m, "positions"),
             seed: value(m, "seed"),
             within: value(m, "within"),
-            threads: value(m, "threads"),
-            quiet: m.get_flag("quiet"),
+            running: Running::from_matches(m),
         })
     }
 }
 
 pub(super) fn check(r: Check) -> Result<()> {
     let book = read_book(&r.book)?;
-    let keys = sample(&book, r.positions, r.seed);
-    if keys.is_empty() {
-        return usage(format!(
-            "{}: the book has no position with a value to check",
-            reversi::kit::escape(&r.book)
-        ));
-    }
-    write_stdout(&format!(
-        "{} positions of {} drawn with seed {}, searched at level {} (values for the side to move, in discs; the position has X to move)\n",
-        keys.len(),
-        reversi::kit::escape(&r.book),
-        r.seed,
-        r.level
-    ))?;
-    let mut progress = Progress::new("book check", "positions", r.quiet, 0, keys.len() as u64);
+    let name = reversi::kit::escape(&r.book);
+    let (keys, heading) = drawn(&book, &name, r.positions, r.seed, r.level).map_err(UsageError)?;
+    write_stdout(&heading)?;
+    let mut progress = Progress::of(
+        "book check",
+        "positions",
+        r.running.quiet,
+        keys.len() as u64,
+    );
     let mut results = Vec::with_capacity(keys.len());
     let mut failed = None;
-    check_positions(&book, &keys, r.level, r.threads, |c| {
+    check_positions(&book, &keys, r.level, r.running.threads, |c| {
         if let Err(e) = write_stdout(&format!("{c}\n")) {
             failed = Some(e);
             return false;

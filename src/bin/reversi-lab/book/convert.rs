@@ -3,16 +3,16 @@
 //! `reversi::engine::book`'s and `reversi::record::edax_book`'s), and the
 //! request of every command that makes one file of another.
 
-use super::{plan_book_out, MAX_LINE};
+use super::plan_book_out;
+use crate::args::Running;
 use anyhow::Result;
 use clap::ArgMatches;
 use reversi::engine::book::text::TEXT_HEADER;
 use reversi::engine::book::Book;
-use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::{read_book, read_book_bytes};
 use reversi::kit::{usage, value, write_stdout};
-use reversi::lab::book as build;
+use reversi::lab::book::input::read_book_text;
 use reversi::record::edax_book;
 use std::path::Path;
 
@@ -24,8 +24,7 @@ pub(super) struct Convert {
     /// The file read.
     pub(super) input: String,
     out: Option<String>,
-    force: bool,
-    quiet: bool,
+    running: Running,
     /// `merge`'s search files.
     pub(super) searched: Vec<String>,
     /// `merge`'s `--odd-gain` (0 elsewhere).
@@ -38,13 +37,7 @@ impl Convert {
         Convert {
             input: value(m, input),
             out: m.get_one("out").cloned(),
-            force: m.get_flag("force"),
-            quiet: m
-                .try_get_one::<bool>("quiet")
-                .ok()
-                .flatten()
-                .copied()
-                .unwrap_or(false),
+            running: Running::from_matches(m),
             searched: m
                 .try_get_many::<String>("searched")
                 .ok()
@@ -69,7 +62,7 @@ impl Convert {
 
     /// Plans `--out`, a book.
     pub(super) fn plan_book_out(&self) -> Result<Planned> {
-        plan_book_out(self.out(), self.force)
+        plan_book_out(self.out(), self.running.force)
     }
 }
 
@@ -89,7 +82,7 @@ pub(super) fn export(r: Convert) -> Result<()> {
             let planned = output_files::plan_output(
                 "--out",
                 Path::new(out),
-                &Rule::written_by(TEXT, r.force, InPlace::Devices),
+                &Rule::written_by(TEXT, r.running.force, InPlace::Devices),
             )?;
             output_files::write(&[planned], &[text.as_bytes()])
         }
@@ -98,20 +91,7 @@ pub(super) fn export(r: Convert) -> Result<()> {
 
 pub(super) fn import(r: Convert) -> Result<()> {
     let planned = r.plan_book_out()?;
-    let path = r.input;
-    let mut lines = CappedLines::open(Path::new(&path), &path, MAX_LINE)?;
-    let mut book = Book::new();
-    // A line at a time: only the positions are held.
-    while let Some(line) = lines.next_line()? {
-        book.read_text_line(line.number, line.text)
-            .or_else(|e| usage(format!("{path} {e}")))?;
-        if book.len() > build::MAX_POSITIONS {
-            return usage(format!(
-                "{path} holds more than {} positions, the most a book imported here holds",
-                build::MAX_POSITIONS
-            ));
-        }
-    }
+    let book = read_book_text(&r.input)?;
     output_files::write(&[planned], &[&book.to_bytes()])
 }
 
@@ -124,9 +104,8 @@ pub(super) fn import_edax(r: Convert) -> Result<()> {
     let bytes = read_book_bytes(path, "Edax book")?;
     let edax = edax_book::from_bytes(&bytes).or_else(|e| usage(format!("{path}: {e}")))?;
     let book = Book::from_edax(&edax).or_else(|e| usage(format!("{path}: {e}")))?;
-    if !r.quiet {
-        eprintln!("{} positions read from {path}", book.len());
-    }
+    r.running
+        .note(&format!("{} positions read from {path}", book.len()));
     output_files::write(&[planned], &[&book.to_bytes()])
 }
 
@@ -135,7 +114,7 @@ pub(super) fn export_edax(r: Convert) -> Result<()> {
     let planned = output_files::plan_output(
         "--out",
         Path::new(r.out()),
-        &Rule::written_by(EDAX_BOOK, r.force, InPlace::Devices),
+        &Rule::written_by(EDAX_BOOK, r.running.force, InPlace::Devices),
     )?;
     output_files::write(&[planned], &[&edax_book::to_bytes(&book.to_edax())])
 }

@@ -15,34 +15,27 @@ mod check;
 mod convert;
 mod search;
 
-use crate::sharded::{parse_shard, Progress};
+use crate::args::{self, Running};
+use crate::progress::Progress;
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use convert::{export, export_edax, import, import_edax, Convert};
 use reversi::engine::book::file::BOOK_SIGNATURE;
 use reversi::engine::book::{pending, Book};
 use reversi::engine::midgame::Level;
-use reversi::kit::input::CappedLines;
 use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
 use reversi::kit::readers::read_book;
-use reversi::kit::readers::{collection_usage, form_of, read_collection};
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::book as build;
-use reversi::lab::book::world;
+use reversi::lab::book::searches::merge_files;
+use reversi::lab::book::{self as build, parse_discs};
+use reversi::lab::book::{input, searches};
 use reversi::lab::shard::Shard;
-use reversi::record::collection::Form;
-use reversi::record::{parse_game, GameRecord};
 use reversi::units::Eval;
-use search::{merge, merge_files, search, search_into, Search};
-use std::io::BufRead;
+use search::{merge, search, Search};
 use std::path::Path;
 
 /// Book files: their magic bytes.
 const BOOK: Signature = BOOK_SIGNATURE;
-
-/// The longest line of a search file, an openings or games file, or a
-/// book's text form.
-pub(super) const MAX_LINE: usize = 1 << 16;
 
 const ABOUT: &str = "The opening book: `new` builds one from the start (or from openings) \
 to a depth, `deepen` extends its best lines, `add` learns played games, `search` and `merge` \
@@ -70,12 +63,10 @@ fn building_args() -> [Arg; 6] {
             .default_value("5000000"),
         option("level", "L", "Search the new positions at this engine level (required unless --no-search)")
             .value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX))),
-        option("threads", "N", "Worker threads (the book is the same for any number)")
-            .value_parser(value_parser!(usize))
-            .default_value("2"),
+        args::threads("Worker threads (the book is the same for any number)"),
         flag("no-search", "Only plan: write the book with its new positions unsearched, for `reversi-lab book search` (split with --shard) and `reversi-lab book merge`").conflicts_with("level"),
         flag("force", "Replace --out even if it is not a book"),
-        flag("quiet", "No progress on stderr").short('q'),
+        args::quiet(),
     ]
 }
 
@@ -124,10 +115,10 @@ fn search_command() -> Command {
         .arg(book_arg("The planned book").required(true))
         .arg(option("out", "FILE", "The search file (created, or continued if it is one of the same book and options; any other file is refused without --force)").required(true))
         .arg(option("level", "L", "Engine level of the searches").value_parser(value_parser!(u32).range(1..=i64::from(Level::MAX))).required(true))
-        .arg(option("shard", "K/N", "Search only the positions whose number is K modulo N; `reversi-lab book merge` joins the runs' files").value_parser(parse_shard))
-        .arg(option("threads", "N", "Worker threads (the file is the same for any number)").value_parser(value_parser!(usize)).default_value("2"))
+        .arg(args::shard("Search only the positions whose number is K modulo N; `reversi-lab book merge` joins the runs' files"))
+        .arg(args::threads("Worker threads (the file is the same for any number)"))
         .arg(flag("force", "Start --out over if it is not a search file of this book and options"))
-        .arg(flag("quiet", "No progress on stderr").short('q'))
+        .arg(args::quiet())
 }
 
 fn merge_command() -> Command {
@@ -200,14 +191,6 @@ pub(super) fn commands() -> [Command; 10] {
     ]
 }
 
-/// Reads a number of discs (0 to 128, a multiple of 1/64).
-fn parse_discs(text: &str) -> Result<Eval, String> {
-    match text.parse::<f64>() {
-        Ok(d) if (0.0..=128.0).contains(&d) => Ok(reversi::eval::Discs(d).to_eval()),
-        _ => Err(format!("{text:?} is not a number of discs from 0 to 128")),
-    }
-}
-
 /// Runs `reversi-lab book ...` (`args[0]` is `book`).
 pub fn run(args: &[String]) -> Result<()> {
     let sub = args.get(1).map(String::as_str);
@@ -243,30 +226,14 @@ pub(super) fn plan_book_out(out: &str, force: bool) -> Result<Planned> {
     )
 }
 
-/// How the searches of a command run and report: `--threads`, `--force`
-/// (a search file of other options started over), `--quiet`.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Searching {
-    threads: usize,
-    force: bool,
-    quiet: bool,
-}
-
-impl Searching {
-    fn from_matches(m: &ArgMatches) -> Searching {
-        Searching {
-            threads: value(m, "threads"),
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
-        }
-    }
-
-    /// A progress note on stderr unless `--quiet`.
-    fn note(self, text: &str) {
-        if !self.quiet {
-            eprintln!("{text}");
-        }
-    }
+/// Searches the pending positions of `book` of `shard` at `level` into
+/// the search file `out` as `running` says, with progress on stderr.
+fn search_into(running: Running, book: &Book, level: u32, out: &str, shard: Shard) -> Result<()> {
+    let mut progress = Progress::new(running.quiet);
+    let threads_force = (running.threads, running.force);
+    searches::search_into(book, level, out, shard, threads_force, &mut |e| {
+        progress.event(out, e)
+    })
 }
 
 /// The options of the commands that build a book (`new`, `deepen`,
@@ -277,29 +244,21 @@ struct Building {
     level: Option<u32>,
     searched: Option<String>,
     max_positions: usize,
-    searching: Searching,
+    running: Running,
 }
 
 impl Building {
     fn from_matches(m: &ArgMatches) -> Result<Building> {
-        // The level: required unless --no-search.
         let counting = matches!(m.try_get_one::<bool>("count-only"), Ok(Some(true)));
-        let level = match (
-            m.get_one::<u32>("level"),
-            m.get_flag("no-search") || counting,
-        ) {
-            (Some(&l), _) => Some(l),
-            (None, true) => None,
-            (None, false) => {
-                return usage("give --level L for the searches, or --no-search to only plan")
-            }
-        };
+        let planning = m.get_flag("no-search") || counting;
+        let level = build::searches_level(m.get_one::<u32>("level").copied(), planning)
+            .map_err(|e| UsageError(e.into()))?;
         Ok(Building {
             out: value(m, "out"),
             level,
             searched: m.try_get_one::<String>("searched").ok().flatten().cloned(),
             max_positions: value(m, "max-positions"),
-            searching: Searching::from_matches(m),
+            running: Running::from_matches(m),
         })
     }
 
@@ -312,7 +271,7 @@ impl Building {
                 ("--out", Path::new(&self.out)),
             ])?;
         }
-        plan_book_out(&self.out, self.searching.force)
+        plan_book_out(&self.out, self.running.force)
     }
 
     /// Searches the pending positions of `book` at the level (unless
@@ -320,10 +279,10 @@ impl Building {
     fn finish(&self, book: &mut Book, planned: Planned) -> Result<()> {
         match (self.level, &self.searched) {
             (Some(level), Some(file)) => {
-                search_into(self.searching, book, level, file, Shard::WHOLE)?;
+                search_into(self.running, book, level, file, Shard::WHOLE)?;
                 merge_files(book, std::slice::from_ref(file), Eval(0))?;
             }
-            (Some(level), None) => search_in_process(self.searching, book, level),
+            (Some(level), None) => search_in_process(self.running, book, level),
             (None, _) => {}
         }
         output_files::write(&[planned], &[&book.to_bytes()])
@@ -332,10 +291,10 @@ impl Building {
 
 /// Searches every pending position of `book` at `level` and merges the
 /// results, with progress on stderr.
-fn search_in_process(searching: Searching, book: &mut Book, level: u32) {
+fn search_in_process(running: Running, book: &mut Book, level: u32) {
     let total = pending(book).len() as u64;
-    let mut progress = Progress::new("book", "positions searched", searching.quiet, 0, total);
-    build::search_and_merge(book, level, searching.threads, &mut |done, _| {
+    let mut progress = Progress::of("book", "positions searched", running.quiet, total);
+    build::search_and_merge(book, level, running.threads, &mut |done, _| {
         progress.at(done);
     });
 }
@@ -361,15 +320,10 @@ impl New {
 
 fn new(r: New) -> Result<()> {
     let planned = r.building.plan_out()?;
-    let refused = |e: build::OpeningsRefused| UsageError(e.0);
-    let mut openings = Vec::new();
-    if let Some(path) = &r.openings {
-        let mut taken = build::Openings::new(path);
-        each_game_line(path, |number, game| {
-            Ok(taken.take(number, &game).map_err(refused)?)
-        })?;
-        openings = taken.finish().map_err(refused)?;
-    }
+    let openings = match &r.openings {
+        Some(path) => input::read_openings(path)?,
+        None => Vec::new(),
+    };
     let mut book = match &r.book {
         Some(path) => read_book(path)?,
         None => Book::new(),
@@ -377,7 +331,7 @@ fn new(r: New) -> Result<()> {
     let added = build::plan_new(&mut book, &openings, r.depth, r.building.max_positions)
         .or_else(|e| usage(e.to_string()))?;
     r.building
-        .searching
+        .running
         .note(&format!("book: {added} positions planned"));
     r.building.finish(&mut book, planned)
 }
@@ -404,7 +358,7 @@ impl Deepen {
 }
 
 fn deepen(r: Deepen) -> Result<()> {
-    let searching = r.building.searching;
+    let running = r.building.running;
     let planned = r.building.plan_out()?;
     let mut book = read_book(&r.book)?;
     let roots = match r.from_ply {
@@ -420,7 +374,7 @@ fn deepen(r: Deepen) -> Result<()> {
     };
     let Some(level) = r.building.level else {
         let added = plan.plan(&mut book).or_else(|e| usage(e.to_string()))?;
-        searching.note(&format!("book: {added} positions planned"));
+        running.note(&format!("book: {added} positions planned"));
         return output_files::write(&[planned], &[&book.to_bytes()]);
     };
     let mut planned = Some(planned);
@@ -435,14 +389,14 @@ fn deepen(r: Deepen) -> Result<()> {
         output_files::write(&[out], &[&book.to_bytes()])?;
         let added = round.added;
         let s = if added == 1 { "" } else { "s" };
-        searching.note(&format!(
+        running.note(&format!(
             "book: round {}: {added} position{s} added, book written ({} positions)",
             round.number,
             book.len()
         ));
         Ok(())
     };
-    let mut search = |book: &mut Book| search_in_process(searching, book, level);
+    let mut search = |book: &mut Book| search_in_process(running, book, level);
     build::deepen(&mut book, &plan, &mut search, &mut write).map_err(|e| match e {
         build::DeepenError::Plan(e) => UsageError(e.to_string()).into(),
         build::DeepenError::Checkpoint(e) => e,
@@ -477,161 +431,30 @@ impl Add {
     }
 }
 
-/// The games of `path` if it is a games file of `train import` or
-/// `generate` (known by its header line).
-fn read_games_file(path: &str) -> Result<Option<Vec<reversi::lab::train::TrainingGame>>> {
-    let (file, _) = reversi::kit::input::open_regular(Path::new(path), path)?;
-    let mut reader = std::io::BufReader::new(file);
-    let mut first = Vec::new();
-    std::io::Read::take(&mut reader, MAX_LINE as u64).read_until(b'\n', &mut first)?;
-    if !world::is_games_file(&String::from_utf8_lossy(&first)) {
-        return Ok(None);
-    }
-    // The header line read, then the rest of the same file.
-    let whole = std::io::BufReader::new(std::io::Read::chain(first.as_slice(), reader));
-    let games =
-        reversi::lab::train::formats::games::read(whole, path).map_err(|e| UsageError(e.0))?;
-    some_games(path, games.len() as u64)?;
-    Ok(Some(games))
-}
-
-/// Refuses the games file `path` when it held no game (`read`): a book
-/// learned from nothing is a mistake to say, not an empty book to write.
-fn some_games(path: &str, read: u64) -> Result<()> {
-    if read == 0 {
-        return usage(format!("{path} holds no game: nothing to add"));
-    }
-    Ok(())
-}
-
-/// A game of a games file of `train import` or `generate` as a record.
-fn training_record(path: &str, game: &reversi::lab::train::TrainingGame) -> Result<GameRecord> {
-    let mut record = GameRecord::new(reversi::reversi::Position::start(8));
-    for &mv in &game.moves {
-        record
-            .push(reversi::record::RecordedMove::plain(mv))
-            .map_err(|e| UsageError(format!("{path} game {}: {e}", game.index)))?;
-    }
-    Ok(record)
-}
-
-/// `book add --min-games N`: the positions that at least N of the games
-/// reach within the depth (`lab::book::world`), their games counted
-/// (returns the games and the positions added); with `None`
-/// (`--count-only`) the games through the book's own positions only
-/// (returns the games and the positions they reached).
-fn add_world(r: &Add, book: &mut Book, min_games: Option<u64>) -> Result<(usize, usize)> {
-    let mut owned: Vec<(Vec<reversi::reversi::Move>, i32)> = Vec::new();
-    let mut files = Vec::new();
-    for path in &r.games {
-        if let Some(games) = read_games_file(path)? {
-            files.push(games);
-            continue;
-        }
-        let mut read = 0u64;
-        let mut take = |game: GameRecord| {
-            read += 1;
-            if let Some(score) = game
-                .final_score()
-                .filter(|_| game.start == reversi::reversi::Position::start(8))
-            {
-                owned.push((game.move_list(), score));
-            }
-        };
-        if let Some(form @ (Form::Wtb | Form::Pgn)) = form_of(path)? {
-            for game in read_collection(path, form)? {
-                take(game.map_err(collection_usage)?.record);
-            }
-        } else {
-            each_game_line(path, |_, game| {
-                take(game);
-                Ok(())
-            })?;
-        }
-        some_games(path, read)?;
-    }
-    let mut games: Vec<world::CountedGame<'_>> =
-        files.iter().flat_map(|f| world::counted(f)).collect();
-    games.extend(owned.iter().map(|(moves, black_score)| world::CountedGame {
-        moves,
-        black_score: *black_score,
-    }));
-    let changed = match min_games {
-        Some(n) => world::plan_world(book, &games, r.depth, n, r.building.max_positions)
-            .or_else(|e| usage(e.to_string()))?,
-        None => world::count_into(book, &games, r.depth),
-    };
-    Ok((games.len(), changed))
-}
-
 fn add(r: Add) -> Result<()> {
     let planned = r.building.plan_out()?;
     let mut book = match &r.book {
         Some(path) => read_book(path)?,
         None => Book::new(),
     };
+    let (paths, depth, limit) = (&r.games, r.depth, r.building.max_positions);
     if let Some(min_games) = r.min_games {
-        let (games, added) = add_world(&r, &mut book, Some(min_games))?;
-        r.building.searching.note(&format!(
+        let (games, added) = input::add_world(&mut book, paths, depth, Some(min_games), limit)?;
+        r.building.running.note(&format!(
             "book: {games} finished games, {added} new positions reached by at least {min_games}"
         ));
         return r.building.finish(&mut book, planned);
     }
     if r.count_only {
-        let (games, reached) = add_world(&r, &mut book, None)?;
-        r.building.searching.note(&format!(
+        let (games, reached) = input::add_world(&mut book, paths, depth, None, limit)?;
+        r.building.running.note(&format!(
             "book: {games} finished games counted through {reached} of its positions"
         ));
         return r.building.finish(&mut book, planned);
     }
-    let (depth, limit) = (r.depth, r.building.max_positions);
-    let (mut games, mut added) = (0u64, 0usize);
-    for path in &r.games {
-        let before = games;
-        if let Some(file) = read_games_file(path)? {
-            // The games files of `train import` and `generate`, as
-            // `--min-games` reads them.
-            for game in &file {
-                added += build::plan_game(&mut book, &training_record(path, game)?, depth, limit)
-                    .map_err(|e| UsageError(format!("{path} game {}: {e}", game.index)))?;
-                games += 1;
-            }
-        } else if let Some(form @ (Form::Wtb | Form::Pgn)) = form_of(path)? {
-            for (i, game) in read_collection(path, form)?.enumerate() {
-                let game = game.map_err(collection_usage)?;
-                added += build::plan_game(&mut book, &game.record, depth, limit)
-                    .map_err(|e| UsageError(format!("{path} game {}: {e}", i + 1)))?;
-                games += 1;
-            }
-        } else {
-            each_game_line(path, |number, game| {
-                added += build::plan_game(&mut book, &game, depth, limit)
-                    .map_err(|e| UsageError(format!("{path} line {number}: {e}")))?;
-                games += 1;
-                Ok(())
-            })?;
-        }
-        some_games(path, games - before)?;
-    }
+    let (games, added) = input::add_games(&mut book, paths, depth, limit)?;
     r.building
-        .searching
+        .running
         .note(&format!("book: {games} games, {added} new positions"));
     r.building.finish(&mut book, planned)
-}
-
-/// Reads the games of `path`, one a line (transcripts, GGF games, board
-/// strings followed by moves; `#` lines and blank lines skipped), and
-/// hands each to `take` with its line's number; a line that is not a game
-/// is refused, naming it.
-fn each_game_line(path: &str, mut take: impl FnMut(usize, GameRecord) -> Result<()>) -> Result<()> {
-    let mut lines = CappedLines::open(Path::new(path), path, MAX_LINE)?;
-    while let Some(line) = lines.next_line()? {
-        if line.text.starts_with('#') || line.text.trim().is_empty() {
-            continue;
-        }
-        let game = parse_game(line.text, 8)
-            .map_err(|e| UsageError(format!("{path} line {}: {e}", line.number)))?;
-        take(line.number, game)?;
-    }
-    Ok(())
 }

@@ -1,31 +1,19 @@
-//! `reversi-lab train import`: the games of WTHOR files (`.wtb`, PGN) and of
-//! Logistello's `.gam` file as a games file for `train fit` and `train
-//! label`; and the reading of such collections for `book add`.
+//! `reversi-lab train import` (the games of WTHOR files, `.wtb` and PGN, and
+//! of Logistello's `.gam` file as a games file for `train fit` and `train
+//! label`) and the test sets `train heldout` and `heldout-moves`: their
+//! requests, progress and printing (`reversi::lab::train::import_files`
+//! and `test_sets` run them).
 
-use super::labels::LABELS;
 use super::option_refused;
-use super::{read_games, MAX_GAMES};
-use crate::args;
-use crate::sharded::Resumable;
+use crate::args::{self, Running};
+use crate::progress::Progress;
 use anyhow::Result;
 use clap::value_parser;
 use clap::{Arg, ArgMatches, Command};
-use reversi::eval::pattern::PatternWeights;
-use reversi::kit::output_files::{self, InPlace, Planned, Rule, Signature};
-use reversi::kit::readers::weights_or_embedded;
-use reversi::kit::readers::{collection_usage, form_of, read_collection};
-use reversi::kit::{flag, option, value, write_stdout, UsageError};
-use reversi::lab::shard::Shard;
-use reversi::lab::train::formats::labels::listed_position_number;
-use reversi::lab::train::formats::{dropped, games, heldout, labels};
-use reversi::lab::train::import::{held_out_positions, known_form, ImportError, ImportRun, Sinks};
-use reversi::lab::train::labels::{Label, LabelSettings, ListedPosition};
-use reversi::lab::train::off_path;
+use reversi::kit::{flag, option, value, write_stdout};
+use reversi::lab::train::import_files::{import_files, ImportEvent, ImportOutputs};
 use reversi::lab::train::options;
-use reversi::lab::train::tables::{MovesTable, TestTable};
-use std::io::Write;
-use std::path::Path;
-use std::sync::Arc;
+use reversi::lab::train::test_sets::{self, SolvedSet};
 use std::time::Instant;
 
 /// The `import` command's arguments.
@@ -40,24 +28,13 @@ pub(super) fn import_command() -> Command {
         .arg(args::quiet())
 }
 
-/// The games files `import` writes.
-const IMPORTED: Signature = games::IMPORTED;
-
-/// The dropped-games lists `import` writes.
-const DROPPED: Signature = dropped::DROPPED;
-
-/// The theoretical label files `import` writes (a `train label` file is
-/// another command's: replaced only with `--force`).
-const THEORETICAL: Signature = labels::THEORETICAL;
-
 /// `reversi-lab train import`'s request.
 pub(super) struct Import {
     out: String,
     dropped: Option<String>,
     theoretical_labels: Option<String>,
     files: Vec<String>,
-    force: bool,
-    quiet: bool,
+    running: Running,
 }
 
 impl Import {
@@ -67,117 +44,37 @@ impl Import {
             dropped: m.get_one("dropped").cloned(),
             theoretical_labels: m.get_one("theoretical-labels").cloned(),
             files: args::strings(m, "files"),
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
+            running: Running::from_matches(m),
         })
     }
 }
 
 /// Runs `reversi-lab train import`.
 pub(super) fn import(r: Import) -> Result<()> {
-    let quiet = r.quiet;
+    let quiet = r.running.quiet;
     let out = &r.out;
-    let planned = plan_outputs(&r)?;
-    let mut forms = Vec::with_capacity(r.files.len());
-    for path in &r.files {
-        forms.push(known_form(path, form_of(path)?).map_err(collection_usage)?);
-    }
-    let start = Instant::now();
-    // The games and the dropped list go to their temporary files as they
-    // come; the labels (one per kept .wtb game) are written at the end.
-    let mut streams = output_files::Streams::open(planned)?;
-    let paths = outputs(&r);
-    let cannot = |k: usize, e: std::io::Error| {
-        let path = paths.get(k).map_or("", |&(_, path, _)| path);
-        UsageError(format!(
-            "cannot write output file {path}: {e}; no output file was changed"
-        ))
+    let outputs = ImportOutputs {
+        out,
+        dropped: r.dropped.as_deref(),
+        theoretical_labels: r.theoretical_labels.as_deref(),
+        force: r.running.force,
     };
-    if r.dropped.is_some() {
-        writeln!(streams.writer(1), "{}", dropped::header()).map_err(|e| cannot(1, e))?;
-    }
-    let mut run = ImportRun::new(r.dropped.is_some());
-    for (path, form) in r.files.iter().zip(forms) {
-        let mut writers = streams.writers();
-        let (games_writer, rest) = writers.split_first_mut().expect("--out is planned");
-        let mut sinks = Sinks {
-            games: &mut **games_writer,
-            dropped: match rest.first_mut() {
-                Some(w) if r.dropped.is_some() => Some(&mut **w),
-                _ => None,
-            },
-        };
-        let counts = run
-            .add_file(path, read_collection(path, form)?, &mut sinks)
-            .map_err(|e| match e {
-                ImportError::Collection(e) => collection_usage(e),
-                ImportError::Games(e) => cannot(0, e),
-                ImportError::Dropped(e) => cannot(1, e),
-            })?;
-        if !quiet {
-            eprintln!(
-                "import: {path}: {} games read, {} kept ({:.1} s)",
-                counts.read,
-                counts.kept,
-                start.elapsed().as_secs_f64()
-            );
-        }
-    }
-    let done = run.finish();
-    let kept = usize::try_from(done.kept).unwrap_or(usize::MAX);
-    let games_head = format!("{}\n", games::imported_header(kept, r.files.len()));
-    let mut heads: Vec<Option<&[u8]>> = vec![Some(games_head.as_bytes())];
-    if r.dropped.is_some() {
-        heads.push(None);
-    }
-    if r.theoretical_labels.is_some() {
-        let k = heads.len();
-        let header = labels::theoretical_header(out, done.theoretical.len());
-        labels::write(streams.writer(k), &header, &done.theoretical).map_err(|e| cannot(k, e))?;
-        heads.push(None);
-    }
-    streams.commit(&heads)?;
-    if !quiet {
-        eprintln!(
-            "import: {} games written to {out} ({:.1} s)",
-            done.kept,
+    let mut start = Instant::now();
+    let done = import_files(&r.files, &outputs, &mut |event| match event {
+        ImportEvent::Started => start = Instant::now(),
+        ImportEvent::Read(path, counts) if !quiet => eprintln!(
+            "import: {path}: {} games read, {} kept ({:.1} s)",
+            counts.read,
+            counts.kept,
             start.elapsed().as_secs_f64()
-        );
-    }
-    write_stdout(&done.table(r.theoretical_labels.is_some()))
-}
-
-/// The import's outputs given: `--out`, and `--dropped` and
-/// `--theoretical-labels` when given, each its option, its path and the
-/// signature of the files it replaces, in this order.
-fn outputs(r: &Import) -> Vec<(&'static str, &str, Signature)> {
-    [
-        ("--out", Some(&r.out), IMPORTED),
-        ("--dropped", r.dropped.as_ref(), DROPPED),
-        (
-            "--theoretical-labels",
-            r.theoretical_labels.as_ref(),
-            THEORETICAL,
         ),
-    ]
-    .into_iter()
-    .filter_map(|(option, path, ours)| Some((option, path?.as_str(), ours)))
-    .collect()
-}
-
-/// Plans the import's [`outputs`], each its own file (compared as files
-/// first, before any is planned or written).
-fn plan_outputs(r: &Import) -> Result<Vec<Planned>> {
-    let outputs = outputs(r);
-    let named: Vec<(&str, &Path)> = outputs.iter().map(|&(o, p, _)| (o, Path::new(p))).collect();
-    output_files::check_distinct(&named)?;
-    let rule = |ours| Rule::written_by(ours, r.force, InPlace::Devices);
-    outputs
-        .iter()
-        .map(|&(option, path, ours)| {
-            output_files::plan_output(option, Path::new(path), &rule(ours))
-        })
-        .collect()
+        ImportEvent::Written(kept) if !quiet => eprintln!(
+            "import: {kept} games written to {out} ({:.1} s)",
+            start.elapsed().as_secs_f64()
+        ),
+        _ => {}
+    })?;
+    write_stdout(&done.table(r.theoretical_labels.is_some()))
 }
 
 /// The arguments of the commands that solve a test set exactly
@@ -191,46 +88,6 @@ fn solved_set_args() -> [Arg; 5] {
         flag("force", "Start --out over if it is not a label file of this list"),
         args::quiet(),
     ]
-}
-
-/// A test set's label file solved exactly by a stage (`heldout`,
-/// `heldout-moves`): where, and how.
-struct SolvedSet<'a> {
-    stage: &'static str,
-    out: &'a str,
-    force: bool,
-    quiet: bool,
-    threads: usize,
-}
-
-impl SolvedSet<'_> {
-    /// Solves the positions of `list` into the file (created with
-    /// `header_line`, or continued, each continued line checked by
-    /// `check`), then reads all its labels back.
-    fn solve(
-        &self,
-        header_line: &str,
-        list: &[ListedPosition],
-        settings: &LabelSettings,
-        weights: &Arc<PatternWeights>,
-        check: &dyn Fn(&str) -> Result<u64, String>,
-    ) -> Result<Vec<Label>> {
-        let file = Resumable {
-            signature: LABELS,
-            noun: "position",
-            out: self.out,
-            header_line,
-            force: self.force,
-            item: check,
-            shard: Shard::WHOLE,
-            items: list.len() as u64,
-            max_lines: list.len() as u64,
-            progress: (self.stage, "positions"),
-            quiet: self.quiet,
-        };
-        super::labels::label_into(&file, list, settings, weights, self.threads)?;
-        Ok(super::labels::read_labels(self.out)?.1)
-    }
 }
 
 /// The `heldout` command's arguments.
@@ -252,9 +109,7 @@ pub(super) struct Heldout {
     empties: std::ops::RangeInclusive<u32>,
     positions: usize,
     weights: Option<String>,
-    threads: usize,
-    force: bool,
-    quiet: bool,
+    running: Running,
 }
 
 impl Heldout {
@@ -268,53 +123,34 @@ impl Heldout {
             empties,
             positions: value(m, "positions"),
             weights: m.get_one("weights").cloned(),
-            threads: value(m, "threads"),
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
+            running: Running::from_matches(m),
         })
+    }
+}
+
+/// The label file `out` of a test set, solved with `weights` as `running`
+/// says.
+fn solved_set<'a>(out: &'a str, weights: Option<&'a str>, running: Running) -> SolvedSet<'a> {
+    SolvedSet {
+        out,
+        weights,
+        force: running.force,
+        threads: running.threads,
     }
 }
 
 /// Runs `reversi-lab train heldout`.
 pub(super) fn heldout(r: Heldout) -> Result<()> {
-    let quiet = r.quiet;
-    let out = &r.out;
-    let empties = r.empties.clone();
-    let weights = weights_or_embedded(r.weights.as_deref())?;
-    let held = read_games(&r.games)?;
-    let mut training = Vec::new();
-    for path in &r.training {
-        training.extend(read_games(path)?);
-        if training.len() as u64 > MAX_GAMES {
-            return Err(UsageError(format!(
-                "the --training files hold more than {MAX_GAMES} games"
-            ))
-            .into());
-        }
-    }
-    let count = r.positions;
-    let (list, in_training) = held_out_positions(&held, &training, &empties, count);
-    if !quiet {
-        eprintln!(
-            "heldout: {} positions of {} games ({in_training} left out as training positions)",
-            list.len(),
-            held.len()
-        );
-    }
-    let header_line = heldout::header(&empties, &list);
-    let settings = heldout::settings(empties);
-    let check = |line: &str| listed_position_number(line, &list);
-    let threads = r.threads;
-    let set = SolvedSet {
-        stage: "heldout",
-        out,
-        force: r.force,
-        quiet,
-        threads,
+    let mut progress = Progress::new(r.running.quiet);
+    let run = test_sets::Heldout {
+        games: &r.games,
+        training: &r.training,
+        empties: r.empties,
+        positions: r.positions,
+        set: solved_set(&r.out, r.weights.as_deref(), r.running),
     };
-    let labels = set.solve(&header_line, &list, &settings, &weights, &check)?;
-    let samples: Vec<_> = labels.iter().map(Label::sample).collect();
-    write_stdout(&TestTable::measure(&weights, &samples, out).to_string())
+    let table = test_sets::heldout(&run, &mut |e| progress.event(&r.out, e))?;
+    write_stdout(&table.to_string())
 }
 
 /// The `heldout-moves` command's arguments.
@@ -334,9 +170,7 @@ pub(super) struct HeldoutMoves {
     levels: Vec<u32>,
     out: String,
     weights: Option<String>,
-    threads: usize,
-    force: bool,
-    quiet: bool,
+    running: Running,
 }
 
 impl HeldoutMoves {
@@ -347,56 +181,20 @@ impl HeldoutMoves {
             levels: m.get_many("level").into_iter().flatten().copied().collect(),
             out: value(m, "out"),
             weights: m.get_one("weights").cloned(),
-            threads: value(m, "threads"),
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
+            running: Running::from_matches(m),
         })
     }
 }
 
 /// Runs `reversi-lab train heldout-moves`.
 pub(super) fn heldout_moves(r: HeldoutMoves) -> Result<()> {
-    let weights = weights_or_embedded(r.weights.as_deref())?;
-    let (_, all) = super::labels::read_labels(&r.heldout)?;
-    let parents = off_path::spread_parents(&all, r.positions)
-        .map_err(|e| UsageError(format!("{}: {e}", r.heldout)))?;
-    let list = off_path::positions_after_moves(&parents);
-    if list.is_empty() {
-        return Err(UsageError(format!("{}: no position with a legal move", r.heldout)).into());
-    }
-    let (fewest, most) = off_path::empties_span(&list);
-    if !r.quiet {
-        eprintln!(
-            "heldout-moves: {} positions after the moves of {} held-out positions ({fewest}-{most} empties)",
-            list.len(),
-            parents.len()
-        );
-    }
-    let parent_list: Vec<ListedPosition> = parents.iter().map(|l| l.position).collect();
-    let header_line = heldout::after_moves_header(&parent_list, &list);
-    let settings = heldout::settings(fewest..=most);
-    let check = |line: &str| listed_position_number(line, &list);
-    let set = SolvedSet {
-        stage: "heldout-moves",
-        out: &r.out,
-        force: r.force,
-        quiet: r.quiet,
-        threads: r.threads,
+    let mut progress = Progress::new(r.running.quiet);
+    let run = test_sets::HeldoutMoves {
+        heldout: &r.heldout,
+        positions: r.positions,
+        levels: &r.levels,
+        set: solved_set(&r.out, r.weights.as_deref(), r.running),
     };
-    let children = set.solve(&header_line, &list, &settings, &weights, &check)?;
-    let in_out = |e: String| UsageError(format!("{}: {e}", r.out));
-    let mut table = MovesTable::measure(&weights, &parents, &children, &r.out).map_err(in_out)?;
-    for &level in &r.levels {
-        let rows = off_path::level_errors_by_loss(&parents, &children, &weights, level, |done| {
-            if !r.quiet {
-                eprintln!(
-                    "heldout-moves: level {level}: {done} of {} positions ranked",
-                    parents.len()
-                );
-            }
-        })
-        .map_err(in_out)?;
-        table.levels.push((level, rows));
-    }
+    let table = test_sets::heldout_moves(&run, &mut |e| progress.event(&r.out, e))?;
     write_stdout(&table.to_string())
 }

@@ -1,28 +1,23 @@
 //! `reversi-lab train label|merge|compare`: positions labelled by search, the
 //! merge of sharded runs, and the labels' error against exact ones.
 
-use super::{open_lines, read_games, refused, GAMES};
-use crate::args;
-use crate::sharded::{read_shards, Resumable};
+use super::GAMES;
+use crate::args::{self, Running};
+use crate::progress::Progress;
 use anyhow::Result;
 use clap::{value_parser, Arg, ArgMatches, Command};
-use reversi::eval::pattern::PatternWeights;
 use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
-use reversi::kit::readers::weights_or_embedded;
-use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::shard::Shard;
-use reversi::lab::train::formats::labels::{self, listed_position_number, MAX_LABELS};
+use reversi::kit::{flag, option, value, write_stdout, UsageError};
+use reversi::lab::shard::{read_shards, Shard};
+use reversi::lab::train::formats::labels;
 use reversi::lab::train::formats::packed::{self, PackedInput, Provenance};
-use reversi::lab::train::formats::{self, merged};
-use reversi::lab::train::labels::{
-    label_positions, labelled_list, Label, LabelSettings, ListedPosition,
-};
+use reversi::lab::train::formats::{merged, read_label_file_at, read_labels_file};
+use reversi::lab::train::label_stage::{self, LabelStage};
+use reversi::lab::train::labels::LabelSettings;
 use reversi::lab::train::options;
-use reversi::lab::train::stage_list;
 use reversi::lab::train::tables::CompareTable;
 use std::path::Path;
-use std::sync::Arc;
 
 /// The files `label` writes: a header line naming the options.
 pub(super) const LABELS: Signature = labels::LABELS;
@@ -87,9 +82,7 @@ pub(super) struct LabelRequest {
     weights: Option<String>,
     off_path: Option<u64>,
     shard: Shard,
-    threads: usize,
-    force: bool,
-    quiet: bool,
+    running: Running,
 }
 
 impl LabelRequest {
@@ -107,65 +100,25 @@ impl LabelRequest {
             weights: m.get_one("weights").cloned(),
             off_path: m.get_one("off-path").copied(),
             shard: args::shard_of(m),
-            threads: value(m, "threads"),
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
+            running: Running::from_matches(m),
         })
     }
 }
 
 pub(super) fn label(r: LabelRequest) -> Result<()> {
-    let out = r.out;
-    let quiet = r.quiet;
-    let shard = r.shard;
-    let settings = r.settings;
-    let weights = weights_or_embedded(r.weights.as_deref())?;
-    let list = match (&r.positions, &r.games) {
-        (Some(path), _) => labelled_list(&read_labels(path)?.1, &settings.empties),
-        (None, Some(path)) => stage_list(&read_games(path)?, &settings.empties, r.off_path),
-        (None, None) => return usage("give --games or --positions"),
+    let mut progress = Progress::new(r.running.quiet);
+    let stage = LabelStage {
+        games: r.games.as_deref(),
+        positions: r.positions.as_deref(),
+        out: &r.out,
+        settings: &r.settings,
+        weights: r.weights.as_deref(),
+        off_path: r.off_path,
+        shard: r.shard,
+        threads: r.running.threads,
+        force: r.running.force,
     };
-    let header_line = labels::run_header(&settings, weights.checksum(), &list, r.off_path, shard);
-    let check = |line: &str| listed_position_number(line, &list);
-    let threads = r.threads;
-    let file = Resumable {
-        signature: LABELS,
-        noun: "position",
-        out: &out,
-        header_line: &header_line,
-        force: r.force,
-        item: &check,
-        shard,
-        items: list.len() as u64,
-        max_lines: MAX_LABELS,
-        progress: ("label", "positions"),
-        quiet,
-    };
-    label_into(&file, &list, &settings, &weights, threads)
-}
-
-/// Labels the positions of `list` that `file`'s shard holds into the
-/// label file `file` (continued from where it stopped) on `threads`
-/// threads: `train label`'s and `train heldout`'s stage.
-pub(super) fn label_into(
-    file: &Resumable,
-    list: &[ListedPosition],
-    settings: &LabelSettings,
-    weights: &Arc<PatternWeights>,
-    threads: usize,
-) -> Result<()> {
-    let shard = file.shard;
-    file.run(|ks, deliver| {
-        label_positions(list, settings, weights, shard, ks.start, threads, |label| {
-            deliver(label.to_line())
-        });
-    })
-}
-
-/// Reads the label file `path` ([`formats::read_labels`]): its header and its
-/// labels.
-pub(super) fn read_labels(path: &str) -> Result<(String, Vec<Label>)> {
-    Ok(formats::read_labels(open_lines(path)?, path).map_err(refused)?)
+    label_stage::label(&stage, &mut |e| progress.event(&r.out, e))
 }
 
 /// The files `pack` writes.
@@ -225,7 +178,7 @@ pub(super) fn pack(r: Pack) -> Result<()> {
             .map_err(|e| UsageError(format!("cannot read --input {path}: {e}")))?;
         provenance.inputs.push(PackedInput { name, checksum });
     }
-    let file = formats::read_label_file(open_lines(&r.labels)?, &r.labels).map_err(refused)?;
+    let file = read_label_file_at(&r.labels)?;
     if file.provenance.is_some() {
         return Err(UsageError(format!("{} is packed already", r.labels)).into());
     }
@@ -255,7 +208,7 @@ impl Unpack {
 pub(super) fn unpack(r: Unpack) -> Result<()> {
     let rule = Rule::written_by(LABELS, r.force, InPlace::Refused);
     let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
-    let file = formats::read_label_file(open_lines(&r.packed)?, &r.packed).map_err(refused)?;
+    let file = read_label_file_at(&r.packed)?;
     let Some(provenance) = &file.provenance else {
         return Err(UsageError(format!(
             "{} is not packed: it is a label file already",
@@ -295,7 +248,7 @@ impl Merge {
 
 pub(super) fn merge(r: Merge) -> Result<()> {
     let merged = read_shards(&merged::RULES, &r.shards)?;
-    let (start, text) = merged::merged_file(merged).map_err(refused)?;
+    let (start, text) = merged::merged_file(merged).map_err(|e| UsageError(e.0))?;
     let rule = Rule::written_by([GAMES, LABELS][start], r.force, InPlace::Refused);
     let planned = output_files::plan_output("--out", Path::new(&r.out), &rule)?;
     output_files::write(&[planned], &[text.as_bytes()])?;
@@ -309,8 +262,8 @@ pub(super) fn compare_request(m: &ArgMatches) -> Result<(String, String)> {
 }
 
 pub(super) fn compare((labels_path, reference_path): (String, String)) -> Result<()> {
-    let (_, labels) = read_labels(&labels_path)?;
-    let (_, reference) = read_labels(&reference_path)?;
+    let (_, labels) = read_labels_file(&labels_path)?;
+    let (_, reference) = read_labels_file(&reference_path)?;
     let table = CompareTable::measure(&labels, &reference, &labels_path, &reference_path)
         .map_err(|e| UsageError(e.0))?;
     write_stdout(&table.to_string())

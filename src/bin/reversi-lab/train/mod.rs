@@ -1,26 +1,23 @@
 //! `reversi-lab train generate|fit`: the pattern evaluation's training pipeline
 //! (see `reversi-lab train --help` and the README's section on the evaluation).
 
-use crate::args;
-use crate::sharded::{push_shard, Resumable};
+use crate::args::{self, Running};
+use crate::progress::Progress;
 use anyhow::Result;
 use clap::{value_parser, ArgMatches, Command};
 use reversi::eval::pattern::fit::{FitConfig, PhaseReport};
 use reversi::eval::pattern::WEIGHTS_SIGNATURE;
-use reversi::kit::input::open_regular;
 use reversi::kit::output_files::{self, InPlace, Rule, Signature};
 use reversi::kit::readers::{read_weights, weights_or_embedded};
 use reversi::kit::{flag, option, usage, value, write_stdout, UsageError};
-use reversi::lab::shard::{progress_due, Shard};
+use reversi::lab::shard::{progress_due, push_shard, Resumable, Shard};
 use reversi::lab::train::fits::{self, ProbcutSettings, Refit};
 use reversi::lab::train::formats::games::{self, game_number, MAX_GAMES};
 use reversi::lab::train::formats::probcut_table::PROBCUT;
-use reversi::lab::train::formats::FormatError;
+use reversi::lab::train::formats::{read_games_file, read_labels_file};
 use reversi::lab::train::labels::Duplicates;
 use reversi::lab::train::options::{self, OptionError};
-use reversi::lab::train::{self, GameSettings, TrainingGame};
-use std::fs::File;
-use std::io::BufReader;
+use reversi::lab::train::{self, GameSettings};
 use std::path::Path;
 use std::time::Instant;
 
@@ -112,8 +109,7 @@ struct Probcut {
     out: String,
     weights: Option<String>,
     settings: ProbcutSettings,
-    force: bool,
-    quiet: bool,
+    running: Running,
 }
 
 impl Probcut {
@@ -130,8 +126,7 @@ impl Probcut {
                 threads: value(m, "threads"),
                 off_path: m.get_one("off-path").copied(),
             },
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
+            running: Running::from_matches(m),
         })
     }
 }
@@ -140,15 +135,15 @@ fn probcut(r: Probcut) -> Result<()> {
     let planned = output_files::plan_output(
         "--out",
         Path::new(&r.out),
-        &Rule::written_by(PROBCUT, r.force, InPlace::Devices),
+        &Rule::written_by(PROBCUT, r.running.force, InPlace::Devices),
     )?;
     let weights = weights_or_embedded(r.weights.as_deref())?;
-    let games = read_games(&r.games)?;
+    let games = read_games_file(&r.games)?;
     let mut exact = Vec::new();
     for path in &r.labels {
-        exact.extend(labels::read_labels(path)?.1);
+        exact.extend(read_labels_file(path)?.1);
     }
-    let quiet = r.quiet;
+    let quiet = r.running.quiet;
     let start = Instant::now();
     let last = std::sync::Mutex::new(Instant::now());
     let progress = |done: usize, total: usize| {
@@ -199,9 +194,7 @@ struct Generate {
     games: u64,
     shard: Shard,
     weights: Option<String>,
-    threads: usize,
-    force: bool,
-    quiet: bool,
+    running: Running,
 }
 
 impl Generate {
@@ -224,9 +217,7 @@ impl Generate {
             games: value(m, "games"),
             shard: args::shard_of(m),
             weights: m.get_one("weights").cloned(),
-            threads: value(m, "threads"),
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
+            running: Running::from_matches(m),
         })
     }
 }
@@ -243,46 +234,32 @@ fn generate(r: Generate) -> Result<()> {
     let s = r.settings;
     let out = r.out;
     let shard = r.shard;
-    let quiet = r.quiet;
     let weights = weights_or_embedded(r.weights.as_deref())?;
     let mut header_line = games::header(&s, weights.checksum());
     push_shard(&mut header_line, shard);
     let check = game_number;
-    let threads = r.threads;
+    let threads = r.running.threads;
+    let mut progress = Progress::new(r.running.quiet);
     Resumable {
         signature: GAMES,
         noun: "game",
         out: &out,
         header_line: &header_line,
-        force: r.force,
+        force: r.running.force,
         item: &check,
         shard,
         items: r.games,
         max_lines: MAX_GAMES,
         progress: ("generate", "games"),
-        quiet,
     }
-    .run(|ks, deliver| {
-        train::generate(&s, &weights, shard, ks, threads, |game| {
-            deliver(game.to_line())
-        });
-    })
-}
-
-/// Opens the regular file `path` to be read a line at a time.
-pub(super) fn open_lines(path: &str) -> Result<BufReader<File>> {
-    let (file, _) = open_regular(Path::new(path), path)?;
-    Ok(BufReader::new(file))
-}
-
-/// A file format's refusal as the command's (exit status 2).
-pub(super) fn refused(e: FormatError) -> UsageError {
-    UsageError(e.0)
-}
-
-/// Reads every game of the games file `path` ([`games::read`]).
-fn read_games(path: &str) -> Result<Vec<TrainingGame>> {
-    Ok(games::read(open_lines(path)?, path).map_err(refused)?)
+    .run(
+        |ks, deliver| {
+            train::generate(&s, &weights, shard, ks, threads, |game| {
+                deliver(game.to_line())
+            });
+        },
+        &mut |e| progress.event(&out, e),
+    )
 }
 
 /// `reversi-lab train fit`'s request.
@@ -296,9 +273,7 @@ struct Fit {
     duplicates: Duplicates,
     test: Option<String>,
     config: FitConfig,
-    threads: usize,
-    force: bool,
-    quiet: bool,
+    running: Running,
 }
 
 impl Fit {
@@ -321,33 +296,31 @@ impl Fit {
                 iterations: value(m, "iterations"),
                 margin: value(m, "margin"),
             },
-            threads: value(m, "threads"),
-            force: m.get_flag("force"),
-            quiet: m.get_flag("quiet"),
+            running: Running::from_matches(m),
         })
     }
 }
 
 fn fit_weights(r: Fit) -> Result<()> {
     let out = &r.out;
-    let quiet = r.quiet;
+    let quiet = r.running.quiet;
     let planned = output_files::plan_output(
         "--out",
         Path::new(out),
-        &Rule::written_by(WEIGHTS, r.force, InPlace::Devices),
+        &Rule::written_by(WEIGHTS, r.running.force, InPlace::Devices),
     )?;
     let games = match &r.games {
-        Some(path) => read_games(path)?,
+        Some(path) => read_games_file(path)?,
         None => Vec::new(),
     };
     let mut labels = Vec::new();
     for path in &r.labels {
-        labels.extend(labels::read_labels(path)?.1);
+        labels.extend(read_labels_file(path)?.1);
     }
     // The test file is read before the fit, so that a bad one is refused
     // at once.
     let test = match &r.test {
-        Some(path) => Some((path, read_games(path)?)),
+        Some(path) => Some((path, read_games_file(path)?)),
         None => None,
     };
     let (train_set, held_out) =
@@ -392,7 +365,13 @@ fn fit_weights(r: Fit) -> Result<()> {
         .as_ref()
         .map(|(name, games)| (name.as_str(), games.as_slice()));
     let (weights, report) = fits::fit_weights(
-        &train_set, &held_out, &r.config, r.threads, &progress, refit, test,
+        &train_set,
+        &held_out,
+        &r.config,
+        r.running.threads,
+        &progress,
+        refit,
+        test,
     );
     output_files::write(&[planned], &[&weights.to_bytes()])?;
     write_stdout(&report.to_string())

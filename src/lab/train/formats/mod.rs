@@ -1,8 +1,10 @@
 //! The training stages' file formats, one module each: what a file starts
 //! with (its signature and header line), its lines, and how it is read
 //! from any [`BufRead`] and written to any
-//! [`Write`](std::io::Write). The binary opens, locks and replaces the
-//! files; the rules on their text are here, unit-tested without files.
+//! [`Write`](std::io::Write), the rules on their text unit-tested without
+//! files; and the files read by their paths ([`read_games_file`],
+//! [`read_labels_file`]). [`crate::lab::shard::Resumable`] opens, locks and
+//! continues the stages' files; the binary replaces the others.
 //!
 //! - [`games`]: the games files of `train generate` and `train import`;
 //! - [`labels`]: the label files of `train label` (and `train import
@@ -22,11 +24,16 @@
 //! run continues such a file under its old header, and a merge of its
 //! shards writes today's spelling ([`crate::lab::shard::same_header`]).
 
+use crate::files::input::open_regular;
+use crate::files::UsageError;
 use crate::lab::shard::MAX_LINE;
 use crate::lab::train::labels::Label;
+use crate::lab::train::TrainingGame;
 use crate::lines::{CappedLines, LineError};
 use std::fmt;
-use std::io::BufRead;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
 
 pub mod dropped;
 pub mod games;
@@ -107,6 +114,46 @@ pub fn read_label_file(input: impl BufRead, name: &str) -> Result<LabelFile, For
 /// As [`read_label_file`].
 pub fn read_labels(input: impl BufRead, name: &str) -> Result<(String, Vec<Label>), FormatError> {
     read_label_file(input, name).map(|file| (file.header, file.labels))
+}
+
+/// The regular file `path` opened to be read a line at a time.
+fn open(path: &Path) -> anyhow::Result<BufReader<File>> {
+    let (file, _) = open_regular(path, &path.display().to_string())?;
+    Ok(BufReader::new(file))
+}
+
+/// A format's refusal as the command's (exit status 2).
+fn refused(e: FormatError) -> UsageError {
+    UsageError(e.0)
+}
+
+/// Reads every game of the games file `path` ([`games::read`]).
+///
+/// # Errors
+/// A file that cannot be opened or is refused ([`UsageError`]).
+pub fn read_games_file(path: impl AsRef<Path>) -> anyhow::Result<Vec<TrainingGame>> {
+    let path = path.as_ref();
+    let name = path.display().to_string();
+    Ok(games::read(open(path)?, &name).map_err(refused)?)
+}
+
+/// Reads the label file `path`, packed or not ([`read_label_file`]).
+///
+/// # Errors
+/// A file that cannot be opened or is refused ([`UsageError`]).
+pub fn read_label_file_at(path: impl AsRef<Path>) -> anyhow::Result<LabelFile> {
+    let path = path.as_ref();
+    let name = path.display().to_string();
+    Ok(read_label_file(open(path)?, &name).map_err(refused)?)
+}
+
+/// Reads the label file `path` ([`read_label_file_at`]): its header and
+/// its labels.
+///
+/// # Errors
+/// As [`read_label_file_at`].
+pub fn read_labels_file(path: impl AsRef<Path>) -> anyhow::Result<(String, Vec<Label>)> {
+    read_label_file_at(path).map(|file| (file.header, file.labels))
 }
 
 #[cfg(test)]

@@ -1,49 +1,58 @@
-//! The sharded, resumable files of the lab's long stages, written once
-//! for every stage (`train generate`, `train label`, `train heldout`,
-//! `book search`, `book new|add --searched`) and both merges (`train
-//! merge`, `book merge`).
+//! The sharded, resumable files of the lab's long stages, opened, locked,
+//! continued and read here by the rules of [`super`]: every stage
+//! (`train generate`, `train label`, `train heldout`, `book search`,
+//! `book new|add --searched`) and both merges (`train merge`, `book
+//! merge`).
 //!
 //! A stage's file is a header line (its options, and for run K of a split
 //! into N the suffix ` shard K/N`), then one line per item, numbered
 //! `K`, `K + N`, `K + 2N`, ... in order. [`Resumable`] opens it: created
 //! with its header, or continued after its last whole line when it starts
 //! with the same header (each line checked, a last line cut short by a
-//! stop dropped), one run at a time (a lock). [`append_lines`] writes the
-//! stage's lines, each whole or not at all, with [`Progress`] on stderr. A
-//! merge reads every shard of one split ([`read_shards`]): each shard
-//! once, every line whole and of its shard, the same header in all; the
-//! caller orders the items and writes the result, the same bytes as an
-//! unsplit run's.
-//!
-//! The rules on lines and headers (`push_shard`, `split_shard`,
-//! `Continuation`, `ShardMerge`) are the library's
-//! ([`reversi::lab::shard`]), decided without a file; this module opens,
-//! locks, reads and writes the files.
+//! stop dropped), one run at a time (a lock), and appends the stage's
+//! lines, each whole or not at all, reporting its progress to a callback
+//! ([`StageEvent`]; the front end keeps the clock and prints). A merge
+//! reads every shard of one split ([`read_shards`]): each shard once,
+//! every line whole and of its shard, the same header in all; the caller
+//! orders the items and writes the result, the same bytes as an unsplit
+//! run's.
 
-use anyhow::Result;
-use reversi::kit::input::CappedLines;
-use reversi::kit::output_files::{self, InPlace, Rule, Signature};
-use reversi::kit::signals::Critical;
-use reversi::kit::{usage, UsageError};
-pub use reversi::lab::shard::{parse_shard, push_shard};
-use reversi::lab::shard::{
-    Continuation, FileRefused, LineVerdict, MergeRules, Merged, Shard, ShardMerge, StageFile,
-    StageProgress, MAX_LINE,
+use super::{
+    Continuation, FileKind, FileRefused, LineVerdict, MergeRules, Merged, Shard, ShardMerge,
+    StageFile, StageProgress, MAX_LINE,
 };
+use crate::files::input::CappedLines;
+use crate::files::output_files::{self, InPlace, Rule};
+use crate::files::signals::Critical;
+use crate::files::{usage, UsageError};
+use anyhow::Result;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::ops::Range;
 use std::path::Path;
-use std::time::Instant;
+
+/// What a stage's run tells its front end as it goes: lines to show
+/// (`Note`), its file opened with the items it holds (`Opened`: when
+/// they are all there, nothing runs), and each item written (`Written`,
+/// the items done in all).
+#[derive(Clone, Debug, PartialEq)]
+pub enum StageEvent {
+    /// A line about the run (what it will do), for stderr.
+    Note(String),
+    /// The file is open: how far the run's shard is.
+    Opened(StageProgress),
+    /// `done` of the shard's items are in the file.
+    Written(u64),
+}
 
 /// A stage's file of numbered lines after a header line, written a line
 /// at a time and continued when run again (games, labels, searches): its
 /// signature, why a line is not one of its lines, the run's shard of the
-/// stage's items and how its progress is reported. Every stage opens,
+/// stage's items and how its progress is named. Every stage opens,
 /// continues and writes its file with [`Resumable::run`].
 pub struct Resumable<'a> {
     /// What the file starts with.
-    pub signature: Signature,
+    pub signature: FileKind,
     /// The path as given.
     pub out: &'a str,
     /// The header line (options and shard).
@@ -60,29 +69,42 @@ pub struct Resumable<'a> {
     pub items: u64,
     /// The most lines the file may hold.
     pub max_lines: u64,
-    /// What runs and what its items are, for the progress on stderr
+    /// What runs and what its items are, for the progress lines
     /// (`generate`, `games`).
     pub progress: (&'static str, &'static str),
-    /// No progress on stderr.
-    pub quiet: bool,
 }
 
 impl Resumable<'_> {
-    /// Opens the file ([`Resumable::open`]) and appends the lines that
-    /// `stage` delivers for the shard's items `done..total` (numbered
-    /// within the shard: item `k` is `shard.item(k)`), where `done` are the
-    /// lines the file holds already, with progress on stderr
-    /// ([`append_lines`]).
+    /// Opens the file (created, or continued after its last whole line)
+    /// and appends the lines that `stage` delivers for the shard's items
+    /// `done..total` (numbered within the shard: item `k` is
+    /// `shard.item(k)`), where `done` are the lines the file holds
+    /// already, telling `report` how far it is
+    /// ([`StageEvent::Opened`], then [`StageEvent::Written`] after each
+    /// line).
+    ///
+    /// # Errors
+    /// A file refused or that cannot be read or written ([`UsageError`]).
     pub fn run(
         &self,
         stage: impl FnOnce(Range<u64>, &mut dyn FnMut(String) -> bool),
+        report: &mut dyn FnMut(StageEvent),
     ) -> Result<()> {
         let (file, done) = self.open()?;
         let total = self.shard.items_below(self.items);
         let (what, unit) = self.progress;
-        let progress = Progress::new(what, unit, self.quiet, done, total);
-        append_lines(file, self.out, progress, |deliver| {
-            stage(done..total, deliver)
+        let progress = StageProgress {
+            what,
+            unit,
+            done_before: done,
+            total,
+        };
+        report(StageEvent::Opened(progress));
+        if progress.is_done() {
+            return Ok(());
+        }
+        append_lines(file, self.out, done, report, |deliver| {
+            stage(done..total, deliver);
         })
     }
 
@@ -195,6 +217,9 @@ fn lock_for_this_run(file: &File, out: &str) -> Result<()> {
 /// most [`MAX_LINE`] bytes), under the merge's `rules`: each shard once,
 /// all of one split and of one header, every line whole and of its shard
 /// ([`ShardMerge`]).
+///
+/// # Errors
+/// A file that cannot be read or is refused ([`UsageError`]).
 pub fn read_shards<T>(rules: &MergeRules<T>, inputs: &[String]) -> Result<Merged<T>> {
     let mut merge = ShardMerge::new(rules, inputs.first().map_or("", String::as_str));
     for path in inputs {
@@ -214,69 +239,20 @@ fn refused(e: FileRefused) -> UsageError {
     UsageError(e.0)
 }
 
-/// Progress of a long run on stderr, at most every 2 seconds
-/// ([`StageProgress`]'s lines).
-pub struct Progress {
-    stage: StageProgress,
-    quiet: bool,
-    start: Instant,
-    last: Instant,
-}
-
-impl Progress {
-    pub fn new(
-        what: &'static str,
-        unit: &'static str,
-        quiet: bool,
-        done_before: u64,
-        total: u64,
-    ) -> Progress {
-        let now = Instant::now();
-        Progress {
-            stage: StageProgress {
-                what,
-                unit,
-                done_before,
-                total,
-            },
-            quiet,
-            start: now,
-            last: now,
-        }
-    }
-
-    /// Reports that `done` of the total are done.
-    pub fn at(&mut self, done: u64) {
-        if self.quiet || !self.stage.is_due(done, self.last.elapsed().as_secs_f64()) {
-            return;
-        }
-        self.last = Instant::now();
-        eprintln!(
-            "{}",
-            self.stage.line(done, self.start.elapsed().as_secs_f64())
-        );
-    }
-}
-
-/// Appends the lines a stage's `run` delivers to `file`, with `progress`
-/// on stderr, until `run` ends or a write fails (then `deliver` returns
-/// `false` and `run` stops). A write that fails mid-run (a full disk) is
-/// an output file that cannot be written, exit status 2 like every other
-/// output file's; the file keeps its whole lines, and running the stage
-/// again continues it.
+/// Appends the lines a stage's `run` delivers to `file` (holding `done`
+/// lines), reporting each to `report`, until `run` ends or a write fails
+/// (then `deliver` returns `false` and `run` stops). A write that fails
+/// mid-run (a full disk) is an output file that cannot be written, exit
+/// status 2 like every other output file's; the file keeps its whole
+/// lines, and running the stage again continues it.
 fn append_lines(
     mut file: File,
     out: &str,
-    mut progress: Progress,
+    done: u64,
+    report: &mut dyn FnMut(StageEvent),
     run: impl FnOnce(&mut dyn FnMut(String) -> bool),
 ) -> Result<()> {
-    if progress.stage.is_done() {
-        if !progress.quiet {
-            eprintln!("{}", progress.stage.already_done(out));
-        }
-        return Ok(());
-    }
-    let mut written = progress.stage.done_before;
+    let mut written = done;
     let mut failure = None;
     run(&mut |mut line: String| {
         // One write of the whole line, which a signal does not cut.
@@ -290,7 +266,7 @@ fn append_lines(
             return false;
         }
         written += 1;
-        progress.at(written);
+        report(StageEvent::Written(written));
         true
     });
     if let Some(e) = failure.or_else(|| file.flush().err()) {
