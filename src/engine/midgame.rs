@@ -243,9 +243,9 @@ impl MidgameSearch {
     }
 
     /// Readies the table for searches up to `level`: one that reaches
-    /// [`TOUCH_DEPTH`] asks for huge pages before its first store
-    /// ([`Table::advise_huge_pages`]; a shallower one keeps the small
-    /// pages, of which it touches few). A caller that searches the depths
+    /// depth 7 asks the kernel for huge pages (Linux's transparent huge
+    /// pages) before its first store; a shallower one keeps the small
+    /// pages, of which it touches few. A caller that searches the depths
     /// of a level one by one calls it first with the level.
     pub fn prepare_for(&mut self, level: Level) {
         if level.depth >= TOUCH_DEPTH && !self.touched {
