@@ -82,28 +82,36 @@ fn lock_folders(planned: &[Planned]) -> Vec<File> {
         .collect()
 }
 
+/// Appends what `write` writes to `p` if it is an output written in
+/// place (a device or FIFO ignores the position, and a file reached
+/// through `/dev/stdout` continues after what `>>` kept); nothing for a
+/// regular file, which is replaced. Errors name the output.
+fn append_in_place(p: &Planned, write: impl FnOnce(&mut File) -> io::Result<()>) -> Result<()> {
+    if !matches!(p.kind, Kind::InPlace) {
+        return Ok(());
+    }
+    let written = OpenOptions::new()
+        .append(true)
+        .open(&p.target)
+        .and_then(|mut f| {
+            write(&mut f)?;
+            f.flush()
+        });
+    match written {
+        Ok(()) => Ok(()),
+        Err(e) => usage(format!(
+            "cannot write output file {}: {e}",
+            p.given.display()
+        )),
+    }
+}
+
 /// Writes `contents[i]` to `planned[i]` as one transaction (see the
 /// module's documentation). Errors name the output and say that no
 /// regular output file was changed.
 pub fn write(planned: &[Planned], contents: &[&[u8]]) -> Result<()> {
     for (p, bytes) in planned.iter().zip(contents) {
-        if matches!(p.kind, Kind::InPlace) {
-            // Appending: a device or FIFO ignores it, and a file reached
-            // through `/dev/stdout` continues after what `>>` kept.
-            let written = OpenOptions::new()
-                .append(true)
-                .open(&p.target)
-                .and_then(|mut f| {
-                    f.write_all(bytes)?;
-                    f.flush()
-                });
-            if let Err(e) = written {
-                return usage(format!(
-                    "cannot write output file {}: {e}",
-                    p.given.display()
-                ));
-            }
-        }
+        append_in_place(p, |f| f.write_all(bytes))?;
     }
     let _locks = lock_folders(planned);
     // A signal that arrives now ends the process once the renames are
@@ -211,21 +219,7 @@ fn rename_into_place(
 /// kept until all are), in a critical section.
 pub(super) fn commit_finals(planned: &[Planned], finals: &[PathBuf]) -> Result<()> {
     for (p, tmp) in planned.iter().zip(finals) {
-        if matches!(p.kind, Kind::InPlace) {
-            let written = OpenOptions::new()
-                .append(true)
-                .open(&p.target)
-                .and_then(|mut f| {
-                    io::copy(&mut File::open(tmp)?, &mut f)?;
-                    f.flush()
-                });
-            if let Err(e) = written {
-                return usage(format!(
-                    "cannot write output file {}: {e}",
-                    p.given.display()
-                ));
-            }
-        }
+        append_in_place(p, |f| io::copy(&mut File::open(tmp)?, f).map(drop))?;
     }
     let replaced: Vec<(usize, &Planned)> = planned
         .iter()
