@@ -37,16 +37,10 @@ use crate::board::symmetry;
 /// The squares of the board (a mask) that pattern `t` reads on image
 /// `s`.
 const fn covered(t: usize, s: usize) -> u64 {
-    let squares = PATTERNS[t].squares;
     let (mut mask, mut b) = (0u64, 0);
     while b < 64 {
-        let image = square_image(b, s);
-        let mut k = 0;
-        while k < squares.len() {
-            if squares[k] as usize == image {
-                mask |= 1 << b;
-            }
-            k += 1;
+        if digit_of(t, s, b).is_some() {
+            mask |= 1 << b;
         }
         b += 1;
     }
